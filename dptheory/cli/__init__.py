@@ -1,0 +1,41 @@
+"""The ``dptheory`` command.
+
+Each subcommand lives in a module of this package that defines ``add_parser(subparsers)``;
+the bare command runs the default job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..validate import DomainError
+
+#: subcommand modules, in the order they are listed by ``dptheory --help``
+SUBCOMMANDS = ("gdp", "mechanism", "formula")
+DEFAULT = "gdp"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dptheory",
+        description="Symbolic-numeric toolkit for the theory of differential privacy. "
+        f"Without a subcommand, runs `dptheory {DEFAULT}` with its defaults.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args([DEFAULT] + list(argv or []))
+    try:
+        return int(args.func(args) or 0)
+    except DomainError as exc:
+        print(f"dptheory {args.command}: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,41 @@
+"""``dptheory formula``: list the closed forms, or print one with its conditions and source."""
+
+from __future__ import annotations
+
+from .. import formula as formula_module
+from .output import emit_json, lines, table
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("formula", help="print a closed form (LaTeX, conditions, kind, source)")
+    p.add_argument("name", nargs="?", help="formula name; omit to list all")
+    p.add_argument("--latex", action="store_true", help="print only the LaTeX and its conditions")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.name is None:
+        rows = [{"name": f.name, "kind": str(f.kind), "status": "" if f.status is None else str(f.status),
+                 "source": f.source} for f in formula_module.catalog().values()]
+        if args.json:
+            emit_json(rows)
+        else:
+            table(rows, ["name", "kind", "status", "source"])
+        return 0
+    f = formula_module.get(args.name)
+    info = f.describe()
+    if args.json:
+        emit_json(info)
+        return 0
+    if args.latex:
+        lines([f.latex()] + [f"\\text{{where }} {c}" for c in f.conditions_latex()])
+        return 0
+    lines([
+        f"{f.name}: {f.description}" if f.description else f.name,
+        f"  LaTeX:      {f.latex()}",
+        f"  conditions: {', '.join(info['conditions']) or 'none'}",
+        f"  kind:       {info['kind']}" + (f" ({info['status']})" if info["status"] else ""),
+        f"  source:     {f.source}",
+    ] + ([f"  erratum:    {f.erratum}"] if f.erratum else []))
+    return 0

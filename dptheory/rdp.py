@@ -1,0 +1,225 @@
+"""Renyi DP curves: composition and conversion to (epsilon, delta)-DP.
+
+An RDP curve is a set of orders lambda > 1 with values rho(lambda) >= D_lambda of every
+neighbouring pair. Composition adds curves order by order (Mironov 2017, Prop. 1). Conversion to
+(epsilon, delta) minimises over the available orders; both conversions are sound for every order,
+so the minimum over any set of orders is an upper bound:
+
+* ``balle``: epsilon = rho + log((lambda-1)/lambda) - (log delta + log lambda)/(lambda-1)
+  (Balle et al. 2020 / Asoodeh et al. 2021; Girgis et al. 2021, Lemma 2.1), the default;
+* ``mironov``: epsilon = rho + log(1/delta)/(lambda-1) (Mironov 2017, Prop. 3).
+
+Results are rounded up by a few ulps, so that a returned epsilon is never below the exact
+minimum of the conversion.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from . import validate
+from .formula import Formula, register
+from .precision import round_up
+from .results import Kind
+from .symbols import delta, eps, lam, mu, rho
+
+TO_DP = {
+    "balle": register(Formula(
+        name="rdp-to-dp",
+        expr=rho + sp.log((lam - 1) / lam) - (sp.log(delta) + sp.log(lam)) / (lam - 1),
+        params=(rho, lam, delta),
+        conditions=(lam > 1, delta < 1),
+        kind=Kind.UPPER,
+        source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
+        lhs=r"\epsilon",
+        description="(epsilon, delta)-DP from (lambda, rho)-RDP",
+    )),
+    "mironov": register(Formula(
+        name="rdp-to-dp-mironov",
+        expr=rho + sp.log(1 / delta) / (lam - 1),
+        params=(rho, lam, delta),
+        conditions=(lam > 1, delta < 1),
+        kind=Kind.UPPER,
+        source="Mironov (2017), Proposition 3",
+        lhs=r"\epsilon",
+    )),
+}
+
+TO_DELTA = {
+    "balle": register(Formula(
+        name="rdp-to-delta",
+        expr=sp.exp((lam - 1) * (rho - eps)) / (lam - 1) * (1 - 1 / lam) ** lam,
+        params=(rho, lam, eps),
+        conditions=(lam > 1,),
+        kind=Kind.UPPER,
+        source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
+        lhs=r"\delta",
+    )),
+    "mironov": register(Formula(
+        name="rdp-to-delta-mironov",
+        expr=sp.exp((lam - 1) * (rho - eps)),
+        params=(rho, lam, eps),
+        conditions=(lam > 1,),
+        kind=Kind.UPPER,
+        source="Mironov (2017), Proposition 3",
+        lhs=r"\delta",
+    )),
+}
+
+GDP_RDP = register(Formula(
+    name="gdp-to-rdp",
+    expr=lam * mu**2 / 2,
+    params=(mu, lam),
+    conditions=(lam > 1,),
+    kind=Kind.UPPER,
+    source="Dong, Roth, Su (2022) with Mironov (2017), Prop. 7: a mu-GDP mechanism is (lambda, lambda mu^2/2)-RDP",
+    lhs=r"\rho(\lambda)",
+))
+
+
+def default_orders() -> np.ndarray:
+    """Orders 1.25 ... 2 in quarter steps, the integers 3 ... 64, then geometric up to 10^4."""
+    fine = np.arange(1.25, 2.0, 0.25)
+    ints = np.arange(2, 65, dtype=float)
+    geo = np.unique(np.round(np.geomspace(72, 1e4, 30)))
+    return np.concatenate([fine, ints, geo])
+
+
+def _orders_and_values(orders, values):
+    o = validate.real_array("orders", orders, low=1.0, low_open=True)
+    v = validate.real_array("rdp", values, low=0.0, allow_inf=True)
+    o, v = np.atleast_1d(o), np.atleast_1d(v)
+    if o.shape != v.shape:
+        raise validate.DomainError(f"orders and rdp must have the same length, got {o.size} and {v.size}")
+    return o, v
+
+
+def _check_method(method: str) -> str:
+    if method not in TO_DP:
+        raise validate.DomainError(f"method = {method!r} is invalid: must be one of {sorted(TO_DP)}")
+    return method
+
+
+def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
+    """Smallest epsilon over the orders such that the mechanism is (epsilon, delta)-DP.
+
+    Parameters
+    ----------
+    orders, rdp : array_like
+        Orders lambda > 1 and RDP values rho(lambda) at them (``inf`` allowed).
+    delta : float
+        Target delta in (0, 1).
+    method : {"balle", "mironov"}
+    digits : int, optional
+        Evaluate the conversion with mpmath (returns mpf).
+
+    Returns
+    -------
+    float or mpf
+        An upper bound on epsilon (never negative: a negative value from the formula means
+        (0, delta)-DP).
+    """
+    eps_val, _ = to_dp_with_order(orders, rdp, delta, method=method, digits=digits)
+    return eps_val
+
+
+def to_dp_with_order(orders, rdp, delta, method: str = "balle", digits=None):
+    """Like :func:`to_dp`, and also the order at which the minimum is attained."""
+    o, v = _orders_and_values(orders, rdp)
+    d = validate.delta("delta", delta)
+    formula = TO_DP[_check_method(method)]
+    digits = validate.digits(digits)
+    if digits is None:
+        with np.errstate(invalid="ignore"):
+            vals = formula.numpy(check=False)(v, o, d)
+        vals = np.where(np.isinf(v), np.inf, vals)
+        i = int(np.argmin(vals))
+        return max(0.0, float(round_up(vals[i]))), float(o[i])
+    fn = formula.mpmath(digits, check=False)
+    vals = [mpmath.inf if math.isinf(rv) else fn(rv, ov, d) for ov, rv in zip(o, v)]
+    i = min(range(len(vals)), key=lambda j: vals[j])
+    return max(mpmath.mpf(0), vals[i]), float(o[i])
+
+
+def to_delta(orders, rdp, epsilon, method: str = "balle", digits=None):
+    """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at 1)."""
+    o, v = _orders_and_values(orders, rdp)
+    e = validate.real("epsilon", epsilon)
+    formula = TO_DELTA[_check_method(method)]
+    digits = validate.digits(digits)
+    if digits is None:
+        # log delta, to keep huge orders from overflowing
+        if method == "balle":
+            logs = (o - 1) * (v - e) - np.log(o - 1) + o * np.log1p(-1 / o)
+        else:
+            logs = (o - 1) * (v - e)
+        logs = np.where(np.isinf(v), np.inf, logs)
+        best = float(np.min(logs))
+        return min(1.0, float(round_up(math.exp(best)))) if best < 709 else 1.0
+    fn = formula.mpmath(digits, check=False)
+    vals = [mpmath.mpf(1) if math.isinf(rv) else fn(rv, ov, e) for ov, rv in zip(o, v)]
+    return min(mpmath.mpf(1), min(vals))
+
+
+def compose(*curves):
+    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Prop. 1)."""
+    if not curves:
+        raise validate.DomainError("compose needs at least one RDP curve")
+    arrays = [validate.real_array(f"curve[{i}]", c, low=0.0, allow_inf=True) for i, c in enumerate(curves)]
+    shape = arrays[0].shape
+    for i, a in enumerate(arrays):
+        if a.shape != shape:
+            raise validate.DomainError(f"curve[{i}] has shape {a.shape}, expected {shape}: curves must share orders")
+    return np.sum(arrays, axis=0)
+
+
+def compose_identical(rdp, times):
+    """T-fold composition of one mechanism: T rho(lambda)."""
+    t = validate.integer("times", times, low=1)
+    return t * validate.real_array("rdp", rdp, low=0.0, allow_inf=True)
+
+
+def gdp_to_rdp(mu_value, orders):
+    """RDP curve lambda mu^2 / 2 implied by mu-GDP."""
+    m = validate.nonnegative("mu", mu_value)
+    o = validate.real_array("orders", orders, low=1.0, low_open=True)
+    return GDP_RDP.numpy(check=False)(m, o)
+
+
+@dataclasses.dataclass(frozen=True)
+class RDPCurve:
+    """An RDP curve with what it is and where it comes from."""
+
+    orders: np.ndarray
+    values: np.ndarray
+    kind: Kind
+    method: str
+    source: str
+
+    def __post_init__(self):
+        o, v = _orders_and_values(self.orders, self.values)
+        object.__setattr__(self, "orders", o)
+        object.__setattr__(self, "values", v)
+
+    def compose(self, other: "RDPCurve") -> "RDPCurve":
+        """Adaptive composition with another mechanism: upper (or exact) curves give an upper
+        bound; anything involving a lower bound or an approximation is an approximation."""
+        if not np.array_equal(self.orders, other.orders):
+            raise validate.DomainError("curves must share their orders to be composed")
+        sound = {Kind.UPPER, Kind.EXACT}
+        kind = Kind.UPPER if self.kind in sound and other.kind in sound else Kind.APPROXIMATION
+        return RDPCurve(self.orders, self.values + other.values, kind,
+                        f"{self.method}+{other.method}", f"{self.source}; {other.source}")
+
+    def times(self, t) -> "RDPCurve":
+        """T-fold composition of this mechanism with itself; the kind is kept, because the worst
+        pair of one round is the worst pair of every round."""
+        return RDPCurve(self.orders, compose_identical(self.values, t), self.kind, self.method, self.source)
+
+    def to_dp(self, delta, method="balle"):
+        return to_dp(self.orders, self.values, delta, method=method)

@@ -1,0 +1,198 @@
+"""Argument checks shared by the whole toolkit.
+
+Every check raises :class:`DomainError` (a :class:`ValueError`) whose message names the
+parameter, the value it received and the range it accepts. Nothing is clamped or coerced
+silently: a float that is meant to be an integer must be integral (``1e6`` is accepted for
+``n``, ``1.5`` is not).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import mpmath
+import numpy as np
+
+
+class DomainError(ValueError):
+    """A parameter lies outside the range where a quantity is defined or a result holds."""
+
+
+class ConditionError(DomainError):
+    """A closed form was evaluated where one of its validity conditions fails."""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return np.array2string(value, threshold=8)
+    return repr(value)
+
+
+def _to_float(name: str, value: Any) -> float:
+    if isinstance(value, bool):
+        raise DomainError(f"{name} = {value!r} is invalid: must be a real number, not a boolean")
+    if isinstance(value, (numbers.Real, np.floating, np.integer)):
+        return float(value)
+    if isinstance(value, mpmath.mpf):
+        return float(value)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be a real number") from None
+
+
+def _range_text(low, high, low_open, high_open) -> str:
+    if low is None and high is None:
+        return "any real number"
+    left = "(" if low_open or low is None else "["
+    right = ")" if high_open or high is None else "]"
+    lo = "-inf" if low is None else f"{low:g}"
+    hi = "inf" if high is None else f"{high:g}"
+    return f"in {left}{lo}, {hi}{right}"
+
+
+def real(
+    name: str,
+    value: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    allow_inf: bool = False,
+) -> float:
+    """Return ``value`` as a float after checking it is a real number in the given range."""
+    x = _to_float(name, value)
+    if math.isnan(x):
+        raise DomainError(f"{name} = nan is invalid: must be a real number {_range_text(low, high, low_open, high_open)}")
+    if math.isinf(x) and not allow_inf:
+        raise DomainError(f"{name} = {x} is invalid: must be finite, {_range_text(low, high, low_open, high_open)}")
+    bad = (
+        (low is not None and (x < low or (low_open and x == low)))
+        or (high is not None and (x > high or (high_open and x == high)))
+    )
+    if bad:
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be {_range_text(low, high, low_open, high_open)}")
+    return x
+
+
+def positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """A real number > 0."""
+    return real(name, value, low=0.0, low_open=True, allow_inf=allow_inf)
+
+
+def nonnegative(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """A real number >= 0."""
+    return real(name, value, low=0.0, allow_inf=allow_inf)
+
+
+def probability(name: str, value: Any, *, open_low: bool = False, open_high: bool = False) -> float:
+    """A number in [0, 1], with either end optionally excluded."""
+    return real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high)
+
+
+def delta(name: str, value: Any) -> float:
+    """A privacy parameter delta in the open interval (0, 1)."""
+    return probability(name, value, open_low=True, open_high=True)
+
+
+def integer(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """An integer (an integral float such as ``1e6`` is accepted) within ``[low, high]``."""
+    if isinstance(value, bool):
+        raise DomainError(f"{name} = {value!r} is invalid: must be an integer")
+    if isinstance(value, (numbers.Integral, np.integer)):
+        k = int(value)
+    else:
+        x = _to_float(name, value)
+        if not math.isfinite(x) or x != math.floor(x):
+            rng = f" >= {low}" if low is not None else ""
+            raise DomainError(f"{name} = {_show(value)} is invalid: must be an integer{rng}")
+        k = int(x)
+    if (low is not None and k < low) or (high is not None and k > high):
+        lo = "-inf" if low is None else str(low)
+        hi = "inf" if high is None else str(high)
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be an integer in [{lo}, {hi}]")
+    return k
+
+
+def order(name: str, value: Any, *, integer_only: bool = False, allow_inf: bool = False) -> float:
+    """A Renyi order lambda > 1 (an integer >= 2 when ``integer_only``)."""
+    if integer_only:
+        return float(integer(name, value, low=2))
+    return real(name, value, low=1.0, low_open=True, allow_inf=allow_inf)
+
+
+def digits(value: Any) -> int | None:
+    """The number of decimal digits for an mpmath evaluation, or None for float64."""
+    if value is None:
+        return None
+    return integer("digits", value, low=5, high=100000)
+
+
+def real_array(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+               low_open: bool = False, high_open: bool = False, allow_inf: bool = False) -> np.ndarray:
+    """A float64 array (scalars allowed) with every entry in the given range."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be real numbers") from None
+    if np.isnan(arr).any():
+        raise DomainError(f"{name} contains nan: every entry must be {_range_text(low, high, low_open, high_open)}")
+    if not allow_inf and np.isinf(arr).any():
+        raise DomainError(f"{name} = {_show(value)} is invalid: entries must be finite")
+    bad = np.zeros(arr.shape, dtype=bool)
+    if low is not None:
+        bad |= (arr < low) | ((arr == low) if low_open else False)
+    if high is not None:
+        bad |= (arr > high) | ((arr == high) if high_open else False)
+    if bad.any():
+        first = arr[bad].flat[0]
+        raise DomainError(
+            f"{name} has an entry {first!r} outside the valid range: every entry must be "
+            f"{_range_text(low, high, low_open, high_open)}"
+        )
+    return arr
+
+
+def pmf(name: str, value: Any, *, tol: float = 1e-9) -> np.ndarray:
+    """A probability vector: 1-D, entries >= 0, summing to 1 within ``tol``."""
+    arr = real_array(name, value, low=0.0)
+    if arr.ndim != 1 or arr.size == 0:
+        raise DomainError(f"{name} must be a non-empty 1-D probability vector, got shape {arr.shape}")
+    total = math.fsum(arr.tolist())
+    if abs(total - 1.0) > tol:
+        raise DomainError(f"{name} sums to {total!r}: a probability vector must sum to 1 (tolerance {tol:g})")
+    return arr
+
+
+def pmf_pair(p: Any, q: Any, *, tol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
+    """Two probability vectors on the same support."""
+    a = pmf("p", p, tol=tol)
+    b = pmf("q", q, tol=tol)
+    if a.shape != b.shape:
+        raise DomainError(f"p and q must have the same support length, got {a.size} and {b.size}")
+    return a, b
+
+
+def mp_pmf(name: str, value: Any, *, tol: mpmath.mpf | float | None = None) -> list:
+    """A probability vector as a list of mpf at the current mpmath precision.
+
+    Entries may be floats (taken exactly), strings, fractions or mpf. The sum must be 1 within
+    ``tol`` (default ``1e-9``, loose enough for float inputs).
+    """
+    try:
+        items = [mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else v for v in np.ravel(np.asarray(value, dtype=object))]
+    except (TypeError, ValueError):
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be real numbers") from None
+    if not items:
+        raise DomainError(f"{name} must be a non-empty probability vector")
+    for v in items:
+        if mpmath.isnan(v) or mpmath.isinf(v) or v < 0:
+            raise DomainError(f"{name} has an entry {v} outside the valid range: every entry must be in [0, inf)")
+    total = mpmath.fsum(items)
+    limit = mpmath.mpf(1e-9) if tol is None else mpmath.mpf(tol)
+    if abs(total - 1) > limit:
+        raise DomainError(f"{name} sums to {mpmath.nstr(total, 17)}: a probability vector must sum to 1 (tolerance {mpmath.nstr(limit, 3)})")
+    return items

@@ -1,0 +1,75 @@
+"""The Formula abstraction, proved on the closed forms of the foundation."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from dptheory import formula, symbols as S
+from dptheory.profile import GDP_DELTA
+from dptheory.rdp import TO_DP
+from dptheory.tradeoff import GAUSSIAN_RENYI, GAUSSIAN_TRADEOFF
+from dptheory.mechanisms import RR_RENYI
+from dptheory.validate import ConditionError
+
+
+def test_numpy_and_mpmath_versions_come_from_one_expression():
+    f_np = GDP_DELTA.numpy()
+    f_mp = GDP_DELTA.mpmath(50)
+    for mu, e in [(0.5, 0.1), (1.0, 1.0), (2.0, 3.0)]:
+        # independent: mpmath's own normal CDF, not the erfc form of the expression
+        with mpmath.workdps(50):
+            ref = mpmath.ncdf(-e / mpmath.mpf(mu) + mpmath.mpf(mu) / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mpmath.mpf(mu) - mpmath.mpf(mu) / 2)
+        assert abs(f_mp(mu, e) - ref) < mpmath.mpf(10) ** -45
+        assert math.isclose(f_np(mu, e), float(ref), rel_tol=1e-12)
+    vec = f_np(1.0, np.array([0.0, 0.5, 1.0]))
+    assert vec.shape == (3,) and np.all(np.diff(vec) < 0)
+
+
+def test_conditions_are_checked_with_a_clear_error():
+    with pytest.raises(ConditionError, match=r"mu"):
+        GDP_DELTA(-1.0, 0.5)
+    with pytest.raises(ConditionError, match=r"\\lambda > 1"):
+        GAUSSIAN_RENYI(1.0, 0.5)
+    with pytest.raises(ConditionError, match=r"k \\geq 2"):
+        RR_RENYI(1.0, 1, 2.0)
+    with pytest.raises(ConditionError, match=r"\\mathbb\{Z\}"):
+        RR_RENYI(1.0, 2.5, 2.0)
+    assert not RR_RENYI.holds(1.0, 1, 2.0)
+    assert RR_RENYI.holds(1.0, 3, 2.0)
+    with pytest.raises(ConditionError):
+        GAUSSIAN_RENYI.numpy()(1.0, np.array([2.0, 0.9]))
+
+
+def test_latex_simplify_and_asymptotics():
+    assert GAUSSIAN_RENYI.latex() == r"D_\lambda(\mathcal N(0,1)\|\mathcal N(\mu,1)) = \frac{\lambda \mu^{2}}{2}"
+    assert "\\lambda > 1" in GAUSSIAN_RENYI.conditions_latex()
+    # Gaussian tradeoff at alpha = 1/2: Phi(-mu) = erfc(mu/sqrt 2)/2
+    simplified = GAUSSIAN_TRADEOFF.subs(alpha=sp.Rational(1, 2))
+    assert sp.simplify(simplified - sp.erfc(S.mu / sp.sqrt(2)) / 2) == 0
+    # RR Renyi at large lambda grows like eps0 (leading term of (lambda-1)^-1 log e^{eps0 lambda})
+    a = sp.Symbol("a", positive=True)
+    lead = formula.Formula("t", sp.log(sp.exp(a * S.lam) + 1) / (S.lam - 1), (a, S.lam),
+                           kind=formula.Kind.EXACT, source="test").asymptotic("lam")
+    assert sp.simplify(lead - a) == 0
+    # a rate: 3/sqrt(n) + 1/n has leading term 3/sqrt(n)
+    rate = formula.Formula("rate", 3 / sp.sqrt(S.n) + 1 / S.n, (S.n,), kind=formula.Kind.EXACT, source="test")
+    assert sp.simplify(rate.asymptotic("n") - 3 / sp.sqrt(S.n)) == 0
+    ser = TO_DP["mironov"].series("delta", 1, 2)
+    assert ser.has(S.delta)
+
+
+def test_registry_lists_and_finds_formulas():
+    names = list(formula.catalog())
+    assert "gdp-delta" in names and "rdp-to-dp" in names
+    assert formula.get("gdp-delta") is GDP_DELTA
+    with pytest.raises(formula.DomainError, match="unknown"):
+        formula.get("no-such-formula")
+
+
+def test_describe_is_json_ready():
+    info = GDP_DELTA.describe()
+    assert info["kind"] == "exact" and info["source"].startswith("Dong")
+    assert any("mu" in c for c in info["conditions"])

@@ -1,0 +1,83 @@
+"""RDP conversions and composition: soundness against exact profiles, the two directions of
+Lemma 2.1, and mpmath agreement."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dptheory import mechanisms, profile, rdp
+from tests.conftest import raises_naming
+
+ORDERS = rdp.default_orders()
+
+
+@pytest.mark.parametrize("mu,delta", [(0.3, 1e-5), (1.0, 1e-6), (2.0, 1e-10), (1.0, 1e-100)])
+def test_gdp_rdp_conversion_is_an_upper_bound_on_the_exact_epsilon(mu, delta):
+    exact = profile.gdp_epsilon(mu, delta)
+    for method in ("balle", "mironov"):
+        via = rdp.to_dp(ORDERS, rdp.gdp_to_rdp(mu, ORDERS), delta, method=method)
+        assert via >= exact.upper
+    # the Balle et al. conversion is never worse than Mironov's
+    assert rdp.to_dp(ORDERS, rdp.gdp_to_rdp(mu, ORDERS), delta) <= rdp.to_dp(
+        ORDERS, rdp.gdp_to_rdp(mu, ORDERS), delta, method="mironov")
+
+
+@pytest.mark.parametrize("eps0,k", [(0.5, 2), (1.0, 4), (3.0, 10)])
+def test_rr_rdp_conversion_is_an_upper_bound(eps0, k):
+    mech = mechanisms.RandomizedResponse(eps0, k)
+    for delta in (1e-3, 1e-6):
+        exact = mech.epsilon(delta)
+        assert rdp.to_dp(ORDERS, mech.rdp(ORDERS), delta) >= exact.upper
+        d = rdp.to_delta(ORDERS, mech.rdp(ORDERS), exact.upper)
+        assert d >= delta * (1 - 1e-9)
+
+
+@given(st.floats(0.01, 50.0), st.floats(1.01, 500.0), st.floats(1e-12, 0.5))
+@settings(max_examples=100, deadline=None)
+def test_lemma_2_1_directions_are_inverse_at_fixed_order(rho, lam, delta):
+    """Girgis et al. Lemma 2.1: delta -> epsilon and epsilon -> delta are inverse maps."""
+    e = rdp.to_dp([lam], [rho], delta)
+    if e > 0:
+        back = rdp.to_delta([lam], [rho], e)
+        assert math.isclose(back, delta, rel_tol=1e-8)
+
+
+def test_mpmath_conversion_agrees_and_composition_adds():
+    curve = rdp.gdp_to_rdp(0.8, ORDERS)
+    f = rdp.to_dp(ORDERS, curve, 1e-8)
+    m = rdp.to_dp(ORDERS, curve, 1e-8, digits=50)
+    assert abs(f - float(m)) <= 1e-12 * f
+    assert f >= float(m)  # rounded up
+    # composing T Gaussian mechanisms equals the RDP of the composed GDP mu (sqrt(T) mu)
+    T = 9
+    assert np.allclose(rdp.compose(*[curve] * T), rdp.gdp_to_rdp(0.8 * 3, ORDERS))
+    assert np.allclose(rdp.compose_identical(curve, T), rdp.compose(*[curve] * T))
+    c = rdp.RDPCurve(ORDERS, curve, rdp.Kind.UPPER, "gdp", "test")
+    assert c.times(4).to_dp(1e-6) == rdp.to_dp(ORDERS, 4 * curve, 1e-6)
+    assert c.compose(c).kind is rdp.Kind.UPPER
+
+
+def test_to_dp_clamps_negative_and_handles_infinite_orders():
+    assert rdp.to_dp([1e9], [0.0], 0.5) == 0.0
+    assert rdp.to_dp([2.0, 3.0], [math.inf, 0.1], 1e-3) < math.inf
+    order = rdp.to_dp_with_order([2.0, 32.0], [0.01, 0.01], 1e-6)[1]
+    assert order == 32.0
+    assert rdp.to_delta([2.0], [0.0], 0.0) <= 1.0
+
+
+def test_bad_inputs():
+    with raises_naming("orders", "(1, inf)"):
+        rdp.to_dp([1.0, 2.0], [0.1, 0.2], 1e-5)
+    with raises_naming("delta", "(0, 1)"):
+        rdp.to_dp([2.0], [0.1], 1.0)
+    with raises_naming("rdp", "[0, inf)"):
+        rdp.to_dp([2.0], [-0.1], 1e-5)
+    with raises_naming("orders and rdp", "same length"):
+        rdp.to_dp([2.0, 3.0], [0.1], 1e-5)
+    with raises_naming("method"):
+        rdp.to_dp([2.0], [0.1], 1e-5, method="nope")
+    with raises_naming("times"):
+        rdp.compose_identical([0.1], 0)
