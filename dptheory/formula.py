@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-import numbers
 from typing import Any, Callable, Iterable, Mapping
 
 import mpmath
@@ -33,6 +32,10 @@ FORMULA_MODULES = (
     "dptheory.profile",
     "dptheory.rdp",
     "dptheory.mechanisms",
+    "dptheory.shuffle.randomizers",
+    "dptheory.shuffle.variation_ratio",
+    "dptheory.shuffle.clones",
+    "dptheory.shuffle.methods",
 )
 
 def _assumption_checks(sym: sp.Symbol) -> list[tuple[str, Callable]]:

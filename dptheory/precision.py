@@ -295,7 +295,7 @@ def _cf_tail_ratio(a, b, x, y, max_iter=20000, tol=1e-15):
         delta = c * d
         f = np.where(converged, f, f * delta)
         converged |= np.abs(delta - 1.0) < tol
-        if converged.all():
+        if m % 4 == 3 and converged.all():
             break
     return 1.0 / f, converged
 
@@ -361,6 +361,36 @@ def binom_logsf(k, n, p):
     if out.ndim == 0:
         return float(out), bool(ok)
     return out, ok
+
+
+def binom_log_mills(k, n, p):
+    """log R(k) with R(k) = P[Bin(n, p) >= k] / P[Bin(n, p) = k], for 0 <= k <= n.
+
+    The ratio is computed directly (continued fraction) where k is at least one standard
+    deviation above the mean, and as a quotient of the tail and the pmf elsewhere, so that a
+    difference such as ``A B(k) - c S(k)`` can be formed as ``B(k) (A - c R(k))`` without the
+    tail's error being amplified. Returns (log R, relative error bound of R).
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    p = np.asarray(p, dtype=float)
+    k, n, p = np.broadcast_arrays(k, n, p)
+    out = np.zeros(k.shape)
+    sd = np.sqrt(n * p * (1 - p))
+    # the continued fraction converges in a few dozen steps from about 6 sd above the mean
+    far = (k >= n * p + 6 * sd + 1) & (k >= 1) & (k <= n)
+    if np.any(far):
+        kf, nf, pf = k[far], n[far], p[far]
+        ratio, conv = _cf_tail_ratio(kf, nf - kf + 1.0, pf, 1.0 - pf)
+        if not np.all(conv):
+            raise ArithmeticError("binomial Mills ratio: continued fraction did not converge")
+        out[far] = np.log1p(-pf) + np.log(ratio)
+    near = ~far & (k <= n)
+    if np.any(near):
+        kn, nn, pn = k[near], n[near], p[near]
+        logs, _ = binom_logsf(kn, nn, pn)
+        out[near] = logs - binom_logpmf(kn, nn, pn)
+    return out, binom_tail_rtol(n)
 
 
 def binom_logcdf(k, n, p):

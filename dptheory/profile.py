@@ -20,13 +20,12 @@ from typing import Callable
 import mpmath
 import numpy as np
 import sympy as sp
-from scipy import optimize, special
 
 from . import validate
 from .formula import Formula, register
 from .precision import log1mexp, mp_adaptive
 from .results import Kind, Result, Status
-from .special import log_mills, log_ndtr, mills
+from .special import log_ndtr, mills
 from .symbols import Phi, eps, mu
 
 

@@ -30,8 +30,9 @@ class Kind(str, enum.Enum):
 class Status(str, enum.Enum):
     """Proof status of a published bound."""
 
-    PROVEN = "proven"    #: follows from a correct proof (the paper's, or the derivation cited)
-    REFUTED = "refuted"  #: exact computation contradicts it; kept to reproduce published figures
+    PROVEN = "proven"      #: follows from a correct proof (the paper's, or the derivation cited)
+    REFUTED = "refuted"    #: exact computation contradicts it; kept to reproduce published figures
+    UNPROVEN = "unproven"  #: its published proof was withdrawn (an erratum); no counterexample is known
 
     def __str__(self) -> str:
         return self.value

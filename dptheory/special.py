@@ -49,13 +49,6 @@ def log_ndtr(x):
     return special.log_ndtr(x)
 
 
-def log_mills(x):
-    """log R(x), R(x) = (1 - Phi(x)) / phi(x), the Mills ratio, for x >= 0 (float64)."""
-    x = np.asarray(x, dtype=float)
-    out = np.log(special.erfcx(x / math.sqrt(2.0))) + 0.5 * math.log(math.pi / 2.0)
-    return out if out.ndim else float(out)
-
-
 def mills(x):
     """R(x) = (1 - Phi(x)) / phi(x) = sqrt(pi/2) erfcx(x / sqrt 2)."""
     x = np.asarray(x, dtype=float)

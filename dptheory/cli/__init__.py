@@ -1,7 +1,7 @@
 """The ``dptheory`` command.
 
 Each subcommand lives in a module of this package that defines ``add_parser(subparsers)``;
-the bare command runs the default job.
+the bare command runs the default job, the shuffle amplification table.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 from ..validate import DomainError
 
 #: subcommand modules, in the order they are listed by ``dptheory --help``
-SUBCOMMANDS = ("gdp", "mechanism", "formula")
-DEFAULT = "gdp"
+SUBCOMMANDS = ("shuffle", "gdp", "mechanism", "formula")
+DEFAULT = "shuffle"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,67 @@
+"""Clone reductions of Feldman, McMillan, Talwar: the 2021 clones (clone probability e^-eps0) and
+the 2023 "stronger" clones (clone probability 2/(e^eps0 + 1)).
+
+FMT21 (FOCS 2021, arXiv 2012.12803): for any eps0-DP local randomizers, the shuffled output of two
+neighbouring datasets is a post-processing of
+``P = (A + D, C - A + 1 - D)``, ``Q = (A + 1 - D, C - A + D)`` with C ~ Bin(n-1, e^-eps0),
+A ~ Bin(C, 1/2), D ~ Bern(e^eps0/(e^eps0 + 1)). Its divergence is computed exactly
+(:class:`~dptheory.shuffle.pairs.CountPair`). The authors' public implementation uses the same
+interval endpoint twice in its upper-bound mode (``max(deltaq_upperc, deltaq_upperc)``), which
+returns a value below the exact one (0.17279 instead of 0.17542 for n = 1e5, eps0 = 4, delta =
+1e-6); nothing of that code is reused here.
+
+FMT23 (SODA 2023, arXiv 2208.04591): the same pair with C ~ Bin(n-1, 2/(e^eps0 + 1)). Its erratum
+withdraws the general claim (Lemma 3.5 fails for some randomizers): it is proven only where the
+stronger-clone decomposition exists (:func:`dptheory.shuffle.variation_ratio.stronger_clone_condition`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from .. import validate
+from ..formula import Formula, register
+from ..results import Kind, Status
+from ..symbols import delta, eps0, n
+from .pairs import CountPair
+
+_E = sp.exp(eps0)
+
+CLOSED_FORM = register(Formula(
+    name="clones-closed-form",
+    expr=sp.log(1 + (_E - 1) / (_E + 1) * (8 * sp.sqrt(_E * sp.log(4 / delta)) / sp.sqrt(n) + 8 * _E / n)),
+    params=(eps0, n, delta),
+    conditions=(delta < 1, eps0 <= sp.log(n / (16 * sp.log(4 / delta)))),
+    kind=Kind.UPPER,
+    status=Status.PROVEN,
+    source="Feldman, McMillan, Talwar (2021), eq. (1) / Theorem 3.1",
+    erratum=("condition taken as eps0 <= log(n / (16 log(4/delta))) as in the authors' code, stricter than the "
+             "printed log(2/delta), which a 2026 report says is a typo (apple/ml-shuffling-amplification#1)"),
+    lhs=r"\epsilon",
+    description="closed-form clone bound for eps0-DP local randomizers",
+))
+
+SOURCE_2021 = "Feldman, McMillan, Talwar (2021), Theorem 3.1 (numerical, exact divergence of the clone pair)"
+SOURCE_2023 = "Feldman, McMillan, Talwar (2023), Theorem 3.2 (stronger clones)"
+
+
+def _theta(e0: float) -> float:
+    return 1.0 / (1.0 + math.exp(-e0))
+
+
+def clone_pair(eps0_value, n_value) -> CountPair:
+    """The 2021 clone pair for n users of an eps0-DP local randomizer."""
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=1)
+    th = _theta(e0)
+    return CountPair(nn - 1, math.exp(-e0), th, 1 - th)
+
+
+def stronger_clone_pair(eps0_value, n_value) -> CountPair:
+    """The 2023 stronger-clone pair (clone probability 2/(e^eps0 + 1))."""
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=1)
+    th = _theta(e0)
+    return CountPair(nn - 1, 2.0 * (1 - th), th, 1 - th)

@@ -1,0 +1,475 @@
+"""Every bound on shuffled (epsilon, delta)-DP, behind one interface, and the tightest proven one.
+
+A :class:`Method` knows its kind (upper / lower / exact / approximation), its proof status for a
+given randomizer, where it applies, and how to compute delta(epsilon) or epsilon(delta) as a
+certified interval. :func:`epsilon` and :func:`delta` run one method (``"auto"``: the tightest
+applicable upper bound that is proven for the randomizer); :func:`compare` runs them all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from typing import Callable
+
+import numpy as np
+
+from .. import validate
+from ..formula import Formula, register
+from ..results import Kind, Result, Status
+from ..symbols import delta as delta_sym, eps0 as eps0_sym, n as n_sym
+from ..validate import ConditionError
+from . import blanket, clones, exact, variation_ratio as vr
+from .pairs import Enclosure
+from .randomizers import Randomizer, binary_rr
+
+import sympy as sp
+
+ERLINGSSON = register(Formula(
+    name="efmrtt19",
+    expr=12 * eps0_sym * sp.sqrt(sp.log(1 / delta_sym) / n_sym),
+    params=(eps0_sym, n_sym, delta_sym),
+    conditions=(eps0_sym <= sp.Rational(1, 2), n_sym >= 1000, delta_sym <= sp.Rational(1, 100)),
+    kind=Kind.UPPER,
+    status=Status.PROVEN,
+    source="Erlingsson et al. (2019), amplification by shuffling (constants as implemented by Balle et al.)",
+    lhs=r"\epsilon",
+))
+
+#: largest n for the exact method (histogram enumeration)
+EXACT_MAX_N = 12
+
+
+class NotApplicable(validate.DomainError):
+    """The method does not apply to this randomizer or these parameters (the reason is the message)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Method:
+    slug: str
+    kind: Kind
+    source: str
+    #: (randomizer, n) -> reason it does not apply, or None
+    applies: Callable[[Randomizer, int], str | None]
+    #: (randomizer) -> (status, note)
+    status: Callable[[Randomizer], tuple[Status, str]]
+    #: (randomizer, n, epsilon, rtol) -> Enclosure of log delta; None for closed forms in epsilon
+    log_delta: Callable | None = None
+    #: (randomizer, n, delta) -> epsilon, for closed forms
+    closed_epsilon: Callable | None = None
+
+    def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = 1e-3) -> Result:
+        reason = self.applies(rz, n)
+        if reason:
+            raise NotApplicable(f"{self.slug}: {reason}")
+        status, note = self.status(rz)
+        start = time.perf_counter()
+        if self.closed_epsilon is not None:
+            lo = hi = float(self.closed_epsilon(rz, n, delta))
+            if self.kind is Kind.UPPER:
+                hi = float(np.nextafter(hi, np.inf))
+        else:
+            lo, hi = _invert(lambda e, tol: self.log_delta(rz, n, e, tol), delta, rtol, eps_cap=_eps_cap(rz),
+                             guess=_guess(rz, n, delta))
+        return Result("epsilon", lo, hi, self.kind, status, self.slug, self.source, note,
+                      params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
+
+    def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
+        reason = self.applies(rz, n)
+        if reason:
+            raise NotApplicable(f"{self.slug}: {reason}")
+        status, note = self.status(rz)
+        start = time.perf_counter()
+        if self.log_delta is not None:
+            enc = self.log_delta(rz, n, epsilon, rtol)
+        else:
+            enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon)
+        seconds = time.perf_counter() - start
+        if enc.log_upper < -700:
+            return Result("log_delta", enc.log_lower, enc.log_upper, self.kind, status, self.slug, self.source,
+                          note + (" " if note else "") + "(delta below 1e-300: reported as log delta)",
+                          params={"n": n, "epsilon": epsilon, "seconds": seconds})
+        return Result("delta", enc.lower, enc.upper, self.kind, status, self.slug, self.source, note,
+                      params={"n": n, "epsilon": epsilon, "seconds": seconds})
+
+
+def _guess(rz: Randomizer, n: int, delta: float) -> float:
+    """A starting epsilon: the Gaussian approximation of the variation-ratio pair (clones give
+    mu ~ 2 (p-1)/(p+1) / sqrt(N s); digest seed-000 §5.6)."""
+    s = 2 * vr.clone_rate(rz.p, rz.beta, rz.q) if rz.beta > 0 else 1.0
+    others = max(rz.others(n), 1)
+    shrink = 1.0 if math.isinf(rz.p) else (rz.p - 1) / (rz.p + 1)
+    mu = 2 * shrink / math.sqrt(max(others * min(s, 1.0), 1e-300))
+    guess = mu * math.sqrt(2 * math.log(1 / delta)) + mu * mu / 2
+    cap = _eps_cap(rz)
+    return min(guess, cap) if cap else guess
+
+
+def _eps_cap(rz: Randomizer) -> float | None:
+    return None if math.isinf(rz.p) else math.log(rz.p)
+
+
+def _invert(log_delta_fn, delta_value, rtol, eps_cap=None, guess=None) -> tuple[float, float]:
+    """Certified bracket of epsilon(delta) from log-delta enclosures.
+
+    Geometric steps from ``guess`` until the target is bracketed, then secant steps on log delta,
+    safeguarded by bisection. Each evaluation is classified as certainly above the target,
+    certainly below, or undecided; an undecided point is resolved by stepping outwards (and, if
+    that fails, by tightening the enclosure), so the returned ends are always certified.
+    """
+    target = math.log(delta_value)
+    # relative accuracy of delta that resolves epsilon to rtol: d log delta / d log eps ~ 2 |log delta|
+    tol = min(1e-2, max(0.25 * rtol * abs(target), 1e-10))
+    cap = eps_cap if eps_cap is not None else math.inf
+
+    def classify(e, tighten=False):
+        t = tol
+        for _ in range(6 if tighten else 1):
+            enc = log_delta_fn(e, t)
+            if enc.log_lower > target:
+                return 1, enc
+            if enc.log_upper <= target:
+                return -1, enc
+            t = max(t * 0.01, 1e-12)
+        return 0, enc
+
+    lo, hi = 0.0, math.inf
+    e = guess if guess and guess > 0 else 1e-3
+    e = min(e, cap)
+    pts: list[tuple[float, float]] = []  # (epsilon, mid log delta)
+    for _ in range(200):
+        side, enc = classify(e)
+        if side > 0:
+            lo = max(lo, e)
+        elif side < 0:
+            hi = min(hi, e)
+        else:
+            return _straddle(classify, e, lo, hi, rtol)
+        if math.isfinite(hi) and hi - lo <= rtol * hi:
+            return lo, hi
+        mid = 0.5 * (enc.log_lower + enc.log_upper)
+        if math.isfinite(mid):
+            pts.append((e, mid))
+        if not math.isfinite(hi):
+            if e >= cap:
+                raise ArithmeticError(f"delta({cap}) is above the target {delta_value}: no epsilon <= log p reaches it")
+            e = min(e * 4, cap)
+            continue
+        if lo == 0.0 and (len(pts) < 2 or e < 1e-12):
+            if e < 1e-12:
+                if classify(0.0, tighten=True)[0] < 0:
+                    return 0.0, 0.0
+                lo = 0.0
+            e = e / 4
+            continue
+        nxt = None
+        if len(pts) >= 2:
+            (e0, m0), (e1, m1) = pts[-2], pts[-1]
+            if m1 != m0:
+                nxt = e1 - (m1 - target) * (e1 - e0) / (m1 - m0)
+        if nxt is None or not (lo < nxt < hi):
+            nxt = 0.5 * (lo + hi) if lo > 0 else hi / 4
+        # stay a little inside the bracket, and step past the root by a fraction of the tolerance,
+        # so that the next point can close the bracket
+        span = hi - lo
+        nxt = min(max(nxt, lo + 0.01 * span), hi - 0.01 * span)
+        if pts and abs(nxt - pts[-1][0]) < 0.25 * rtol * nxt:
+            nxt = nxt + (0.25 * rtol * nxt if pts[-1][0] < nxt or side > 0 else -0.25 * rtol * nxt)
+        e = nxt
+    return lo, hi
+
+
+def _straddle(classify, e, lo, hi, rtol):
+    """The enclosure at e straddles the target: certify points on both sides of e."""
+    step = max(rtol * e * 0.25, 1e-300)
+    new_lo, new_hi = lo, hi
+    for attempt in range(60):
+        tighten = attempt > 3
+        if new_lo < e - step and classify(e - step, tighten)[0] > 0:
+            new_lo = max(new_lo, e - step)
+        if e + step < new_hi and classify(e + step, tighten)[0] < 0:
+            new_hi = min(new_hi, e + step)
+        if new_hi - new_lo <= rtol * new_hi:
+            break
+        step *= 2
+    return new_lo, new_hi
+
+
+def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> Enclosure:
+    """delta(epsilon) of a closed form epsilon(delta): the smallest delta whose epsilon is <= epsilon
+    (bisection on log delta; the form is non-increasing in delta)."""
+    def ok(ld):
+        try:
+            return eps_of_delta(math.exp(ld)) <= epsilon
+        except ConditionError:
+            return False
+
+    hi, lo = math.log(0.999999), -700.0
+    if not ok(hi):
+        raise NotApplicable(f"the closed form does not reach epsilon = {epsilon} for any delta < 1 within its conditions")
+    if ok(lo):
+        return Enclosure(-math.inf, lo)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo < 1e-12 * (1 + abs(hi)):
+            break
+    return Enclosure(lo, hi)
+
+
+# ----------------------------------------------------------------------------- applicability
+
+
+def _needs_ldp(rz, n):
+    if rz.eps0 is None or rz.blankets:
+        return "needs a single-message eps0-LDP randomizer"
+    return None
+
+
+def _needs_pmfs_small(rz, n):
+    if rz.pmfs is None:
+        return "needs a finite randomizer with known pmfs"
+    if n > EXACT_MAX_N:
+        return f"exact enumeration is limited to n <= {EXACT_MAX_N}"
+    if exact.search_size(rz.pmfs.shape[0], n) > 20000:
+        return "too many datasets to search"
+    return None
+
+
+def _lower_applies(rz, n):
+    if rz.pmfs is None and rz.name != "general":
+        return "needs the randomizer's pmfs (or the general class, bounded below by binary randomized response)"
+    return None
+
+
+def _blanket_kind(rz):
+    if rz.name == "general":
+        return "generic", None
+    if rz.name == "binary-rr":
+        return "rr", 2
+    if rz.name.startswith("grr(") and rz.pmfs is not None:
+        return "rr", rz.pmfs.shape[0]
+    if rz.name == "laplace":
+        return "laplace", None
+    return None, None
+
+
+def _blanket_applies(rz, n):
+    if _blanket_kind(rz)[0] is None:
+        return "implemented for the general, randomized-response and Laplace randomizers"
+    return None
+
+
+def _always(rz, n):
+    return None
+
+
+def _proven(source_note=""):
+    return lambda rz: (Status.PROVEN, source_note)
+
+
+def _stronger_status(rz):
+    if rz.pmfs is not None and vr.stronger_clone_condition(rz.pmfs):
+        return Status.PROVEN, "the stronger-clone decomposition exists for these pmfs"
+    return Status.UNPROVEN, ("general proof withdrawn (Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5); "
+                             "no counterexample is known")
+
+
+def _closed_status(rz):
+    status, note = vr.reduction_status(rz)
+    return status, note
+
+
+# ----------------------------------------------------------------------------- log-delta functions
+
+
+def _vr_log_delta(rz, n, e, tol):
+    return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol)
+
+
+def _labelled_log_delta(rz, n, e, tol):
+    return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol)
+
+
+def _lower_log_delta(rz, n, e, tol):
+    matrix = rz.pmfs if rz.pmfs is not None else binary_rr(rz.eps0).pmfs
+    enc, _ = vr.lower_log_delta(matrix, n - 1, e, rtol=tol)
+    return enc
+
+
+def _clones_log_delta(rz, n, e, tol):
+    return clones.clone_pair(rz.eps0, n).log_delta(e, rtol=tol)
+
+
+def _stronger_log_delta(rz, n, e, tol):
+    return clones.stronger_clone_pair(rz.eps0, n).log_delta(e, rtol=tol)
+
+
+def _blanket_log_delta(bound):
+    def fn(rz, n, e, tol):
+        kind, k = _blanket_kind(rz)
+        if e <= 0:
+            return Enclosure(0.0, 0.0)
+        v = blanket.log_delta(bound, kind, rz.eps0, n, e, k)
+        if not math.isfinite(v):
+            return Enclosure(v, v)
+        v = min(v, 0.0)
+        err = 1e-12 * (1 + abs(v))
+        return Enclosure(v - err, min(0.0, v + err))
+    return fn
+
+
+def _exact_log_delta(rz, n, e, tol):
+    value, _, _, _ = exact.worst_case(rz, n, e, max_datasets=20000)
+    err = exact.delta_error(n, e)
+    lo = math.log(value - err) if value > err else -math.inf
+    return Enclosure(lo, math.log(value + err) if value + err > 0 else -math.inf)
+
+
+# ----------------------------------------------------------------------------- closed forms in epsilon
+
+
+def _analytic(rz, n, d):
+    return vr.THEOREM_4_2(rz.p, rz.beta, rz.q, rz.others(n) + 1, d)
+
+
+def _asymptotic(rz, n, d):
+    return vr.THEOREM_4_3(rz.p, rz.beta, rz.q, rz.others(n) + 1, d)
+
+
+def _clones_closed(rz, n, d):
+    return clones.CLOSED_FORM(rz.eps0, n, d)
+
+
+def _erlingsson(rz, n, d):
+    return ERLINGSSON(rz.eps0, n, d)
+
+
+def _finite_p(rz, n):
+    if math.isinf(rz.p) or rz.beta == 0:
+        return "needs a finite p and beta > 0"
+    return None
+
+
+METHODS: dict[str, Method] = {m.slug: m for m in [
+    Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
+           _always, vr.reduction_status, log_delta=_vr_log_delta),
+    Method("variation-ratio-labelled", Kind.UPPER,
+           "dptheory: labelled variation-ratio pair (Wang et al. 2024, Lemma 4.4; digest seed-002 §8.4)",
+           _always, _proven("the label of the victim's message is kept: sound for every beta' <= beta"),
+           log_delta=_labelled_log_delta),
+    Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
+           _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
+           log_delta=_lower_log_delta),
+    Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
+           closed_epsilon=_analytic),
+    Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
+           closed_epsilon=_asymptotic),
+    Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta),
+    Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _proven(),
+           closed_epsilon=_clones_closed),
+    Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _needs_ldp, _stronger_status,
+           log_delta=_stronger_log_delta),
+    Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
+           log_delta=_blanket_log_delta("hoeffding")),
+    Method("blanket-bennett", Kind.UPPER, blanket.SOURCE + ", Bennett", _blanket_applies, _proven(),
+           log_delta=_blanket_log_delta("bennett")),
+    Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _proven(), closed_epsilon=_erlingsson),
+    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset",
+           _needs_pmfs_small, _proven(), log_delta=_exact_log_delta),
+]}
+
+#: methods that 'auto' may choose from: numerical upper bounds first, then closed forms
+AUTO_ORDER = ("exact", "variation-ratio", "variation-ratio-labelled", "stronger-clones", "clones",
+              "blanket-bennett", "blanket-hoeffding", "clones-closed-form", "efmrtt19",
+              "variation-ratio-analytic", "variation-ratio-asymptotic")
+
+
+def _method(slug: str) -> Method:
+    if slug not in METHODS:
+        raise validate.DomainError(f"method = {slug!r} is invalid: must be 'auto' or one of {sorted(METHODS)}")
+    return METHODS[slug]
+
+
+def _candidates(rz: Randomizer, n: int):
+    for slug in AUTO_ORDER:
+        m = METHODS[slug]
+        if m.kind not in (Kind.UPPER, Kind.EXACT) or m.applies(rz, n):
+            continue
+        if m.status(rz)[0] is Status.PROVEN:
+            yield m
+
+
+def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: float = 1e-3) -> Result:
+    """epsilon(delta) of n shuffled users of ``randomizer`` by one method, as a certified interval.
+
+    ``method="auto"`` returns the tightest applicable bound that is proven for this randomizer
+    (an exact value when n is small enough to enumerate).
+    """
+    nn = validate.integer("n", n, low=1)
+    d = validate.delta("delta", delta)
+    validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    if method != "auto":
+        return _method(method).epsilon(randomizer, nn, d, rtol)
+    best = None
+    for m in _candidates(randomizer, nn):
+        try:
+            res = m.epsilon(randomizer, nn, d, rtol)
+        except (ConditionError, NotApplicable):
+            continue
+        if m.kind is Kind.EXACT:
+            return res
+        if best is None or res.upper < best.upper:
+            best = res
+    if best is None:
+        raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}")
+    return best
+
+
+def delta(randomizer: Randomizer, n, epsilon_value, method: str = "auto", *, rtol: float = 1e-6) -> Result:
+    """delta(epsilon) of n shuffled users of ``randomizer``; see :func:`epsilon`."""
+    nn = validate.integer("n", n, low=1)
+    e = validate.real("epsilon", epsilon_value, low=0.0)
+    if method != "auto":
+        return _method(method).delta(randomizer, nn, e, rtol)
+    best = None
+    for m in _candidates(randomizer, nn):
+        try:
+            res = m.delta(randomizer, nn, e, rtol)
+        except (ConditionError, NotApplicable):
+            continue
+        if m.kind is Kind.EXACT:
+            return res
+        key = res.upper if res.quantity == "delta" else math.exp(max(res.upper, -745))
+        if best is None or key < best[0]:
+            best = (key, res)
+    if best is None:
+        raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}")
+    return best[1]
+
+
+def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, methods=None,
+            rtol: float = 1e-3) -> list[dict]:
+    """Run every applicable method; one row per method (errors and inapplicable ones reported)."""
+    nn = validate.integer("n", n, low=1)
+    rows = []
+    for slug in methods or METHODS:
+        m = _method(slug)
+        row = {"method": slug, "kind": str(m.kind), "source": m.source}
+        try:
+            if delta_value is not None:
+                res = m.epsilon(randomizer, nn, delta_value, rtol)
+            else:
+                res = m.delta(randomizer, nn, epsilon_value)
+        except (ConditionError, NotApplicable) as exc:
+            row.update(status=str(m.status(randomizer)[0]), note=f"not applicable: {exc}")
+            rows.append(row)
+            continue
+        row.update(status=str(res.status), quantity=res.quantity, lower=res.lower, upper=res.upper,
+                   seconds=res.params.get("seconds"), note=res.note)
+        rows.append(row)
+    return rows

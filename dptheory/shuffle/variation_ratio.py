@@ -1,0 +1,394 @@
+"""Variation-ratio reduction of Wang et al. (VLDB 2024): the pair P^q_{p,beta}, Q^q_{p,beta}, its
+numerical divergence (Theorems 4.1/4.8, Algorithm 1), its closed forms (Theorems 4.2 and 4.3,
+Table 1), the lower bound (Theorem 5.1, Proposition I.1, Algorithm 3), and the labelled pair.
+
+**Proof status** (digest seed-002 §8.4). Lemma 4.5's post-processing is flawed whenever the victim
+has a residual component (1 - alpha - p alpha > 0): exact enumeration finds the shuffled divergence
+above the bound already for GRR on 3 options at n = 2. So the pair with beta below the worst case
+(p-1)/(p+1) is a **refuted** bound. With beta at the worst case the victim has no residual; the
+bound is then the "stronger clone" bound, proven only where the stronger-clone decomposition
+exists (:func:`stronger_clone_condition`; Feldman, McMillan, Talwar 2023, erratum).
+
+**Labelled pair** (a sound refinement, derived here from the digest's suggestion in §8.4). Keep,
+besides the counts (a, b), whether the victim's message came from the common components
+(label V). Lemma 4.4's decomposition makes the shuffled output a post-processing of (a, b, V):
+given (a, b, V) the set of other users holding their own residual is uniform of a known size,
+under either hypothesis. V has the same law under both hypotheses and carries no information when
+V = 0, so for gamma >= 1
+
+    H_gamma(real) <= (p + 1) alpha' H_gamma(RR_p + Bin(N, 2 alpha' p / q) fair coins),
+
+with alpha' = beta'/(p - 1) for the *actual* total variation beta' of the victim's pair. The
+bound is not monotone in beta', so it is maximised over every beta' the randomizer can have
+(:func:`labelled_delta`), with interval bounds that make the maximum certified.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .. import validate
+from ..formula import Formula, register
+from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
+from ..results import Kind, Status
+from ..symbols import beta, delta, eps0, n, p, q
+from .pairs import CountPair, Enclosure
+from .randomizers import Randomizer
+
+SOURCE = "Wang et al. (2024)"
+REFUTATION = ("refuted for beta below (p-1)/(p+1): exact enumeration of GRR on 3 options, eps0 = 1, n = 2 "
+              "exceeds it at eps = 0.7 (0.086025 > 0.072135; digest seed-002 §8.4)")
+
+
+# ----------------------------------------------------------------------------- the pair
+
+
+def check_parameters(p_value, beta_value, q_value):
+    """Validate (p, beta, q): p > 1 (inf allowed), 0 <= beta <= (p-1)/(p+1), q >= 1, 2r <= 1."""
+    pv = validate.real("p", p_value, low=1.0, low_open=True, allow_inf=True)
+    qv = validate.real("q", q_value, low=1.0, allow_inf=True)
+    worst = 1.0 if math.isinf(pv) else (pv - 1) / (pv + 1)
+    bv = validate.real("beta", beta_value, low=0.0)
+    if bv > worst * (1 + 1e-12):
+        raise validate.DomainError(f"beta = {bv!r} is invalid: must be in [0, (p-1)/(p+1)] = [0, {worst!r}]")
+    bv = min(bv, worst)
+    if not math.isinf(pv) and 2 * clone_rate(pv, bv, qv) > 1 + 1e-12:
+        raise validate.DomainError(
+            f"(p, beta, q) = ({pv}, {bv}, {qv}) gives a clone probability 2r = 2 beta p/((p-1) q) > 1; Lemma 4.4 needs r <= 1/2")
+    return pv, bv, qv
+
+
+def clone_rate(p_value, beta_value, q_value):
+    """r = alpha p / q with alpha = beta/(p-1) (beta/q in the limit p -> inf)."""
+    if math.isinf(p_value):
+        return beta_value / q_value
+    return beta_value / (p_value - 1) * p_value / q_value
+
+
+def pair(p_value, beta_value, q_value, others: int) -> CountPair:
+    """The pair P^q_{p,beta}, Q^q_{p,beta} of Theorem 4.7 with ``others`` other users (n - 1)."""
+    pv, bv, qv = check_parameters(p_value, beta_value, q_value)
+    r = clone_rate(pv, bv, qv)
+    if math.isinf(pv):  # alpha -> 0, p alpha -> beta
+        return CountPair(others, min(1.0, 2 * r), 1.0, 0.0, victim_prob=bv)
+    alpha = bv / (pv - 1)
+    return CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), victim_prob=min(1.0, (pv + 1) * alpha))
+
+
+def generalized_pair(p0, beta_value, q0, q1, others: int) -> CountPair:
+    """P^{q0,q1}_{p0,beta}, Q^{q0,q1}_{p0,beta} of Theorem 5.1 / Proposition I.1 (asymmetric when q0 != q1)."""
+    pv = validate.real("p0", p0, low=1.0, low_open=True)
+    bv = validate.real("beta", beta_value, low=0.0, high=(pv - 1) / (pv + 1) * (1 + 1e-12))
+    a = validate.real("q0", q0, low=1.0)
+    b = validate.real("q1", q1, low=1.0)
+    if not (1 / pv <= a / b <= pv):
+        raise validate.DomainError(f"q0/q1 = {a / b!r} is invalid: must be in [1/p0, p0] = [{1 / pv!r}, {pv!r}]")
+    alpha = bv / (pv - 1)
+    r0, r1 = alpha * pv / a, alpha * pv / b
+    if r0 + r1 > 1 + 1e-12:
+        raise validate.DomainError(f"r0 + r1 = {r0 + r1!r} is invalid: must be at most 1")
+    return CountPair(others, min(1.0, r0 + r1), pv / (pv + 1), 1 / (pv + 1),
+                     victim_prob=min(1.0, (pv + 1) * alpha), clone_bias=r0 / (r0 + r1) if r0 + r1 > 0 else 0.5)
+
+
+def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6) -> Enclosure:
+    """Certified log of max(D(P||Q), D(Q||P)) for the variation-ratio pair (Theorem 4.8; the pair
+    is symmetric, so one direction suffices)."""
+    if check_parameters(p_value, beta_value, q_value)[1] == 0:
+        return Enclosure(-math.inf, -math.inf)  # beta = 0: both laws are (0, 0)
+    return pair(p_value, beta_value, q_value, others).log_delta(epsilon, rtol=rtol)
+
+
+# ----------------------------------------------------------------------------- Theorem 4.8, literal
+
+
+def theorem_4_8(n_value, p_value, beta_value, q_value, epsilon, digits=None):
+    """The O(n) expectation of Theorem 4.8, as printed (with eps' = eps), for reproduction.
+
+    E_{c ~ Bin(n-1, 2r)} [(p - e^eps) alpha CDF_c[ceil(low_{c+1} - 1), c]
+    + (1 - p e^eps) alpha CDF_c[ceil(low_{c+1}), c] + (1 - e^eps)(1 - alpha - p alpha) CDF_c[ceil(low_c), c]]
+
+    with low_c as in the theorem. Float64 (n up to 1e7) or mpmath (small n). Every term is
+    summed; no truncation.
+    """
+    nn = validate.integer("n", n_value, low=1)
+    pv, bv, qv = check_parameters(p_value, beta_value, q_value)
+    e = validate.real("epsilon", epsilon)
+    if math.isinf(pv):
+        raise validate.DomainError("p = inf: use log_delta (Theorem 4.8 is stated for finite p)")
+    if bv == 0:
+        return max(0.0, -math.expm1(e))
+    alpha = bv / (pv - 1)
+    r = alpha * pv / qv
+    rest = max(0.0, 1 - alpha - pv * alpha)
+    digits = validate.digits(digits)
+    if digits is None:
+        if nn > 10**7:
+            raise validate.DomainError(f"n = {nn} is too large for the literal O(n) sum (at most 1e7); use log_delta")
+        c = np.arange(nn, dtype=float)
+        g = math.exp(e)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w = np.exp(binom_logpmf(c, nn - 1, 2 * r)) if 2 * r < 1 else (c == nn - 1).astype(float)
+            f_term = lambda cc: rest * (nn - cc) * r / (1 - 2 * r) if 2 * r < 1 else 0.0 * cc
+            low = lambda cc: ((g * pv - 1) * alpha * cc + (g - 1) * f_term(cc)) / (alpha * (g + 1) * (pv - 1))
+        def cdf_tail(lo, cc):
+            return binom_sf(np.maximum(np.ceil(lo), 0.0), cc, 0.5)
+        t1 = (pv - g) * alpha * cdf_tail(low(c + 1) - 1, c)
+        t2 = (1 - pv * g) * alpha * cdf_tail(low(c + 1), c)
+        t3 = (1 - g) * rest * cdf_tail(low(c), c)
+        return float(math.fsum((w * (t1 + t2 + t3)).tolist()))
+    with mpmath.workdps(digits + 20):
+        P, B, Q, g = mpmath.mpf(pv), mpmath.mpf(bv), mpmath.mpf(qv), mpmath.exp(mpmath.mpf(e))
+        A = B / (P - 1)
+        R = A * P / Q
+        REST = max(mpmath.mpf(0), 1 - A - P * A)
+
+        def low(cc):
+            f = REST * (nn - cc) * R / (1 - 2 * R)
+            return ((g * P - 1) * A * cc + (g - 1) * f) / (A * (g + 1) * (P - 1))
+
+        def tail(lo, cc):
+            return mp_binom_sf(max(0, int(mpmath.ceil(lo))), cc, mpmath.mpf(1) / 2)
+
+        total = mpmath.fsum(
+            mp_binom_pmf(cc, nn - 1, 2 * R) * ((P - g) * A * tail(low(cc + 1) - 1, cc) + (1 - P * g) * A * tail(low(cc + 1), cc)
+                                               + (1 - g) * REST * tail(low(cc), cc))
+            for cc in range(nn))
+    with mpmath.workdps(digits):
+        return +total
+
+
+def algorithm_1(n_value, p_value, beta_value, q_value, delta_value, iterations: int) -> float:
+    """Algorithm 1 as printed: bisection of [0, log p] for ``iterations`` steps, returning eps_H.
+
+    The divergence at each trial epsilon is the certified value of Theorem 4.8 (:func:`log_delta`);
+    a trial is refined until its enclosure is on one side of delta, so every bisection decision is
+    the one the exact algorithm makes. Used to reproduce Table 5.
+    """
+    nn = validate.integer("n", n_value, low=1)
+    pv, bv, qv = check_parameters(p_value, beta_value, q_value)
+    target = math.log(validate.delta("delta", delta_value))
+    t = validate.integer("iterations", iterations, low=1)
+    lo, hi = 0.0, math.log(pv)
+    pr = pair(pv, bv, qv, nn - 1)
+    for _ in range(t):
+        mid = 0.5 * (lo + hi)
+        rtol = 1e-4
+        while True:
+            enc = pr.log_delta(mid, rtol=rtol)
+            if enc.log_lower > target:
+                lo = mid
+                break
+            if enc.log_upper <= target:
+                hi = mid
+                break
+            if rtol < 1e-13:
+                raise ArithmeticError(f"Algorithm 1: delta({mid}) equals the target {delta_value} to 13 digits")
+            rtol *= 0.01
+    return hi
+
+
+# ----------------------------------------------------------------------------- closed forms
+
+_alpha = beta / (p - 1)
+_r = _alpha * p / q
+_L4 = sp.log(4 / delta)
+_OMEGA = 2 * _r * (n - 1) - sp.sqrt(sp.Min(6 * _r, sp.Rational(1, 2)) * (n - 1) * _L4)
+_K = (1 - _alpha - _alpha * p) * _r / (1 - 2 * _r)
+_A = (p + 1) * _alpha / 2 - _K
+_u = sp.sqrt(_L4 / 2)
+_S_STAR = (-_A / _u + sp.sqrt((_A / _u) ** 2 + 4 * _A * (_K * (n - 1) + beta / 2))) / (2 * _A)
+
+THEOREM_4_2 = register(Formula(
+    name="variation-ratio-analytic",
+    expr=sp.log(1 + beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1)
+                / (_alpha * _OMEGA + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2)) + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / (1 - 2 * _r))),
+    params=(p, beta, q, n, delta),
+    conditions=(p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _r < 1,
+                _A > 0, _OMEGA > 0, _OMEGA >= _S_STAR**2),
+    kind=Kind.UPPER,
+    source="Wang et al. (2024), Theorem 4.2",
+    erratum=("the fractions of the printed epsilon are nested wrongly (the printed form does not decrease with n); "
+             "the monotonicity threshold of condition 2 is replaced by the exact one, Omega >= s*^2 (digest seed-002 §2)"),
+    lhs=r"\epsilon",
+    description="analytic variation-ratio bound (corrected)",
+))
+
+THEOREM_4_2_PRINTED = register(Formula(
+    name="variation-ratio-analytic-printed",
+    expr=sp.log(1 + (beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1) + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2))) / (_alpha * _OMEGA)
+                + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / ((1 - 2 * _r) * _alpha * _OMEGA)),
+    params=(p, beta, q, n, delta),
+    conditions=(p > 1, beta > 0, delta < 1, 2 * _r < 1, _OMEGA > 0),
+    kind=Kind.UPPER,
+    source="Wang et al. (2024), Theorem 4.2 as printed",
+    lhs=r"\epsilon",
+    description="Theorem 4.2 exactly as printed, kept to show the typo (its value never falls below log(1 + (p-1)/2))",
+))
+
+_R43 = p * beta / ((p - 1) * q)
+_V43 = sp.Max(0, sp.Rational(4, 9) * (1 - 3 * _R43) / (1 - 2 * _R43))
+THEOREM_4_3 = register(Formula(
+    name="variation-ratio-asymptotic",
+    expr=sp.log(1 + beta / ((1 - _V43) * (1 + p) * beta / (p - 1) + _V43)
+                * (sp.sqrt(32 * _L4 / (_R43 * (n - 1))) + 4 / (_R43 * n))),
+    params=(p, beta, q, n, delta),
+    conditions=(p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _R43 < 1,
+                n >= 8 * sp.log(2 / delta) / _R43),
+    kind=Kind.UPPER,
+    source="Wang et al. (2024), Theorem 4.3",
+    lhs=r"\epsilon",
+    description="asymptotic variation-ratio bound with explicit constants",
+))
+
+_E = sp.exp(eps0)
+_LD = sp.log(1 / delta)
+TABLE_1 = {
+    name: register(Formula(name=f"table1-{name}", expr=expr, params=params, kind=Kind.APPROXIMATION,
+                           source=f"Wang et al. (2024), Table 1 ({cite}); rate up to a constant",
+                           lhs=r"\epsilon = O(\cdot)", description=f"asymptotic rate of {cite}"))
+    for name, expr, params, cite in [
+        ("efmrtt19", sp.sqrt(sp.exp(3 * eps0) * _LD / n), (eps0, n, delta), "Erlingsson et al. 2019"),
+        ("blanket", sp.sqrt(sp.exp(2 * eps0) * _LD / n), (eps0, n, delta), "Balle et al. 2019"),
+        ("clones", (_E - 1) / (_E + 1) * sp.sqrt(_E * _LD / n), (eps0, n, delta), "Feldman et al. 2022"),
+        ("stronger-clones", sp.sqrt((_E - 1) ** 2 * _LD / (n * (_E + 1))), (eps0, n, delta), "Feldman et al. 2023"),
+        ("variation-ratio", sp.sqrt(beta * (_E - 1) * _LD / n), (eps0, beta, n, delta), "Wang et al. 2024"),
+    ]
+}
+
+
+# ----------------------------------------------------------------------------- status
+
+
+def stronger_clone_condition(matrix) -> bool:
+    """Whether every output density satisfies min_x R(x)(y) >= (R(x0)(y) + R(x1)(y)) / (p + 1) for
+    all pairs x0 != x1 (p the largest ratio): then every other user's output contains the mixture
+    (Q0 + Q1)/(p+1) of the stronger-clone decomposition R(x0) = p/(p+1) Q0 + 1/(p+1) Q1, and the
+    pair with clone probability 2/(p+1) dominates (Feldman, McMillan, Talwar 2023; the erratum
+    restricts their Lemma 3.5 to such randomizers)."""
+    m = np.asarray(matrix, dtype=float)
+    ratio = float(np.max(m[:, None, :] / m[None, :, :]))
+    low = m.min(axis=0)
+    top2 = np.sort(m, axis=0)[-2:].sum(axis=0)  # the largest R(x0)(y) + R(x1)(y) over pairs
+    return bool(np.all(low * (ratio + 1) >= top2 * (1 - 1e-12)))
+
+
+def reduction_status(randomizer: Randomizer) -> tuple[Status, str]:
+    """Proof status of the variation-ratio pair at the randomizer's own beta."""
+    if not randomizer.is_worst_case:
+        return Status.REFUTED, REFUTATION
+    if math.isinf(randomizer.p):
+        return Status.PROVEN, "p = inf, beta = 1: the victim has no residual component (Lemma 4.5 is exact)"
+    if randomizer.pmfs is not None and stronger_clone_condition(randomizer.pmfs):
+        return Status.PROVEN, "beta at the worst case and the stronger-clone decomposition exists for these pmfs"
+    return Status.UNPROVEN, ("beta at the worst case is the stronger-clone bound, whose general proof was withdrawn "
+                             "(Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5); no counterexample is known")
+
+
+# ----------------------------------------------------------------------------- labelled pair
+
+
+def labelled_pair(p_value, beta_value, q_value, others: int) -> tuple[float, CountPair]:
+    """(factor, pair): the labelled bound is factor * H(pair), factor = (p+1) alpha."""
+    pv, bv, qv = check_parameters(p_value, beta_value, q_value)
+    r = clone_rate(pv, bv, qv)
+    if math.isinf(pv):
+        return bv, CountPair(others, min(1.0, 2 * r), 1.0, 0.0)
+    return min(1.0, (pv + 1) * bv / (pv - 1)), CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1))
+
+
+def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, uniform: bool,
+                       rtol: float = 1e-6, grid: int = 24) -> Enclosure:
+    """Certified log of the labelled bound (proven; see the module docstring) for epsilon >= 0.
+
+    With ``uniform`` (every pair of inputs at total variation exactly beta) the bound is evaluated
+    at beta; otherwise it is maximised over beta' in [0, beta]: on [b_i, b_{i+1}] the factor is at
+    most (p+1) alpha(b_{i+1}) and the divergence, non-increasing in the clone probability, at most
+    its value at b_i, which bounds the maximum from above; values at grid points bound it below.
+    """
+    e = validate.real("epsilon", epsilon, low=0.0)
+    pv, bv, qv = check_parameters(p_value, beta_value, q_value)
+    if bv == 0:
+        return Enclosure(-math.inf, -math.inf)
+
+    def at(b):
+        factor, pr = labelled_pair(pv, b, qv, others)
+        enc = pr.log_delta(e, rtol=rtol)
+        lf = math.log(factor) if factor > 0 else -math.inf
+        return lf, enc
+
+    if uniform:
+        lf, enc = at(bv)
+        return Enclosure(lf + enc.log_lower, lf + enc.log_upper)
+    # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest
+    points = [bv * (k / 8) for k in range(9)]
+    values = {b: at(b) for b in points}
+    for _ in range(200):
+        lower = max(lf + enc.log_lower for lf, enc in values.values())
+        bounds = [(values[points[i + 1]][0] + values[points[i]][1].log_upper, i) for i in range(len(points) - 1)]
+        upper, worst = max(bounds)
+        if upper == -math.inf or -math.expm1(lower - upper) <= max(rtol, 1e-9) * 10:
+            break
+        middle = 0.5 * (points[worst] + points[worst + 1])
+        if not points[worst] < middle < points[worst + 1]:
+            break
+        values[middle] = at(middle)
+        points.insert(worst + 1, middle)
+    return Enclosure(lower, upper)
+
+
+# ----------------------------------------------------------------------------- lower bound
+
+
+def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> CountPair:
+    """The pair of Theorem 5.1 (Appendix B) for victims x0 / x1 and all other users at x_star.
+
+    Each message is mapped to (1, 0) if it favours x0 (S0), (0, 1) if it favours x1 (S1), (0, 0)
+    otherwise, and the counts are summed: a post-processing of the real shuffled output, so its
+    divergence is a lower bound on the real one. The probabilities are taken from the pmfs
+    directly, so the bound does not need the paper's implicit symmetry assumption (the victim
+    landing in S0 with probability p0 alpha); when it holds, this is P^{q0,q1}_{p0,beta}.
+    """
+    m = np.asarray(matrix, dtype=float)
+    r0, r1, rs = m[x0], m[x1], m[x_star]
+    s0, s1 = r0 > r1, r1 > r0
+    v = float(r0[s0].sum() + r0[s1].sum())
+    if v == 0:
+        raise validate.DomainError(f"inputs {x0} and {x1} have identical output distributions")
+    clone0, clone1 = float(rs[s0].sum()), float(rs[s1].sum())
+    s = clone0 + clone1
+    return CountPair(others, min(1.0, s), float(r0[s0].sum()) / v, float(r1[s0].sum()) / v,
+                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5)
+
+
+def theorem_5_1_parameters(matrix, x0: int, x1: int, x_star: int):
+    """(p0, beta, q0, q1) of Theorem 5.1 for victims x0 / x1 and other users at x_star."""
+    m = np.asarray(matrix, dtype=float)
+    r0, r1, rs = m[x0], m[x1], m[x_star]
+    s0, s1 = r0 > r1, r1 > r0
+    p0 = float(r1[s1].sum() / r0[s1].sum())
+    beta_v = 0.5 * float(np.abs(r0 - r1).sum())
+    return p0, beta_v, float(r0[s0].sum() / rs[s0].sum()), float(r1[s1].sum() / rs[s1].sum())
+
+
+def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tuple[Enclosure, tuple]:
+    """Largest certified lower bound over the victim pairs of largest total variation and every
+    choice x_star of the other users' input; returns the enclosure and (x0, x1, x_star)."""
+    m = np.asarray(matrix, dtype=float)
+    rows = m.shape[0]
+    tv = {(a, b): 0.5 * float(np.abs(m[a] - m[b]).sum()) for a in range(rows) for b in range(rows) if a != b}
+    top = max(tv.values())
+    victims = [pair_ for pair_, t in tv.items() if t >= top * (1 - 1e-12)][:4]
+    best, where = Enclosure(-math.inf, -math.inf), None
+    for x0, x1 in victims:
+        for xs in range(rows):
+            pr = lower_bound_pair(m, x0, x1, xs, others)
+            for direction in (pr, pr.reversed()):
+                enc = direction.log_delta(epsilon, rtol=rtol)
+                if enc.log_lower > best.log_lower:
+                    best, where = enc, (x0, x1, xs)
+    return best, where
