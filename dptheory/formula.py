@@ -36,6 +36,7 @@ FORMULA_MODULES = (
     "dptheory.shuffle.variation_ratio",
     "dptheory.shuffle.clones",
     "dptheory.shuffle.methods",
+    "dptheory.shuffle.parallel",
 )
 
 def _assumption_checks(sym: sp.Symbol) -> list[tuple[str, Callable]]:
@@ -253,8 +254,11 @@ class Formula:
                         ok = np.asarray(cond(*ordered), dtype=bool)
                     if not np.all(ok):
                         raise ConditionError(f"{self.name} ({self.source}): condition ${text}$ fails")
+            # integer parameters (summation bounds, binomial arguments) are passed as ints
+            args_np = [int(arr) if sym.is_integer and arr.ndim == 0 and np.isfinite(arr) and arr == np.floor(arr)
+                       else arr for sym, arr in zip(self.params, ordered)]
             with np.errstate(all="ignore"):
-                out = self._np(*ordered)
+                out = self._np(*args_np)
             out = np.asarray(out, dtype=float)
             if np.isnan(out).any():
                 raise ArithmeticError(f"{self.name}: float64 evaluation produced nan")

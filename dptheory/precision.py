@@ -454,7 +454,7 @@ def mp_binom_sf(k, n, p):
     if k > n:
         return mpmath.mpf(0)
     p = mpmath.mpf(p)
-    if n <= 2000:
+    if n <= 60:
         return mpmath.fsum(mp_binom_pmf(j, n, p) for j in range(k, n + 1))
     if k >= (n + 1) * p:
         return _mp_upper_tail(k, n, p)
@@ -470,7 +470,7 @@ def mp_binom_cdf(k, n, p):
     if k >= n:
         return mpmath.mpf(1)
     p = mpmath.mpf(p)
-    if n <= 2000:
+    if n <= 60:
         return mpmath.fsum(mp_binom_pmf(j, n, p) for j in range(0, k + 1))
     if n - k >= (n + 1) * (1 - p):
         return _mp_upper_tail(n - k, n, 1 - p)

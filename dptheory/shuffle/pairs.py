@@ -358,55 +358,59 @@ class CountPair:
 
     # ------------------------------------------------------------------ mpmath
     def mp_delta(self, epsilon, digits: int = 50):
-        """H_{e^epsilon}(P||Q) with mpmath: the exact sum over every total count m whose weight
-        matters at ``digits`` digits; returns (value, bound on the omitted mass)."""
-        digits = validate.digits(digits)
-        eps = validate.real("epsilon", epsilon)
-        n, s, v, rho = self.others, self.clone_prob, self.victim_prob, self.clone_bias
-        with mpmath.workdps(digits + 20):
-            gamma = mpmath.exp(mpmath.mpf(eps))
-            S, V, R = mpmath.mpf(s), mpmath.mpf(v), mpmath.mpf(rho)
-            TP, TQ = mpmath.mpf(self.theta_p), mpmath.mpf(self.theta_q)
+        """H_{e^epsilon}(P||Q) with mpmath (see :func:`mp_delta`); the pair's float parameters are
+        taken as exact binary numbers."""
+        return mp_delta(self.others, self.clone_prob, self.theta_p, self.theta_q, self.victim_prob,
+                        self.clone_bias, epsilon, digits)
 
-            def weight_c(c):
-                return mp_binom_pmf(c, n, S)
 
-            def psi(tp, tq, j):
-                return _mp_psi(tp, tq, j, R, gamma)
+def mp_delta(others, clone_prob, theta_p, theta_q, victim_prob, clone_bias, epsilon, digits: int = 50):
+    """Hockey-stick divergence of a count pair with mpmath parameters (mpf, strings or floats).
 
-            def term(m):
-                wp = V * weight_c(m - 1) if m >= 1 else mpmath.mpf(0)
-                wa = (1 - V) * weight_c(m) if m <= n else mpmath.mpf(0)
-                w = wp + wa
-                if w == 0:
-                    return w, w
-                if m == 0:
-                    return w, w * max(mpmath.mpf(0), 1 - gamma)
-                pi = wp / w
-                return w, w * psi(pi * TP + (1 - pi) * R, pi * TQ + (1 - pi) * R, m - 1)
+    The exact sum over every total count m whose weight matters at ``digits`` digits, walking out
+    from the mean; returns (value, bound on the omitted mass). Each conditional term is the
+    closed-form difference of two binomial tails (:func:`_mp_psi`).
+    """
+    digits = validate.digits(digits)
+    eps = validate.real("epsilon", epsilon)
+    n = validate.integer("others", others, low=0)
+    with mpmath.workdps(digits + 20):
+        gamma = mpmath.exp(mpmath.mpf(eps))
+        S, V, R = mpmath.mpf(clone_prob), mpmath.mpf(victim_prob), mpmath.mpf(clone_bias)
+        TP, TQ = mpmath.mpf(theta_p), mpmath.mpf(theta_q)
 
-            mean = int(round(n * s + v))
-            total = mpmath.mpf(0)
-            seen = mpmath.mpf(0)
-            cutoff = mpmath.mpf(10) ** (-(digits + 10))
-            # walk outward from the mean; stop on each side when the weight is negligible
-            # relative to the sum so far (h <= 1, so the rest is at most the remaining mass)
-            left, right = mean, mean + 1
-            while left >= 0 or right <= n + 1:
-                progressed = False
-                for m in ([left] if left >= 0 else []) + ([right] if right <= n + 1 else []):
-                    w, t = term(m)
-                    seen += w
-                    total += t
-                    progressed = True
-                left -= 1
-                right += 1
-                if progressed and total > 0 and 1 - seen < cutoff * total:
-                    break
-                if progressed and total == 0 and 1 - seen < mpmath.mpf(10) ** (-(digits + 300)):
-                    break
-            omitted = max(mpmath.mpf(0), 1 - seen)
-        return +total, omitted
+        def term(m):
+            wp = V * mp_binom_pmf(m - 1, n, S) if m >= 1 else mpmath.mpf(0)
+            wa = (1 - V) * mp_binom_pmf(m, n, S) if m <= n else mpmath.mpf(0)
+            w = wp + wa
+            if w == 0:
+                return w, w
+            if m == 0:
+                return w, w * max(mpmath.mpf(0), 1 - gamma)
+            pi = wp / w
+            return w, w * _mp_psi(pi * TP + (1 - pi) * R, pi * TQ + (1 - pi) * R, m - 1, R, gamma)
+
+        mean = int(round(float(n * S + V)))
+        total = mpmath.mpf(0)
+        seen = mpmath.mpf(0)
+        cutoff = mpmath.mpf(10) ** (-(digits + 10))
+        # walk outward from the mean; stop when the remaining mass (h <= 1) is negligible
+        left, right = mean, mean + 1
+        while left >= 0 or right <= n + 1:
+            for m in ([left] if left >= 0 else []) + ([right] if right <= n + 1 else []):
+                w, t = term(m)
+                seen += w
+                total += t
+            left -= 1
+            right += 1
+            remaining = max(mpmath.mpf(0), 1 - seen)
+            if total > 0 and remaining < cutoff * total:
+                break
+            if total == 0 and remaining < mpmath.mpf(10) ** (-(digits + 300)):
+                break
+        omitted = max(mpmath.mpf(0), 1 - seen)
+    with mpmath.workdps(digits):
+        return +total, +omitted
 
 
 def _mp_psi(tp, tq, j, rho, gamma):

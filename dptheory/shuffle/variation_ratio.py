@@ -37,6 +37,7 @@ from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
 from ..symbols import beta, delta, eps0, n, p, q
 from .pairs import CountPair, Enclosure
+from .pairs import mp_delta as pairs_mp_delta
 from .randomizers import Randomizer
 
 SOURCE = "Wang et al. (2024)"
@@ -101,6 +102,19 @@ def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float
     if check_parameters(p_value, beta_value, q_value)[1] == 0:
         return Enclosure(-math.inf, -math.inf)  # beta = 0: both laws are (0, 0)
     return pair(p_value, beta_value, q_value, others).log_delta(epsilon, rtol=rtol)
+
+
+def mp_delta(p_value, beta_value, q_value, others: int, epsilon, digits: int = 50):
+    """D_{e^eps}(P^q_{p,beta} || Q^q_{p,beta}) with mpmath, the pair's parameters computed at that
+    precision from (p, beta, q) (floats taken exactly, or strings). Returns (value, omitted mass)."""
+    pv, bv, qv = check_parameters(float(p_value), float(beta_value), float(q_value))
+    if math.isinf(pv):
+        raise validate.DomainError("p = inf: use log_delta")
+    with mpmath.workdps(validate.digits(digits) + 20):
+        P, B, Q = mpmath.mpf(p_value), mpmath.mpf(beta_value), mpmath.mpf(q_value)
+        A = B / (P - 1)
+        R = A * P / Q
+        return pairs_mp_delta(others, 2 * R, P / (P + 1), 1 / (P + 1), (P + 1) * A, mpmath.mpf(1) / 2, epsilon, digits)
 
 
 # ----------------------------------------------------------------------------- Theorem 4.8, literal
@@ -327,11 +341,11 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest
     points = [bv * (k / 8) for k in range(9)]
     values = {b: at(b) for b in points}
-    for _ in range(200):
+    for _ in range(2000):
         lower = max(lf + enc.log_lower for lf, enc in values.values())
         bounds = [(values[points[i + 1]][0] + values[points[i]][1].log_upper, i) for i in range(len(points) - 1)]
         upper, worst = max(bounds)
-        if upper == -math.inf or -math.expm1(lower - upper) <= max(rtol, 1e-9) * 10:
+        if upper == -math.inf or -math.expm1(lower - upper) <= max(rtol, 1e-12) * 2:
             break
         middle = 0.5 * (points[worst] + points[worst + 1])
         if not points[worst] < middle < points[worst + 1]:

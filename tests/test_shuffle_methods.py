@@ -1,0 +1,147 @@
+"""The shuffle API and command: published numbers, auto selection, kinds and statuses, bad input."""
+
+import json
+import math
+
+import pytest
+
+from dptheory import shuffle
+from dptheory.cli import main
+from dptheory.results import Kind, Status
+from dptheory.shuffle import METHODS, blanket, randomizers as R
+from dptheory.validate import DomainError
+from tests.conftest import raises_naming
+
+
+def test_clone_bound_against_a_direct_sum():
+    """n = 1e5, eps0 = 4, delta = 1e-6 (the example of issue 3). The clone pair's delta is
+    sum_c Bin(c; n-1, e^-eps0) sum_a (P_c(a) - e^eps Q_c(a))_+, summed here directly with scipy.
+    The exact bound is 0.16977; the published code's step-100 blocks give 0.17542 (0.17279 with
+    its repeated-endpoint bug): both are above the exact value, the block approximation is 3% loose."""
+    from scipy.stats import binom
+    import numpy as np
+
+    n, e0, delta = 10**5, 4.0, 1e-6
+    res = shuffle.epsilon(R.general_ldp(e0), n, delta, method="clones", rtol=1e-7)
+    assert res.kind is Kind.UPPER and res.status is Status.PROVEN
+    th = math.exp(e0) / (math.exp(e0) + 1)
+    cs = np.arange(900, 2800)  # Bin(n-1, e^-4) has mean 1832, sd 42: the rest is below 1e-40
+
+    def direct(eps):
+        g, total = math.exp(eps), 0.0
+        for c, wc in zip(cs, binom.pmf(cs, n - 1, math.exp(-e0))):
+            a = np.arange(c + 2)
+            b, bm1 = binom.pmf(a, c, 0.5), binom.pmf(a - 1, c, 0.5)
+            total += wc * np.maximum(th * bm1 + (1 - th) * b - g * ((1 - th) * bm1 + th * b), 0).sum()
+        return total
+
+    assert direct(res.lower) > delta >= direct(res.upper) * (1 - 1e-9)
+    assert abs(res.upper - 0.16977) < 5e-5 and res.upper < 0.17279 < 0.17542
+
+
+@pytest.mark.parametrize("bound,kind,k,printed", [
+    ("hoeffding", "generic", None, 0.05746), ("bennett", "generic", None, 0.11302),
+    ("hoeffding", "rr", 2, 0.02398), ("bennett", "rr", 2, 0.02428),
+    ("hoeffding", "laplace", None, 0.02423), ("bennett", "laplace", None, 0.02281),
+    ("hoeffding", "rr", 100, 0.02688), ("bennett", "rr", 100, 0.00352),
+])
+def test_privacy_blanket_reproduces_the_authors_notebook(bound, kind, k, printed):
+    """Balle et al.'s notebook (n = 5000, eps0 = 0.4, delta = 1e-6) prints these values."""
+    lo, hi = blanket.epsilon(bound, kind, 0.4, 5000, 1e-6, k)
+    assert abs(hi - printed) <= 5e-6 + 1e-9
+
+
+def test_erlingsson_closed_form():
+    """EFMRTT19: 12 eps0 sqrt(log(1/delta)/n); 0.2523130449 at n = 5000, eps0 = 0.4, delta = 1e-6
+    (the value printed by Balle et al.'s notebook)."""
+    res = shuffle.epsilon(R.general_ldp(0.4), 5000, 1e-6, method="efmrtt19")
+    assert abs(res.upper - 0.2523130449483328) < 1e-12
+    with pytest.raises(DomainError, match="epsilon_{0}"):
+        shuffle.epsilon(R.general_ldp(1.0), 5000, 1e-6, method="efmrtt19")
+
+
+def test_auto_picks_the_tightest_proven_upper_bound():
+    g = R.general_ldp(1.0)
+    res = shuffle.epsilon(g, 10**6, 1e-8)
+    assert res.kind is Kind.UPPER and res.status is Status.PROVEN
+    others = [shuffle.epsilon(g, 10**6, 1e-8, method=m) for m in ("clones", "blanket-bennett", "variation-ratio-labelled")]
+    assert res.upper <= min(o.upper for o in others) * (1 + 1e-12)
+    # a small n with pmfs: the exact value
+    small = shuffle.epsilon(R.grr(1.0, 3), 4, 1e-3)
+    assert small.kind is Kind.EXACT and small.method == "exact"
+    d = shuffle.delta(g, 10**5, 0.05)
+    assert d.quantity == "delta" and d.status is Status.PROVEN and d.lower <= d.upper
+
+
+def test_tiny_delta_is_reported_as_log_delta():
+    res = shuffle.delta(R.general_ldp(1.0), 10**6, 0.5, method="clones")
+    assert res.quantity == "log_delta" and res.upper < -700
+
+
+def test_results_are_monotone_in_n():
+    g = R.general_ldp(2.0)
+    eps = [shuffle.epsilon(g, n, 1e-6, method="variation-ratio").upper for n in (10**3, 10**4, 10**5, 10**6)]
+    assert all(a > b for a, b in zip(eps, eps[1:]))
+
+
+def test_bad_inputs():
+    g = R.general_ldp(1.0)
+    with raises_naming("n", "[1, inf]"):
+        shuffle.epsilon(g, 0, 1e-6)
+    with raises_naming("delta", "(0, 1)"):
+        shuffle.epsilon(g, 100, 1.0)
+    with raises_naming("method"):
+        shuffle.epsilon(g, 100, 1e-6, method="magic")
+    with raises_naming("epsilon"):
+        shuffle.delta(g, 100, -1.0)
+    with raises_naming("eps0", "(0, inf)"):
+        R.general_ldp(-1.0)
+    with pytest.raises(shuffle.NotApplicable, match="single-message"):
+        shuffle.epsilon(R.balls_into_bins(16, 2, 3), 100, 1e-6, method="clones")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_command_json_rows(capsys):
+    code, out, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e6", "--delta", "1e-8", "--json")
+    rows = json.loads(out)
+    assert code == 0
+    assert {r["method"] for r in rows} >= {"variation-ratio", "variation-ratio-lower", "variation-ratio-analytic",
+                                          "variation-ratio-asymptotic", "clones", "clones-closed-form",
+                                          "stronger-clones", "exact"}
+    for r in rows:
+        assert set(r) >= {"method", "kind", "status", "epsilon_lower", "epsilon_upper", "seconds", "source"}
+        assert r["kind"] in ("upper", "lower", "exact", "approximation")
+        assert r["status"] in ("proven", "refuted", "unproven")
+    by = {r["method"]: r for r in rows}
+    assert by["variation-ratio-lower"]["epsilon_upper"] <= by["clones"]["epsilon_lower"]
+
+
+def test_command_small_n_has_exact_and_delta_mode(capsys):
+    code, out, _ = run(capsys, "shuffle", "--randomizer", "grr", "--d", "3", "--n", "4", "--eps0", "1",
+                       "--epsilon", "0.3", "--json")
+    rows = {r["method"]: r for r in json.loads(out)}
+    assert rows["exact"]["delta_upper"] is not None
+    assert rows["variation-ratio"]["status"] == "refuted"
+    assert rows["variation-ratio-labelled"]["delta_upper"] >= rows["exact"]["delta_lower"]
+
+
+def test_bare_command_runs_the_default_job(capsys):
+    code, out, _ = run(capsys)
+    assert code == 0 and "variation-ratio" in out and "delta = 1e-08" in out
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["shuffle", "--n", "0"], "n = 0"),
+    (["shuffle", "--eps0", "-1"], "eps0 = -1.0"),
+    (["shuffle", "--delta", "1.5"], "delta = 1.5"),
+    (["shuffle", "--randomizer", "grr"], "needs --d"),
+    (["shuffle", "--methods", "nope"], "method = 'nope'"),
+])
+def test_command_bad_input(capsys, argv, fragment):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and fragment in err

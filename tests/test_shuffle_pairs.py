@@ -1,0 +1,138 @@
+"""The count-pair engine against the independent oracle (tests/oracles/shuffle_oracle.py, written
+without this code): brute-force pmfs of the pairs, at 40 digits."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dptheory.shuffle import clones, variation_ratio as vr
+from dptheory.shuffle.pairs import CountPair
+from tests.oracles import shuffle_oracle as O
+
+E = math.e
+VR_CASES = [  # (n, p, beta, q)
+    (1, E, 0.2, E), (2, E, (E - 1) / (E + 2), E), (5, E, (E - 1) / (E + 1), E), (8, 3.0, 0.2, 3.0),
+    (10, 4.0, 0.3, 6.0), (12, 2.0, 1 / 3, 1.5), (15, E**2, 0.5, E**2), (9, 5.0, 0.05, 5.0),
+]
+EPS = [-0.3, 0.0, 0.05, 0.3, 0.7, 1.5]
+
+
+def _contains(enc, ref):
+    lo = enc.log_lower
+    hi = enc.log_upper
+    if ref == 0:
+        return hi == -math.inf or math.exp(hi) < 1e-300
+    lr = float(mpmath.log(ref))
+    return lo <= lr <= hi
+
+
+@pytest.mark.parametrize("n,p,beta,q", VR_CASES)
+def test_variation_ratio_pair_equals_brute_force_enumeration(n, p, beta, q):
+    P, Q = O.variation_ratio_pair(n, p, beta, q, dps=40)
+    pr = vr.pair(p, beta, q, n - 1)
+    for e in EPS:
+        ref = O.hockey_stick(P, Q, e, dps=40)
+        enc = pr.log_delta(e, rtol=1e-10)
+        assert _contains(enc, ref), (n, p, beta, q, e, enc, ref)
+        assert enc.relative_width() < 1e-9 or ref == 0
+        # the reverse direction equals it (the pair is symmetric)
+        assert _contains(pr.reversed().log_delta(e, rtol=1e-10), O.hockey_stick(Q, P, e, dps=40))
+        # the literal O(n) Theorem 4.8 sum is the same number
+        t48 = vr.theorem_4_8(n, p, beta, q, e)
+        assert abs(t48 - float(ref)) <= 1e-13
+
+
+@pytest.mark.parametrize("n,p0,beta,q0,q1", [(6, E, 0.3, E, 2.0), (9, 3.0, 0.4, 2.0, 5.0), (12, 4.0, 0.2, 3.0, 1.5)])
+def test_generalized_pair_both_directions(n, p0, beta, q0, q1):
+    """Proposition I.1's pair (q0 != q1 is asymmetric): both hockey-stick directions."""
+    P, Q = O.generalized_pair(n, p0, beta, q0, q1, dps=40)
+    pr = vr.generalized_pair(p0, beta, q0, q1, n - 1)
+    for e in EPS:
+        assert _contains(pr.log_delta(e, rtol=1e-10), O.hockey_stick(P, Q, e, dps=40))
+        assert _contains(pr.reversed().log_delta(e, rtol=1e-10), O.hockey_stick(Q, P, e, dps=40))
+
+
+@pytest.mark.parametrize("eps0,n", [(0.5, 7), (1.0, 10), (2.5, 14)])
+def test_clone_pairs_equal_brute_force(eps0, n):
+    for prob, pr in [(math.exp(-eps0), clones.clone_pair(eps0, n)), (2 / (math.exp(eps0) + 1), clones.stronger_clone_pair(eps0, n))]:
+        P, Q = O.clone_pair(n, eps0, prob, dps=40)
+        for e in EPS:
+            assert _contains(pr.log_delta(e, rtol=1e-10), O.pair_delta(P, Q, e, dps=40))
+
+
+def test_mpmath_path_matches_oracle_at_40_digits():
+    n, p, beta, q = 11, 3.0, 0.35, 3.0
+    P, Q = O.variation_ratio_pair(n, p, beta, q, dps=60)
+    for e in (0.1, 0.6):
+        val, omitted = vr.mp_delta(p, beta, q, n - 1, e, digits=40)
+        ref = O.hockey_stick(P, Q, e, dps=60)
+        assert omitted <= ref * mpmath.mpf(10) ** -45
+        assert abs(val - ref) <= ref * mpmath.mpf(10) ** -38
+
+
+@pytest.mark.parametrize("others,eps", [(3000, 0.02), (3000, 0.15), (5000, 0.3)])
+def test_fast_path_agrees_with_mpmath_at_large_n_and_tiny_delta(others, eps):
+    """The float64 path returns log delta; it agrees with the mpmath sum to 1e-9 relative,
+    including where delta is far below 1e-30."""
+    p = math.exp(1.0)
+    pr = vr.pair(p, (p - 1) / (p + 1), p, others)
+    enc = pr.log_delta(eps, rtol=1e-11)
+    val, omitted = pr.mp_delta(eps, digits=30)
+    assert omitted < val * mpmath.mpf(10) ** -20
+    lv = float(mpmath.log(val))
+    assert enc.log_lower - 1e-12 <= lv <= enc.log_upper + 1e-12
+    assert abs(0.5 * (enc.log_lower + enc.log_upper) - lv) <= 1e-9 * max(1.0, abs(lv))
+
+
+def test_reaches_delta_far_below_1e_minus_300():
+    p = math.exp(1.0)
+    pr = vr.pair(p, (p - 1) / (p + 1), p, 20000)
+    enc = pr.log_delta(0.35, rtol=1e-9)
+    assert enc.log_upper < -700  # delta is about 1e-336
+    val, _ = pr.mp_delta(0.35, digits=25)
+    assert abs(float(mpmath.log(val)) - 0.5 * (enc.log_lower + enc.log_upper)) < 1e-9 * abs(float(mpmath.log(val)))
+
+
+@given(st.integers(1, 60), st.floats(0.05, 3.0), st.floats(0.0, 2.0))
+@settings(max_examples=40, deadline=None)
+def test_monotone_in_n_eps0_and_epsilon(n, eps0, eps):
+    p = math.exp(eps0)
+    beta = (p - 1) / (p + 1)
+
+    def d(nn, e0, e):
+        pp = math.exp(e0)
+        return vr.pair(pp, (pp - 1) / (pp + 1), pp, nn - 1).log_delta(e, rtol=1e-9)
+
+    base = d(n, eps0, eps)
+    # more users: more privacy; larger eps0: less; larger epsilon: smaller delta
+    assert d(n + 5, eps0, eps).log_lower <= base.log_upper + 1e-12
+    assert d(n, eps0 * 1.2, eps).log_upper >= base.log_lower - 1e-12
+    assert d(n, eps0, eps + 0.1).log_lower <= base.log_upper + 1e-12
+    assert beta > 0
+
+
+def test_large_n_enclosures_are_narrow():
+    p = math.exp(1.0)
+    for n, e in [(10**8, 5e-4), (10**12, 5e-6)]:
+        enc = vr.pair(p, (p - 1) / (p + 1), p, n - 1).log_delta(e, rtol=1e-4)
+        assert enc.relative_width() <= 1e-4
+
+
+def test_pair_validation():
+    with pytest.raises(vr.validate.DomainError, match="beta"):
+        vr.pair(3.0, 0.6, 3.0, 10)
+    with pytest.raises(vr.validate.DomainError, match="p = "):
+        vr.pair(1.0, 0.1, 3.0, 10)
+    with pytest.raises(vr.validate.DomainError, match="q = "):
+        vr.pair(3.0, 0.1, 0.5, 10)
+    with pytest.raises(vr.validate.DomainError, match="2r"):
+        vr.pair(3.0, 0.5, 1.0, 10)
+    with pytest.raises(vr.validate.DomainError, match="q0/q1"):
+        vr.generalized_pair(2.0, 0.2, 1.0, 5.0, 10)
+    with pytest.raises(vr.validate.DomainError, match="others"):
+        CountPair(-1, 0.5, 0.6, 0.4)
+    with pytest.raises(vr.validate.DomainError, match="clone_prob"):
+        CountPair(3, 1.5, 0.6, 0.4)
