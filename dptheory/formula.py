@@ -279,8 +279,13 @@ class Formula:
                 self.check(*args, **kwargs)
             values = self._bind(args, kwargs)
             with mpmath.workdps(digits if digits is not None else mpmath.mp.dps):
-                ordered = [mpmath.mpf(values[s]) if not isinstance(values[s], mpmath.mpf) else values[s]
-                           for s in self.params]
+                ordered = []
+                for sym in self.params:
+                    v = values[sym]
+                    if sym.is_integer and not isinstance(v, mpmath.mpf) and float(v) == int(float(v)):
+                        ordered.append(int(float(v)))  # summation bounds and binomials need ints
+                    else:
+                        ordered.append(v if isinstance(v, mpmath.mpf) else mpmath.mpf(v))
                 return self._mp(*ordered)
 
         fn.__doc__ = f"{self.name}: {self.description or self.latex()} (mpmath, generated)"

@@ -330,8 +330,8 @@ class CountPair:
         lower = lower_core + log1mexp(min(total_err - lower_core, 0.0)) if total_err < lower_core else _NEG_INF
         return Enclosure(lower, upper)
 
-    def _initial_edges(self) -> np.ndarray:
-        """Bucket edges over m = 1 .. N+1: geometric below the bulk, 32 buckets across it."""
+    def _initial_edges(self, central: int = 32) -> np.ndarray:
+        """Bucket edges over m = 1 .. N+1: geometric below the bulk, ``central`` buckets across it."""
         n, s, v = self.others, self.clone_prob, self.victim_prob
         top = n + 1
         mean = n * s + v
@@ -343,7 +343,7 @@ class CountPair:
         while m < lo:
             edges.add(m)
             m *= 2
-        edges.update(np.unique(np.round(np.linspace(lo, hi, 33))).astype(int).tolist())
+        edges.update(np.unique(np.round(np.linspace(lo, hi, central + 1))).astype(int).tolist())
         e = np.array(sorted(x for x in edges if 1 <= x <= top + 1), dtype=np.int64)
         return e
 
@@ -430,3 +430,376 @@ def _mp_psi(tp, tq, j, rho, gamma):
     a_star = xs * rho * (j + 1) / ((1 - rho) + xs * rho)
     k = int(mpmath.floor(a_star)) + 1
     return a1 * mp_binom_sf(k - 1, j, rho) - a0 * mp_binom_sf(k, j, rho)
+
+
+# ----------------------------------------------------------------------------- Renyi moments
+
+
+def _log_phi(u, lam):
+    """log phi(u), phi(u) = expm1(lam u) - lam expm1(u) >= 0 (the excess r^lam - 1 - lam (r - 1) at
+    r = e^u), accurate near u = 0 (series) and for large lam u (no overflow); lam may be an array."""
+    u = np.asarray(u, dtype=float)
+    lam = np.broadcast_to(np.asarray(lam, dtype=float), u.shape)
+    out = np.empty_like(u)
+    x = lam * u
+    # |lam u| < 0.05: phi = u^2 sum_{k>=2} (lam^k - lam) u^(k-2) / k!, Horner, 11 terms (error < 1e-19)
+    small = np.abs(x) < 0.05
+    if np.any(small):
+        us, ls = u[small], lam[small]
+        acc = np.zeros_like(us)
+        for kk in range(12, 1, -1):
+            coef = (ls**kk - ls) / math.factorial(kk)
+            acc = acc * us + coef
+        with np.errstate(divide="ignore"):
+            out[small] = np.log(acc) + 2 * np.log(np.abs(us))
+    mid = (np.abs(x) >= 0.05) & (np.abs(x) < 0.5)
+    if np.any(mid):
+        with np.errstate(divide="ignore"):
+            out[mid] = np.log(np.expm1(x[mid]) - lam[mid] * np.expm1(u[mid]))
+    big = x >= 0.5
+    if np.any(big):
+        ub, xb, lb = u[big], x[big], lam[big]
+        with np.errstate(over="ignore", invalid="ignore"):
+            corr = (1.0 + lb * np.expm1(ub)) * np.exp(-xb)
+            out[big] = xb + np.log1p(-np.minimum(corr, 1.0))
+    neg = x <= -0.5
+    if np.any(neg):
+        with np.errstate(divide="ignore"):
+            out[neg] = np.log(np.expm1(x[neg]) - lam[neg] * np.expm1(u[neg]))
+    return out
+
+
+def _log_renyi_conditional(thp: float, thq: float, j: int, rho: float, order: float, rtol: float):
+    """log of the Renyi *excess* sum_a P(a)^lam Q(a)^(1-lam) - 1 for X + B vs Y + B, with
+    X ~ Bern(thp), Y ~ Bern(thq), B ~ Bin(j, rho), and a bound on what the window omits.
+
+    The excess is sum_a Q(a) phi(log P(a)/Q(a)) with phi(u) = e^{lam u} - 1 - lam (e^u - 1) >= 0
+    (the linear term sums to 0), so every term is non-negative: no cancellation even when the
+    divergence is 1e-12. The window of counts grows until the omitted terms, at most
+    R^(lam-1) P(outside) + lam Q(outside) with R the largest likelihood ratio, are negligible.
+    """
+    lam = float(order)
+    if thp == thq:
+        return -math.inf, -math.inf
+    if thp < thq:  # relabel the types so that the ratio increases with a
+        thp, thq, rho = 1 - thp, 1 - thq, 1 - rho
+    with np.errstate(divide="ignore"):
+        log_rmax = max(math.log(thp) - math.log(thq) if thq > 0 else math.inf,
+                       math.log1p(-thp) - math.log1p(-thq) if thq < 1 else -math.inf)
+        lthp = math.log(thp) if thp > 0 else -math.inf
+        l1thp = math.log1p(-thp) if thp < 1 else -math.inf
+        lthq = math.log(thq) if thq > 0 else -math.inf
+        l1thq = math.log1p(-thq) if thq < 1 else -math.inf
+    sd = math.sqrt(j * rho * (1 - rho)) + 1.0
+    centre = j * rho
+    width = 12.0 * sd
+    lo = max(0, int(centre - width))
+    hi = min(j + 1, int(centre + width) + 1)
+    target = math.log(max(rtol, 1e-16)) - 5.0
+    total = omit = -math.inf
+    for _ in range(80):
+        a = np.arange(lo, hi + 1, dtype=float)
+        lb = binom_logpmf(a, j, rho)
+        lbm1 = binom_logpmf(a - 1, j, rho)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lp = np.logaddexp(lthp + lbm1, l1thp + lb)
+            lq = np.logaddexp(lthq + lbm1, l1thq + lb)
+            if np.any(np.isneginf(lq) & np.isfinite(lp)):
+                return math.inf, -math.inf  # P puts mass where Q has none
+            ok = np.isfinite(lq)
+            terms = np.full(a.shape, -np.inf)
+            terms[ok] = lq[ok] + _log_phi(np.where(np.isfinite(lp[ok]), lp[ok] - lq[ok], -745.0), lam)
+        total = float(logsumexp(terms))
+        below, _ = binom_logsf(j - lo + 1.0, j, 1 - rho) if lo > 0 else (-math.inf, True)  # B <= lo - 1
+        above, _ = binom_logsf(float(hi), j, rho) if hi <= j else (-math.inf, True)       # B >= hi
+        bound = lambda mass: mass + max(0.0, (lam - 1) * log_rmax) + math.log1p(lam)
+        omit = float(np.logaddexp(bound(below) if lo > 0 else -math.inf, bound(above) if hi <= j else -math.inf))
+        if omit - total <= target or (lo == 0 and hi == j + 1):
+            return total, omit
+        step = int(max(width, 1))
+        if lo > 0:
+            lo = max(0, lo - step)
+        if hi <= j:
+            hi = min(j + 1, hi + step)
+        width *= 2
+    return total, omit
+
+
+def _log_upper_tail_bound(hi, j, tp, tq, rho, lam, sd):
+    """log of a bound on sum_{a > hi} Q(a) phi(u(a)) <= sum P(a) r(a)^(lam-1) + lam Q(a).
+
+    The ratio r(a) = P(a)/Q(a) increases with a, so over blocks [e_{k-1}, e_k) of geometrically
+    growing length it is at most r(e_k); the P-mass of a block is at most P[B >= e_{k-1} - 1]."""
+    out = np.full(hi.shape, -np.inf)
+    live = hi < j
+    if not np.any(live):
+        return out
+    lam = np.broadcast_to(np.asarray(lam, dtype=float), hi.shape)[live]
+    h, jj, a, b, r, w = hi[live], j[live], tp[live], tq[live], rho[live], np.maximum(sd[live], 1.0)
+    start = h + 1.0
+    total = np.full(h.shape, -np.inf)
+    log_rmax = np.log(a) - np.log(b)
+    for k in range(60):
+        end = np.minimum(h + 1.0 + w * (2.0**(k + 1) - 1), jj + 2.0)
+        last = end >= jj + 1.0
+        x_end = np.where(last, np.inf, end * (1 - r) / np.maximum(jj - end + 1, 1.0) / r)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            log_r = np.where(last, log_rmax, np.log(a * x_end + 1 - a) - np.log(b * x_end + 1 - b))
+        mass, _ = binom_logsf(np.maximum(start - 1.0, 0.0), jj, r)
+        block = mass + np.logaddexp((lam - 1) * np.maximum(log_r, 0.0), np.log(lam))
+        total = np.where(start <= jj + 1.0, np.logaddexp(total, block), total)
+        start = end
+        if np.all(start > jj + 1.0):
+            break
+    out[live] = total
+    return out
+
+
+def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
+    """:func:`_log_renyi_conditional` for many buckets at once.
+
+    Every window (centred on the tilted mode, 12 standard deviations wide) is evaluated in one
+    flat numpy pass with segment reductions; a window whose omitted part is not provably
+    negligible is redone by the scalar routine, which grows it.
+    """
+    tps = np.asarray(tps, dtype=float)
+    tqs = np.asarray(tqs, dtype=float)
+    js = np.asarray(js, dtype=float)
+    lams = np.broadcast_to(np.asarray(order, dtype=float), tps.shape)
+    k = len(tps)
+    out = np.full(k, -np.inf)
+    err = np.full(k, -np.inf)
+    flip = tps < tqs
+    tp = np.where(flip, 1 - tps, tps)
+    tq = np.where(flip, 1 - tqs, tqs)
+    rr = np.where(flip, 1 - rho, rho)
+    live = (tp != tq) & (js >= 1) & (tq > 0) & (tq < 1) & (tp > 0) & (tp < 1)
+    # the scalar routine handles degenerate cases and any window that turns out too small
+    redo = (~live) & (tp != tq)
+    idx_all = np.nonzero(live)[0]
+    centre_all = js * rr
+    sd_all = np.sqrt(js * rr * (1 - rr)) + 1.0
+    width_all = np.full(k, 8.0) * sd_all
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x_c_lo = np.clip(centre_all - sd_all, 1.0, js) * (1 - rr) / np.maximum(js - np.clip(centre_all - sd_all, 1.0, js) + 1, 1.0) / rr
+        x_c_hi = np.clip(centre_all + sd_all, 1.0, js) * (1 - rr) / np.maximum(js - np.clip(centre_all + sd_all, 1.0, js) + 1, 1.0) / rr
+        slope = ((np.log(tp * x_c_hi + 1 - tp) - np.log(tq * x_c_hi + 1 - tq))
+                 - (np.log(tp * x_c_lo + 1 - tp) - np.log(tq * x_c_lo + 1 - tq))) / np.maximum(2 * sd_all, 1.0)
+    # first window: centred where the tilt e^{lam u(a)} moves the mass (first-order estimate)
+    mid_all = np.clip(centre_all + np.minimum(lams * np.nan_to_num(slope) * sd_all * sd_all, js), 0, js)
+    target = math.log(max(rtol, 1e-16)) - 5.0
+    idx = idx_all
+    for _pass in range(8):
+        if not idx.size:
+            break
+        j, a_tp, a_tq, a_r, lam = js[idx], tp[idx], tq[idx], rr[idx], lams[idx]
+        lo = np.clip(np.floor(mid_all[idx] - width_all[idx]), 0, j)
+        hi = np.clip(np.ceil(mid_all[idx] + width_all[idx]), 0, j)
+        sizes = (hi - lo + 1).astype(np.int64)
+        seg = np.repeat(np.arange(idx.size), sizes)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        a = lo[seg] + (np.arange(seg.size) - starts[seg])
+        jj, tpp, tqq, rrr = j[seg], a_tp[seg], a_tq[seg], a_r[seg]
+        # log B(a) along each window: Loader's form at the first count, then exact pmf ratios
+        with np.errstate(divide="ignore"):
+            step = np.log((jj - a + 1) * rrr) - np.log(a * (1 - rrr))  # log B(a)/B(a-1) for a > lo
+        step[starts] = binom_logpmf(lo, j, a_r)
+        lb = np.cumsum(step)
+        if idx.size > 1:
+            lb = lb - np.repeat(np.concatenate([[0.0], lb[starts[1:] - 1]]), sizes)
+        x = a * (1 - rrr) / ((jj - a + 1) * rrr)  # B(a-1)/B(a); 0 at a = 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lq_rel = np.log(tqq * x + 1 - tqq)
+            u = np.log(tpp * x + 1 - tpp) - lq_rel
+            terms = lb + lq_rel + _log_phi(u, lam[seg])
+        top = np.maximum.reduceat(terms, starts)
+        arg = starts + np.array([int(np.argmax(terms[s0:s0 + z])) for s0, z in zip(starts, sizes)])
+        safe_top = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(divide="ignore"):
+            total = safe_top + np.log(np.add.reduceat(np.exp(terms - safe_top[seg]), starts))
+        total = np.where(np.isfinite(top), total, -np.inf)
+        # the count j + 1 (B(j+1) = 0): P = thp B(j), Q = thq B(j)
+        at_top = hi >= j
+        if np.any(at_top):
+            extra = np.log(a_tq) + binom_logpmf(j, j, a_r) + _log_phi(np.log(a_tp) - np.log(a_tq), lam)
+            total = np.where(at_top, np.logaddexp(total, extra), total)
+        # omitted counts: Q phi(u) <= P (P/Q)^(lam-1) + lam Q; the ratio increases with a, so below
+        # the window it is at most its value at lo, above it at most max P/Q
+        u_lo = u[starts]
+        below, _ = binom_logsf(j - lo + 1.0, j, 1 - a_r)   # P[B <= lo - 1] bounds both masses
+        below = np.where(lo > 0, below, -np.inf)
+        pen_below = np.logaddexp(np.maximum(0.0, (lam - 1) * u_lo), np.log(lam))
+        omit = np.logaddexp(below + pen_below, _log_upper_tail_bound(hi, j, a_tp, a_tq, a_r, lam, sd_all[idx]))
+        # rounding: the pmf ratios accumulate about sqrt(window) ulps of relative error
+        total_err = total + np.log(1e-15 * (4 + np.sqrt(sizes)))
+        good = (omit - total <= target) | ((lo == 0) & (hi >= j))
+        out[idx[good]] = total[good]
+        err[idx[good]] = np.logaddexp(omit, total_err)[good]
+        # recentre the others on their largest term and widen
+        bad = ~good
+        mid_all[idx[bad]] = a[arg[bad]]
+        width_all[idx[bad]] *= 2.0
+        idx = idx[bad]
+    redo[idx] = True
+    for i in np.nonzero(redo)[0]:
+        out[i], err[i] = _log_renyi_conditional(float(tps[i]), float(tqs[i]), int(js[i]), rho, float(lams[i]), rtol)
+    return out, err
+
+
+def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
+    """(log hi, log lo, log err) of each (order, bucket): arrays of shape (orders, buckets)."""
+    lams = np.atleast_1d(np.asarray(lams, dtype=float))
+    nb = len(ma)
+    lw, lw_err = pair._log_weights(ma, mb)
+    tp_hi, tq_hi = pair._theta_given(mb)
+    tp_lo, tq_lo = pair._theta_given(ma)
+    rep = lambda v: np.tile(v, len(lams))
+    lam_el = np.repeat(lams, nb)
+    shape = (len(lams), nb)
+    # buckets too light to matter get the trivial bound 0 <= excess <= R^lam (R the largest
+    # likelihood ratio) instead of a windowed sum; they are refined like any other if they matter
+    with np.errstate(divide="ignore"):
+        log_r = max(abs(math.log(pair.theta_p) - math.log(pair.theta_q)) if 0 < pair.theta_q and 0 < pair.theta_p else math.inf,
+                    abs(math.log1p(-pair.theta_p) - math.log1p(-pair.theta_q)) if pair.theta_p < 1 and pair.theta_q < 1 else math.inf)
+    trivial = lam_el * log_r if math.isfinite(log_r) else np.full(lam_el.shape, np.inf)
+    light = (rep(lw) + trivial < float(np.max(lw)) + math.log(rtol) - 40.0)
+    l_hi = np.where(light, trivial, 0.0)
+    e_hi = np.full(lam_el.shape, -np.inf)
+    l_lo = np.full(lam_el.shape, -np.inf)
+    heavy = ~light
+    if np.any(heavy):
+        l_hi[heavy], e_hi[heavy] = _log_renyi_conditionals(rep(tp_hi)[heavy], rep(tq_hi)[heavy], rep(ma - 1.0)[heavy],
+                                                           pair.clone_bias, lam_el[heavy], rtol)
+        l_lo[heavy], _ = _log_renyi_conditionals(rep(tp_lo)[heavy], rep(tq_lo)[heavy], rep(mb - 1.0)[heavy],
+                                                 pair.clone_bias, lam_el[heavy], rtol)
+    l_hi, e_hi, l_lo = l_hi.reshape(shape), e_hi.reshape(shape), l_lo.reshape(shape)
+    # rounding of the sums (a few ulps per term), weight errors and omitted tails: upper side
+    err = np.logaddexp(np.logaddexp(lw_err[None, :] + l_hi, lw[None, :] + l_hi + math.log(1e-13)), lw[None, :] + e_hi)
+    return lw[None, :] + l_hi, lw[None, :] + l_lo, err
+
+
+def _totals(lhi, llo, lerr):
+    total_err = float(logsumexp(lerr))
+    up = float(np.logaddexp(logsumexp(lhi), total_err))
+    core = float(logsumexp(llo))
+    low = core + float(log1mexp(min(total_err - core, 0.0))) if total_err < core else -math.inf
+    return low, up
+
+
+def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb, max_rounds: int = 60):
+    """Adaptive bucket refinement for one order; returns (Enclosure, ma, mb)."""
+    lhi, llo, lerr = (v[0] for v in _excess_bounds(pair, ma, mb, [lam], rtol))
+    for _ in range(max_rounds):
+        lower, upper = _totals(lhi, llo, lerr)
+        if upper == -math.inf or (lower > -math.inf and -math.expm1(lower - upper) <= rtol):
+            break
+        with np.errstate(invalid="ignore"):
+            gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), -np.inf)
+        gap = np.where(mb > ma, gap, -np.inf)
+        if not np.any(np.isfinite(gap)):
+            break
+        order_ = np.argsort(-gap)
+        cum = np.logaddexp.accumulate(gap[order_])
+        count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
+        chosen = [i for i in order_[:count] if np.isfinite(gap[i])]
+        keep = np.ones(len(ma), dtype=bool)
+        keep[chosen] = False
+        new_a, new_b = [], []
+        for i in chosen:
+            a_, b_ = ma[i], mb[i]
+            pieces = 4 if b_ - a_ >= 3 else int(b_ - a_ + 1)
+            cuts = np.unique(np.floor(np.linspace(a_, b_ + 1, pieces + 1)))
+            new_a.extend(cuts[:-1])
+            new_b.extend(cuts[1:] - 1)
+        na, nb = np.array(new_a), np.array(new_b)
+        nhi, nlo, nerr = (v[0] for v in _excess_bounds(pair, na, nb, [lam], rtol))
+        ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
+        lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
+    lower, upper = _totals(lhi, llo, lerr)
+    return Enclosure(lower, upper), ma, mb
+
+
+def _renyi_log_excess(self: CountPair, order, *, rtol: float = 1e-6) -> Enclosure:
+    """Certified enclosure of log(sum P^lam Q^(1-lam) - 1), the log Renyi excess (float64, any n).
+
+    The same decomposition as :meth:`CountPair.log_delta`: the excess is the mixture over the
+    total count m of the conditional excesses, which are monotone in pi_m and in the number of
+    clones (data processing), so buckets of m give rigorous lower and upper sums. ``rtol`` is the
+    relative width of the excess (hence, to first order, of the divergence).
+    """
+    lam = validate.real("order", order, low=1.0, low_open=True)
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    edges = self._initial_edges(central=8)
+    enc, _, _ = _refine_excess(self, lam, rtol, edges[:-1].astype(float), (edges[1:] - 1).astype(float))
+    return enc
+
+
+def _excess_to_renyi(log_excess: float, lam: float) -> float:
+    if log_excess == -math.inf:
+        return 0.0
+    if log_excess < 700:
+        return math.log1p(math.exp(log_excess)) / (lam - 1)
+    return (log_excess + math.log1p(math.exp(-log_excess))) / (lam - 1)
+
+
+def _renyi(self: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]:
+    """Certified (lower, upper) of D_lam(P||Q) = log(1 + excess) / (lam - 1) (float64)."""
+    lam = validate.real("order", order, low=1.0, low_open=True)
+    enc = self.renyi_log_excess(lam, rtol=rtol)
+    return _excess_to_renyi(enc.log_lower, lam), _excess_to_renyi(enc.log_upper, lam)
+
+
+def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
+    """Certified (lower, upper) arrays of D_lam(P||Q) at many orders: each order is refined
+    starting from the buckets the previous (nearby) order needed."""
+    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    edges = self._initial_edges(central=8)
+    ma, mb = edges[:-1].astype(float), (edges[1:] - 1).astype(float)
+    lower, upper = np.empty(o.shape), np.empty(o.shape)
+    for k in np.argsort(o):
+        lam = float(o[k])
+        enc, ma, mb = _refine_excess(self, lam, rtol, ma, mb)
+        lower[k], upper[k] = _excess_to_renyi(enc.log_lower, lam), _excess_to_renyi(enc.log_upper, lam)
+    return lower, upper
+
+
+CountPair.renyi_log_excess = _renyi_log_excess
+CountPair.renyi = _renyi
+CountPair.renyi_curve = _renyi_curve
+
+
+def mp_renyi_moment(pair: CountPair, order, digits: int = 50):
+    """sum P^lam Q^(1-lam) of the pair with mpmath: every atom, for small N (an oracle)."""
+    digits = validate.digits(digits)
+    n = pair.others
+    if n > 3000:
+        raise validate.DomainError(f"others = {n} is too large for the mpmath atom sum (at most 3000)")
+    with mpmath.workdps(digits + 20):
+        lam = mpmath.mpf(order)
+        S, V, R = mpmath.mpf(pair.clone_prob), mpmath.mpf(pair.victim_prob), mpmath.mpf(pair.clone_bias)
+        TP, TQ = mpmath.mpf(pair.theta_p), mpmath.mpf(pair.theta_q)
+        total = mpmath.mpf(0)
+        for m in range(0, n + 2):
+            wp = V * mp_binom_pmf(m - 1, n, S) if m >= 1 else mpmath.mpf(0)
+            wa = (1 - V) * mp_binom_pmf(m, n, S) if m <= n else mpmath.mpf(0)
+            w = wp + wa
+            if w == 0:
+                continue
+            if m == 0:
+                total += w
+                continue
+            pi = wp / w
+            tp, tq = pi * TP + (1 - pi) * R, pi * TQ + (1 - pi) * R
+            j = m - 1
+            inner = mpmath.mpf(0)
+            for a in range(0, j + 2):
+                b0 = mp_binom_pmf(a, j, R)
+                b1 = mp_binom_pmf(a - 1, j, R)
+                pa = tp * b1 + (1 - tp) * b0
+                qa = tq * b1 + (1 - tq) * b0
+                if pa > 0:
+                    inner += pa**lam * qa ** (1 - lam)
+            total += w * inner
+    with mpmath.workdps(digits):
+        return +total
