@@ -37,6 +37,7 @@ FORMULA_MODULES = (
     "dptheory.shuffle.clones",
     "dptheory.shuffle.methods",
     "dptheory.shuffle.parallel",
+    "dptheory.shuffle.rdp",
 )
 
 def _assumption_checks(sym: sp.Symbol) -> list[tuple[str, Callable]]:
@@ -217,8 +218,9 @@ class Formula:
         if failed is not None:
             values = self._bind(args, kwargs)
             shown = ", ".join(f"{_kw(s)}={v!r}" for s, v in values.items())
+            plain = " (an integer)" if "mathbb{Z}" in failed else ""
             raise ConditionError(
-                f"{self.name} ({self.source}) does not hold at {shown}: condition ${failed}$ fails"
+                f"{self.name} ({self.source}) does not hold at {shown}: condition ${failed}${plain} fails"
             )
 
     # ------------------------------------------------------------------ numerics
@@ -245,15 +247,24 @@ class Formula:
             values = self._bind(args, kwargs)
             ordered = [np.asarray(values[s], dtype=float) for s in self.params]
             if check:
+                def fail(text, ok):
+                    ok = np.broadcast_to(np.asarray(ok, dtype=bool), np.broadcast(*ordered).shape)
+                    where = tuple(np.argwhere(~ok)[0]) if ok.ndim else ()
+                    shown = ", ".join(f"{_kw(s)}={float(np.broadcast_to(a, ok.shape)[where])!r}"
+                                      for s, a in zip(self.params, ordered))
+                    plain = " (an integer)" if "mathbb{Z}" in text else ""
+                    raise ConditionError(f"{self.name} ({self.source}) does not hold at {shown}: "
+                                         f"condition ${text}${plain} fails")
+
                 for sym, arr in zip(self.params, ordered):
                     for text, pred in _assumption_checks(sym):
                         if not pred(arr):
-                            raise ConditionError(f"{self.name} ({self.source}): condition ${text}$ fails")
+                            fail(text, np.vectorize(lambda v: bool(pred(np.asarray(v))))(arr) if arr.ndim else False)
                 for text, cond in self._np_conditions:
                     with np.errstate(all="ignore"):
                         ok = np.asarray(cond(*ordered), dtype=bool)
                     if not np.all(ok):
-                        raise ConditionError(f"{self.name} ({self.source}): condition ${text}$ fails")
+                        fail(text, ok)
             # integer parameters (summation bounds, binomial arguments) are passed as ints
             args_np = [int(arr) if sym.is_integer and arr.ndim == 0 and np.isfinite(arr) and arr == np.floor(arr)
                        else arr for sym, arr in zip(self.params, ordered)]

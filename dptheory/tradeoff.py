@@ -444,12 +444,11 @@ class PiecewiseLinear(TradeOff):
     # -- structure
     @property
     def symmetric(self) -> bool:  # type: ignore[override]
+        """f equals f^{-1} (to 1e-12, or 10^-(digits-5)) at every knot of both."""
         inv = self.inverse()
-        if len(inv.p_mass) != len(self.p_mass):
-            return False
-        tol = 1e-12 if self.digits is None else mpmath.mpf(10) ** (-(self.digits - 5))
-        return bool(all(abs(a - b) <= tol for a, b in zip(self.p_mass, inv.p_mass))
-                    and all(abs(a - b) <= tol for a, b in zip(self.q_mass, inv.q_mass)))
+        xs = np.unique(np.concatenate([self.knots_alpha.astype(float), inv.knots_alpha.astype(float)]))
+        tol = 1e-12 if self.digits is None else 10.0 ** (-(self.digits - 5))
+        return bool(np.max(np.abs(self._evaluate(xs) - inv._evaluate(xs))) <= tol)
 
     @property
     def slopes(self):

@@ -13,7 +13,7 @@ import sys
 from ..validate import DomainError
 
 #: subcommand modules, in the order they are listed by ``dptheory --help``
-SUBCOMMANDS = ("shuffle", "gdp", "mechanism", "formula")
+SUBCOMMANDS = ("shuffle", "rdp", "gdp", "mechanism", "formula")
 DEFAULT = "shuffle"
 
 

@@ -28,7 +28,7 @@ from scipy import special
 
 from .. import rdp as rdp_module, validate
 from ..formula import Formula, register
-from ..precision import binom_logpmf, log1mexp, logsumexp
+from ..precision import binom_logcdf, binom_logpmf, binom_logsf, log1mexp, logsumexp
 from ..results import Kind, Status
 from ..symbols import eps0, lam, n
 from ..tradeoff import gdp_compose
@@ -222,9 +222,13 @@ def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
     q = math.exp(-e0)
     m = np.arange(nn, dtype=float)
     lw = binom_logpmf(m, nn - 1, q)
-    keep = lw > np.max(lw) - 800
-    m, lw = m[keep], lw[keep]
-    dropped = float(np.log(max(0.0, 1.0 - math.fsum(np.exp(lw))))) if np.any(~keep) else -math.inf
+    keep = np.nonzero(lw > np.max(lw) - 800)[0]
+    lo_m, hi_m = int(keep[0]), int(keep[-1])
+    m, lw = m[lo_m:hi_m + 1], lw[lo_m:hi_m + 1]
+    # the mass outside the window, from binomial tails (1 - sum would be all rounding error)
+    below = float(binom_logcdf(lo_m - 1, nn - 1, q)[0]) if lo_m > 0 else -math.inf
+    above = float(binom_logsf(hi_m + 1, nn - 1, q)[0]) if hi_m < nn - 1 else -math.inf
+    dropped = float(np.logaddexp(below, above))
     out = np.empty(o.shape)
     for k, order in enumerate(o.astype(int)):
         excess = _log_b37_excess(e0, m + 1, order) if e0 > 0 else np.full(m.shape, -np.inf)
@@ -330,13 +334,10 @@ def lower_bound(eps0_value, n_value, orders, *, both_directions: bool = True, rt
     on the worst-case RDP over eps0-LDP randomizers (digest seed-004 §5.2(c))."""
     e0, nn, o = _check(eps0_value, n_value, orders)
     pair = _rr_pair(e0, nn)
-    lows, highs = np.empty(o.shape), np.empty(o.shape)
-    for k, order in enumerate(o):
-        lo, hi = pair.renyi(order, rtol=rtol)
-        if both_directions:
-            lo2, hi2 = pair.reversed().renyi(order, rtol=rtol)
-            lo, hi = max(lo, lo2), max(hi, hi2)
-        lows[k], highs[k] = lo, hi
+    lows, highs = pair.renyi_curve(o, rtol=rtol)
+    if both_directions:
+        lo2, hi2 = pair.reversed().renyi_curve(o, rtol=rtol)
+        lows, highs = np.maximum(lows, lo2), np.maximum(highs, hi2)
     return lows, highs
 
 
@@ -350,8 +351,7 @@ def clone_pair_rdp(eps0_value, n_value, orders, *, stronger: bool = False, rtol:
     eps0-LDP randomizer (stronger clones: where their decomposition exists)."""
     e0, nn, o = _check(eps0_value, n_value, orders)
     pair = clones.stronger_clone_pair(e0, nn) if stronger else clones.clone_pair(e0, nn)
-    out = [pair.renyi(order, rtol=rtol) for order in o]
-    return np.array([a for a, _ in out]), np.array([b for _, b in out])
+    return pair.renyi_curve(o, rtol=rtol)
 
 
 def clone_pair_tradeoff(eps0_value, n_value):
@@ -455,3 +455,194 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
         eps_val, order = rdp_module.to_dp_with_order(oo, T * np.asarray(values), d)
         rows.append(AccountantRow(name, Kind.UPPER, Status.PROVEN, float(eps_val), order, source))
     return rows
+
+
+# ----------------------------------------------------------------------------- methods
+
+
+@dataclasses.dataclass(frozen=True)
+class RdpMethod:
+    """An RDP curve of the shuffle model: kind, status, source, and how to compute it."""
+
+    slug: str
+    kind: Kind
+    source: str
+    #: (eps0, n, orders, rtol) -> (lower array, upper array, status, note)
+    curve: object
+    integer_orders: bool = False
+
+
+def _closed(fn, status=Status.PROVEN, note=""):
+    def curve(e0, nn, o, rtol):
+        v = np.asarray(fn(e0, nn, o), dtype=float)
+        return v, v, status, note
+    return curve
+
+
+def _interpolated(integer_fn, note=""):
+    """Integer-order bound, extended to real orders by Remark 2 (convexity of (lam-1) D_lam)."""
+    def curve(e0, nn, o, rtol):
+        v = interpolate(lambda k: integer_fn(e0, nn, k), o)
+        return v, v, Status.PROVEN, note
+    return curve
+
+
+def _cor_3_2(e0, nn, o, rtol):
+    values, status = corollary_3_2(e0, nn, o)
+    note = ("checked to dominate Theorem 3.1 at these parameters" if status is Status.PROVEN else
+            "below Theorem 3.1 here: the Appendix A proof needs n 'sufficiently large' (digest seed-004 §4.5)")
+    return values, values, status, note
+
+
+def _pair_curve(stronger=False):
+    def curve(e0, nn, o, rtol):
+        pair = clones.stronger_clone_pair(e0, nn) if stronger else clones.clone_pair(e0, nn)
+        lo, hi = pair.renyi_curve(o, rtol=rtol)
+        if stronger:
+            return lo, hi, Status.UNPROVEN, ("the 2023 stronger-clone pair; its general proof was withdrawn "
+                                             "(Feldman, McMillan, Talwar 2023, erratum)")
+        return lo, hi, Status.PROVEN, "exact divergence of the clone pair, which dominates every eps0-LDP randomizer"
+    return curve
+
+
+def _lower(both):
+    def curve(e0, nn, o, rtol):
+        lo, hi = lower_bound(e0, nn, o, both_directions=both, rtol=rtol)
+        note = ("exact RDP of shuffled binary randomized response on the datasets of Theorem 3.4, "
+                + ("both directions" if both else "the paper's direction"))
+        return lo, hi, Status.PROVEN, note
+    return curve
+
+
+def _chen(refined):
+    def curve(e0, nn, o, rtol):
+        if refined:
+            mu = float(CHEN_GDP_REFINED(e0, nn))
+            v = rdp_module.gdp_to_rdp(mu, o)
+        else:
+            v = CHEN_RDP.numpy()(e0, nn, o)
+        return v, v, None, "a central-limit approximation, not a bound"
+    return curve
+
+
+RDP_METHODS: dict[str, RdpMethod] = {m.slug: m for m in [
+    RdpMethod("girgis-upper-1", Kind.UPPER, UPPER_1.source + " (corrected; real orders by Remark 2)",
+              _interpolated(lambda e, nn, k: upper_1(e, nn, k))),
+    RdpMethod("girgis-upper-1-mixture", Kind.UPPER,
+              "dptheory: Girgis et al. Theorems 3.6 and 3.7 summed over the clone count (digest seed-004 §4.3)",
+              _interpolated(lambda e, nn, k: upper_1_mixture(e, nn, k))),
+    RdpMethod("girgis-upper-2", Kind.UPPER, UPPER_2.source + " (corrected)", _closed(upper_2)),
+    RdpMethod("girgis-corollary-3.2", Kind.UPPER, COROLLARY_3_2.source, _cor_3_2, integer_orders=True),
+    RdpMethod("erlingsson-rdp", Kind.UPPER, ERLINGSSON_RDP.source, _closed(erlingsson)),
+    RdpMethod("chen-exact", Kind.UPPER, "Chen, Cao, Ge (2024), Theorem 1 (corrected): exact RDP of the clone pair",
+              _pair_curve()),
+    RdpMethod("stronger-clones", Kind.UPPER, "Feldman, McMillan, Talwar (2023): exact RDP of the stronger-clone pair",
+              _pair_curve(stronger=True)),
+    RdpMethod("girgis-lower", Kind.LOWER, f"{_GIRGIS}, Theorem 3.4 (exact sum, real orders)", _lower(False)),
+    RdpMethod("exact", Kind.LOWER, f"{_GIRGIS}, Section 8: exact RDP of shuffled binary RR, both directions",
+              _lower(True)),
+    RdpMethod("chen-gdp", Kind.APPROXIMATION, CHEN_RDP.source, _chen(False)),
+    RdpMethod("chen-gdp-refined", Kind.APPROXIMATION, CHEN_GDP_REFINED.source, _chen(True)),
+]}
+
+
+def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3) -> list[dict]:
+    """One row per (method, order): lower, upper, kind, status, source; methods that do not apply
+    (integer-only at real orders, a condition that fails) give a row with a note instead."""
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=2)
+    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+    rows = []
+    for slug in methods or RDP_METHODS:
+        if slug not in RDP_METHODS:
+            raise validate.DomainError(f"method = {slug!r} is invalid: must be one of {sorted(RDP_METHODS)}")
+        m = RDP_METHODS[slug]
+        oo = o[o == np.floor(o)] if m.integer_orders else o
+        try:
+            lo, hi, status, note = m.curve(e0, nn, oo, rtol)
+        except validate.DomainError as exc:
+            rows.append({"method": slug, "kind": str(m.kind), "status": None, "order": None, "lower": None,
+                         "upper": None, "source": m.source, "note": f"not applicable: {exc}"})
+            continue
+        for k, order in enumerate(oo):
+            rows.append({"method": slug, "kind": str(m.kind), "status": None if status is None else str(status),
+                         "order": float(order), "lower": float(lo[k]), "upper": float(hi[k]),
+                         "source": m.source, "note": note})
+    return rows
+
+
+# ----------------------------------------------------------------------------- composed comparisons (Girgis et al. Figures 4-5)
+
+
+def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0, protocol: str = "exact") -> float:
+    """The baseline of Girgis et al. Figures 4-5: per-round (eps, delta) of the shuffle from the
+    clone bound of Feldman et al., Poisson subsampling (Li et al.) when ``rate`` < 1, then KOV's
+    composition, with the first author's delta split (per round delta / (2 rate T), KOV slack
+    making the total exactly delta).
+
+    ``protocol="exact"`` uses the certified clone bound; ``"notebook"`` reproduces the first
+    author's notebook: three bisection steps from the closed form (or eps0), and no amplification
+    at all where the closed form's condition fails (digest seed-004 §6.5).
+    """
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=2)
+    T = validate.integer("compositions", compositions, low=1)
+    d = validate.delta("delta", delta)
+    g = validate.probability("rate", rate, open_low=True)
+    ns = max(1, int(g * nn))
+    d_round = d / (2 * g * T)
+    if protocol == "exact":
+        from . import METHODS
+        from .randomizers import general_ldp
+
+        eps_round = METHODS["clones"].epsilon(general_ldp(e0), ns, d_round, 1e-6).upper
+    elif protocol == "notebook":
+        if e0 > math.log(ns / (16 * math.log(2 / d_round))):
+            eps_round = e0
+        else:
+            hi = float(clones.CLOSED_FORM(e0, ns, d_round)) if clones.CLOSED_FORM.holds(e0, ns, d_round) else e0
+            lo, pair = 0.0, clones.clone_pair(e0, ns)
+            for _ in range(3):
+                mid = 0.5 * (lo + hi)
+                if pair.log_delta(mid, rtol=1e-6).log_upper > math.log(d_round):
+                    lo = mid
+                else:
+                    hi = mid
+            eps_round = hi
+    else:
+        raise validate.DomainError(f"protocol = {protocol!r} is invalid: must be 'exact' or 'notebook'")
+    from ..composition import kov_closed_form, subsample_dp
+
+    eps_r, d_r = subsample_dp(eps_round, d_round, g) if g < 1 else (eps_round, d_round)
+    slack = 1 - (1 - d) / (1 - d / (2 * T)) ** T
+    return kov_closed_form(eps_r, d_r, T, slack)[0]
+
+
+def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0,
+                      bound: str = "girgis-upper-1", max_order: int = 256) -> tuple[float, float]:
+    """(epsilon, order) of an RDP upper bound of the shuffle composed T times, with Poisson
+    subsampling of rate ``rate`` (Zhu and Wang's general bound on floor(rate n) shuffled users),
+    converted by Lemma 2.1: the route of Girgis et al. Figures 3-5. Integer orders 2..max_order."""
+    from ..composition import poisson_subsampled_rdp
+
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=2)
+    T = validate.integer("compositions", compositions, low=1)
+    d = validate.delta("delta", delta)
+    g = validate.probability("rate", rate, open_low=True)
+    ns = max(2, int(g * nn))
+    o = np.arange(2, validate.integer("max_order", max_order, low=2) + 1, dtype=float)
+    fns = {"girgis-upper-1": upper_1, "girgis-upper-1-mixture": upper_1_mixture}
+    if bound in fns:
+        base = fns[bound](e0, ns, o)
+    elif bound == "chen-exact":
+        base = clone_pair_rdp(e0, ns, o, rtol=1e-4)[1]
+    else:
+        raise validate.DomainError(f"bound = {bound!r} is invalid: must be one of {sorted(fns) + ['chen-exact']}")
+    table_ = dict(zip(o.astype(int), base))
+    if g < 1:
+        values = np.array([poisson_subsampled_rdp(lambda l: table_[l], int(a), g) for a in o])
+    else:
+        values = base
+    eps_val, order = rdp_module.to_dp_with_order(o, T * values, d)
+    return float(eps_val), order

@@ -1,0 +1,223 @@
+"""Renyi DP of the shuffle model (Girgis et al. 2021; Chen, Cao, Ge 2024): upper bounds >= exact
+>= lower bounds, errata, mpmath agreement, approximations measured, bad input."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from dptheory import composition, rdp as rdp_module
+from dptheory.results import Status
+from dptheory.shuffle import clones, randomizers as R, rdp
+from dptheory.shuffle.pairs import mp_renyi_moment
+from dptheory.validate import ConditionError, DomainError
+from tests.conftest import raises_naming
+
+ORDERS = np.array([1.5, 2.0, 3.0, 5.0, 10.0, 30.0])
+INT_ORDERS = np.array([2, 3, 5, 10, 30])
+
+
+def _uppers(e0, n, orders):
+    out = {
+        "girgis-upper-1": rdp.interpolate(lambda k: rdp.upper_1(e0, n, k), orders),
+        "girgis-upper-1-mixture": rdp.interpolate(lambda k: rdp.upper_1_mixture(e0, n, k), orders),
+        "girgis-upper-2": rdp.upper_2(e0, n, orders),
+        "erlingsson-rdp": rdp.erlingsson(e0, n, orders),
+        "chen-exact": rdp.clone_pair_rdp(e0, n, orders, rtol=1e-5)[1],
+    }
+    return out
+
+
+def _random_ldp(seed, eps0):
+    rng = np.random.default_rng(seed)
+    m = np.exp(eps0 * rng.uniform(size=(3, 3)) / 2)
+    return R.from_pmfs(m / m.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("rz", [R.binary_rr(0.5), R.binary_rr(2.0), R.grr(1.0, 3), _random_ldp(0, 1.5), _random_ldp(1, 1.0)],
+                         ids=lambda r: r.name)
+def test_upper_bounds_dominate_the_exact_rdp_by_enumeration(rz):
+    for n in (2, 3, 5):
+        exact = rdp.exact_rdp(rz, n, ORDERS)
+        for name, values in _uppers(rz.eps0, n, ORDERS).items():
+            assert np.all(values >= exact * (1 - 1e-9)), (rz.name, n, name, values, exact)
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_lower_bound_is_the_exact_rdp_of_binary_rr_on_its_datasets(n):
+    e0 = 1.2
+    lo, hi = rdp.lower_bound(e0, n, ORDERS, both_directions=True, rtol=1e-10)
+    exact = rdp.exact_rdp(R.binary_rr(e0), n, ORDERS)
+    assert np.all(lo <= exact * (1 + 1e-9))  # a lower bound on the worst case over datasets
+    cor35 = rdp.COROLLARY_3_5.numpy()(e0, n, INT_ORDERS)
+    lb_int, _ = rdp.lower_bound(e0, n, INT_ORDERS, both_directions=False, rtol=1e-10)
+    assert np.all(cor35 <= lb_int * (1 + 1e-9))  # equal at order 2
+
+
+@pytest.mark.parametrize("e0", [0.1, 1.0, 3.0])
+@pytest.mark.parametrize("n", [100, 10**4, 10**6])
+def test_upper_at_least_lower_on_a_grid(e0, n):
+    lo, _ = rdp.lower_bound(e0, n, ORDERS, rtol=1e-5)
+    for name, values in _uppers(e0, n, ORDERS).items():
+        assert np.all(values >= lo * (1 - 1e-9)), (e0, n, name)
+
+
+def test_printed_theorem_3_3_fails_against_the_exact_value():
+    """Girgis et al. Theorem 3.3 as printed, (eps0-1)^2/n and 8 eps0, is below the exact RDP of
+    shuffled binary randomized response; the corrected form is above it."""
+    for e0, n, order in [(1.0, 10**4, 4.0), (2.0, 10**4, 4.0), (0.9, 10**5, 10.0)]:
+        exact_lo, _ = rdp.lower_bound(e0, n, [order], rtol=1e-8)
+        printed = rdp.UPPER_2_PRINTED(e0, n, order)
+        corrected = rdp.upper_2(e0, n, [order])[0]
+        assert printed < exact_lo[0] <= corrected
+    assert rdp.UPPER_2_PRINTED(1.0, 10**4, 4.0) < 1e-150  # (eps0 - 1)^2 vanishes at eps0 = 1
+
+
+def test_printed_chen_theorem_1_law_is_non_conservative():
+    """Chen et al. Theorem 1 prints D ~ Bern(e^-eps0); that pair's RDP is below the exact RDP of
+    shuffled binary randomized response (so it is no upper bound); the corrected pair is above."""
+    e0, n, order = 1.0, 10**4, 4.0
+    printed = rdp.theorem_1_printed_law_rdp(e0, n, [order])[0]
+    exact_lo, _ = rdp.lower_bound(e0, n, [order], rtol=1e-8)
+    corrected = rdp.clone_pair_rdp(e0, n, [order], rtol=1e-8)[0][0]
+    assert printed < exact_lo[0] < corrected
+
+
+def test_chen_theorem_1_knots_give_the_direct_divergence():
+    """The corrected Theorem 1: the RDP from the trade-off function's knots (Lemma A.1) equals the
+    divergence of the pair by the count-pair engine and by the mpmath atom sum."""
+    e0, n = 0.8, 12
+    f = rdp.clone_pair_tradeoff(e0, n)
+    assert f.symmetric
+    pair = clones.clone_pair(e0, n)
+    for order in (1.5, 4.0, 20.0):
+        via_f = f.renyi(order)
+        lo, hi = pair.renyi(order, rtol=1e-12)
+        ref = mpmath.log(mp_renyi_moment(pair, order, 50)) / (order - 1)
+        assert lo <= ref <= hi
+        assert abs(via_f - float(ref)) < 1e-12 * float(ref)
+
+
+def test_girgis_bounds_agree_with_their_formulas_at_50_digits():
+    for e0, n, order in [(0.1, 10**4, 2), (0.1, 10**4, 10), (3.0, 10**4, 100), (1.0, 1000, 7), (0.5, 10**6, 50)]:
+        ref = rdp.UPPER_1.mpmath(50)(e0, n, order)
+        assert abs(rdp.upper_1(e0, n, [order])[0] - float(ref)) <= 1e-13 * float(ref)
+    for e0, n, order in [(0.1, 10**4, 2.5), (3.0, 10**4, 100.0), (1.0, 10**6, 1.1)]:
+        ref = rdp.UPPER_2.mpmath(50)(e0, n, order)
+        assert abs(rdp.upper_2(e0, n, [order])[0] - float(ref)) <= 1e-13 * float(ref)
+
+
+@pytest.mark.parametrize("e0,n,order", [(0.1, 1000, 5), (3.0, 1000, 5), (1.0, 500, 20), (0.5, 3000, 12)])
+def test_lower_bound_moment_formula_matches_the_exact_sum_at_50_digits(e0, n, order):
+    """Theorem 3.4 with exact binomial central moments (cumulant recursion, mpmath 50 digits)
+    equals the direct sum; the digest's independent values 0.043417 (eps0 3) and 0.021154 (eps0 1)."""
+    lo, hi = rdp.lower_bound(e0, n, [order], both_directions=False, rtol=1e-12)
+    moments = rdp.lower_bound_moments(e0, n, order, digits=50)
+    assert lo[0] * (1 - 1e-12) <= moments <= hi[0] * (1 + 1e-12)
+    if (e0, n, order) == (3.0, 1000, 5):
+        assert abs(float(moments) - 0.043417) < 5e-7
+        assert abs(rdp.lower_bound(e0, n, [order])[1][0] - 0.048593) < 5e-7  # the other direction
+
+
+def test_digest_values_of_the_mixture_variant():
+    """Digest seed-004 §4.3 (independent computation): n = 1e4, eps0 = 3: 0.0358 / 0.0703 at lam 2,
+    0.736 / 0.962 at lam 10, 1.276 / 2.402 at lam 100; eps0 = 0.1, lam 10: 5.65e-6 / 1.14e-5."""
+    for e0, order, mix, ub1 in [(3.0, 2, 0.0358, 0.0703), (3.0, 10, 0.736, 0.962), (3.0, 100, 1.276, 2.402),
+                                (0.1, 10, 5.65e-6, 1.14e-5)]:
+        assert abs(rdp.upper_1_mixture(e0, 10**4, [order])[0] - mix) <= 0.005 * mix
+        assert abs(rdp.upper_1(e0, 10**4, [order])[0] - ub1) <= 0.005 * ub1
+
+
+def test_real_orders_by_interpolation_are_valid():
+    e0, n = 1.0, 4
+    real = np.array([1.3, 2.5, 3.7, 6.2])
+    interp = rdp.interpolate(lambda k: rdp.upper_1(e0, n, k), real)
+    exact = rdp.exact_rdp(R.binary_rr(e0), n, real)
+    assert np.all(interp >= exact)
+    ints = np.array([2.0, 3.0, 7.0])
+    assert np.allclose(rdp.interpolate(lambda k: rdp.upper_1(e0, n, k), ints), rdp.upper_1(e0, n, ints))
+
+
+def test_corollary_3_2_condition_and_certification():
+    values, status = rdp.corollary_3_2(0.5, 10**6, [2, 3])
+    assert status is Status.PROVEN and np.all(values >= rdp.upper_1(0.5, 10**6, [2, 3]))
+    with pytest.raises(ConditionError, match=r"\\lambda"):
+        rdp.corollary_3_2(2.0, 10**4, [10])
+    # digest seed-004 §4.5: n = 145, tiny eps0 satisfies the condition yet the simplified form is
+    # below Theorem 3.1 there, so it is not certified
+    _, status = rdp.corollary_3_2(1e-6, 145, [2])
+    assert status is Status.UNPROVEN
+
+
+def test_chen_approximations_measured_against_the_exact_pair():
+    """Corollary 2 is loose by about coth^2(eps0/2); the refined Gaussian limit tanh(eps0/2) mu is
+    within 1% of the exact RDP of the pair at n = 1e4 (digest seed-001 §5.6: 0.6%)."""
+    n, order = 10**4, 4.0
+    for e0 in (0.5, 1.0, 2.0, 4.0):
+        exact_lo, exact_hi = rdp.clone_pair_rdp(e0, n, [order], rtol=1e-8)
+        cor2 = rdp.CHEN_RDP(e0, n, order)
+        refined = rdp_module.gdp_to_rdp(float(rdp.CHEN_GDP_REFINED(e0, n)), order)
+        ratio = cor2 / exact_hi[0]
+        assert abs(ratio / (1 / math.tanh(e0 / 2) ** 2) - 1) < 0.01, (e0, ratio)
+        assert abs(refined / exact_hi[0] - 1) < 0.01
+    # digest: q = e^-1, eps0 = 1: exact 4.6442e-4, asymptotic 4.6444e-4
+    lo, hi = rdp.clone_pair_rdp(1.0, 10**4, [4.0], rtol=1e-8)
+    assert abs(hi[0] - 4.6442e-4) < 1e-8
+
+
+def test_poisson_subsampling_bound_dominates_the_exact_subsampled_gaussian():
+    """Zhu and Wang's general bound, applied to the Gaussian mechanism's RDP a/(2 s^2), is above the
+    exact Poisson-subsampled Gaussian RDP, sum_k C(a,k)(1-g)^(a-k) g^k e^{(k^2-k)/(2 s^2)}
+    (Mironov, Talwar, Zhang 2019, integer orders; computed here at 50 digits)."""
+    for sigma, g in [(1.0, 0.01), (2.0, 0.1), (0.8, 0.05)]:
+        for a in (2, 3, 8, 20):
+            bound = composition.poisson_subsampled_rdp(lambda l: l / (2 * sigma**2), a, g)
+            with mpmath.workdps(50):
+                s = mpmath.fsum(mpmath.binomial(a, k) * (1 - mpmath.mpf(g)) ** (a - k) * mpmath.mpf(g) ** k
+                                * mpmath.exp((k * k - k) / (2 * mpmath.mpf(sigma) ** 2)) for k in range(a + 1))
+                exact_v = float(mpmath.log(s) / (a - 1))
+            assert exact_v <= bound + 1e-15
+            assert bound <= a / (2 * sigma**2)
+
+
+def test_kov_matches_dp_accounting_test_vectors():
+    """KOV Theorem 3.3 as in dp_accounting's advanced_composition tests:
+    (eps, delta, k, total_delta) -> 30, 22, 20, None, None."""
+    cases = [((1, 0, 30, 0), 30), ((1, 0.001, 30, 0.06), 22), ((1, 0.001, 30, 0.1), 20), ((1, 0.2, 1, 0.1), None),
+             ((1, 0.01, 30, 0.26), None)]
+    for args, expected in cases:
+        got = composition.kov_optimal_epsilon(*args)
+        assert (got is None and expected is None) or math.isclose(got, expected)
+    eps_closed, _ = composition.kov_closed_form(1.0, 0.001, 30, 0.05)
+    assert eps_closed >= composition.kov_optimal_epsilon(1.0, 0.001, 30, 1 - (1 - 0.001) ** 30 * 0.95)
+    assert composition.subsample_dp(1.0, 1e-5, 0.01) == pytest.approx((math.log1p(0.01 * math.expm1(1.0)), 1e-7))
+
+
+def test_shuffled_sgd_accountant():
+    rows = {r.method: r for r in rdp.shuffled_sgd_epsilon(1.0, 100, 50, 1e-5)}
+    assert rows["chen-theorem-3"].kind.value == "approximation"
+    certified = [r for r in rows.values() if r.kind.value == "upper"]
+    assert {r.method for r in certified} == {"chen-exact", "girgis-upper-1", "girgis-upper-2"}
+    assert rows["chen-exact"].epsilon <= min(rows["girgis-upper-1"].epsilon, rows["girgis-upper-2"].epsilon)
+    # Chen et al. Figure 4's level (lambda, 0.008 lambda) with T = 50 and m = 100 blocks is out of
+    # reach of Theorem 3 (it needs e^eps0 = 0.008 (m-1)/(2T) < 1); with n - 1 = 59999 it needs eps0 = 1.5686
+    assert 0.008 * 99 / (2 * 50) < 1
+    assert abs(math.log(0.008 * 59999 / (2 * 50)) - 1.5686) < 1e-4
+
+
+def test_bad_inputs():
+    with raises_naming("orders", "(1, inf)"):
+        rdp.upper_2(1.0, 100, [1.0])
+    with raises_naming("orders", "integer"):
+        rdp.upper_1(1.0, 100, [2.5])
+    with raises_naming("eps0", "[0, inf)"):
+        rdp.upper_1(-1.0, 100, [2])
+    with raises_naming("n", "[1, inf]"):
+        rdp.upper_2(1.0, 0, [2.0])
+    with raises_naming("nbar_mode"):
+        rdp.upper_1(1.0, 100, [2], nbar_mode="round")
+    with raises_naming("blocks", "[2, inf]"):
+        rdp.shuffled_sgd_epsilon(1.0, 1, 10, 1e-5)
+    with pytest.raises(DomainError, match="integer"):
+        rdp.COROLLARY_3_5(1.0, 100, 2.5)
