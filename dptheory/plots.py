@@ -37,3 +37,30 @@ def amplification_panels(panels: dict, path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def line_panels(panels: dict, path: str, *, logy: bool = True) -> None:
+    """Generic panels: ``{title: (xlabel, {label: (xs, ys)})}``, log-log by default; a label that
+    ends in "(approximation)" or "(refuted)" is drawn dashed."""
+    plt = _pyplot()
+    keys = list(panels)
+    cols = min(3, len(keys))
+    rows = math.ceil(len(keys) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.5 * cols, 3.4 * rows), squeeze=False)
+    for ax, title in zip(axes.ravel(), keys):
+        xlabel, curves = panels[title]
+        for label, (xs, ys) in curves.items():
+            dashed = label.endswith("(approximation)") or label.endswith("(refuted)")
+            ax.plot(xs, ys, "--" if dashed else "-", marker=".", label=label)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel(xlabel)
+        if logy:
+            ax.set_yscale("log")
+        if xlabel in ("n", "T"):
+            ax.set_xscale("log")
+        ax.legend(fontsize=6)
+    for ax in axes.ravel()[len(keys):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -146,6 +146,32 @@ def to_dp_with_order(orders, rdp, delta, method: str = "balle", digits=None):
     return max(mpmath.mpf(0), vals[i]), float(o[i])
 
 
+def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
+    """Integer orders up to ``top``: every one (``consecutive``, as subsampling bounds need), or
+    2..64 and a geometric grid of 256 above."""
+    top = validate.integer("top", top, low=2)
+    if consecutive:
+        return np.arange(2, top + 1, dtype=float)
+    return np.unique(np.concatenate([np.arange(2, min(top, 64) + 1), np.round(np.geomspace(2, top, 256))]))
+
+
+def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256, cap: int = 2**20,
+                   method: str = "balle") -> tuple[float, float]:
+    """(epsilon, order): :func:`to_dp_with_order` over :func:`order_grid` (top), with the top
+    raised eightfold while the optimum sits on it, up to ``cap``. ``curve(orders)`` returns the
+    RDP values. The result is an upper bound whatever the grid (a minimum over valid orders); the
+    extension only keeps a capped grid from hiding a better order, as a cap of 256 does for small
+    eps0 and large n."""
+    top = validate.integer("start", start, low=2)
+    cap = validate.integer("cap", cap, low=top)
+    while True:
+        o = order_grid(top, consecutive=consecutive)
+        eps_val, order = to_dp_with_order(o, curve(o), delta, method=method)
+        if order < top or top >= cap:
+            return eps_val, order
+        top = min(cap, 8 * top)
+
+
 def to_delta(orders, rdp, epsilon, method: str = "balle", digits=None):
     """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at 1)."""
     o, v = _orders_and_values(orders, rdp)

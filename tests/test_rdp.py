@@ -81,3 +81,19 @@ def test_bad_inputs():
         rdp.to_dp([2.0], [0.1], 1e-5, method="nope")
     with raises_naming("times"):
         rdp.compose_identical([0.1], 0)
+
+
+def test_adaptive_order_grid_goes_past_a_capped_optimum():
+    """mu-GDP with mu = 0.01 at delta = 1e-10 has its best order near sqrt(2 log(1/delta))/mu ~ 680:
+    a grid capped at 256 misses it; the adaptive grid finds it and stays an upper bound."""
+    curve = lambda o: rdp.gdp_to_rdp(0.01, o)
+    capped, at = rdp.to_dp_adaptive(curve, 1e-10, start=256, cap=256)
+    assert at == 256
+    eps_val, order = rdp.to_dp_adaptive(curve, 1e-10)
+    assert 256 < order < 2048 and eps_val < 0.95 * capped
+    dense = np.arange(2, 5001, dtype=float)
+    assert eps_val <= rdp.to_dp(dense, curve(dense), 1e-10) * (1 + 1e-3)
+    assert eps_val >= profile.gdp_epsilon(0.01, 1e-10).upper
+    assert np.array_equal(rdp.order_grid(10, consecutive=True), np.arange(2, 11))
+    with raises_naming("cap"):
+        rdp.to_dp_adaptive(curve, 1e-10, start=512, cap=256)

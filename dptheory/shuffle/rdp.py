@@ -619,10 +619,16 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
 
 
 def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0,
-                      bound: str = "girgis-upper-1", max_order: int = 256) -> tuple[float, float]:
+                      bound: str = "girgis-upper-1", max_order: int | None = None) -> tuple[float, float]:
     """(epsilon, order) of an RDP upper bound of the shuffle composed T times, with Poisson
     subsampling of rate ``rate`` (Zhu and Wang's general bound on floor(rate n) shuffled users),
-    converted by Lemma 2.1: the route of Girgis et al. Figures 3-5. Integer orders 2..max_order."""
+    converted by Lemma 2.1: the route of Girgis et al. Figures 3-5. Integer orders; without
+    ``max_order`` the grid grows until the optimum is inside it (up to 2^20, or 4096 with
+    subsampling, whose bound needs every integer order below).
+
+    With ``rate`` < 1 the result is "as in the paper", not a certified theorem: the subsampling
+    bound is for add/remove neighbours and a random number of participants, the shuffle bound for
+    replace-one neighbours and a fixed floor(rate n) users (digest seed-004 §6.4)."""
     from ..composition import poisson_subsampled_rdp
 
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
@@ -631,18 +637,22 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
     d = validate.delta("delta", delta)
     g = validate.probability("rate", rate, open_low=True)
     ns = max(2, int(g * nn))
-    o = np.arange(2, validate.integer("max_order", max_order, low=2) + 1, dtype=float)
-    fns = {"girgis-upper-1": upper_1, "girgis-upper-1-mixture": upper_1_mixture}
-    if bound in fns:
+    fns = {"girgis-upper-1": upper_1, "girgis-upper-1-mixture": upper_1_mixture,
+           "chen-exact": lambda e, m, o: clone_pair_rdp(e, m, o, rtol=1e-4)[1]}
+    if bound not in fns:
+        raise validate.DomainError(f"bound = {bound!r} is invalid: must be one of {sorted(fns)}")
+    subsampled = g < 1
+
+    def curve(o):
         base = fns[bound](e0, ns, o)
-    elif bound == "chen-exact":
-        base = clone_pair_rdp(e0, ns, o, rtol=1e-4)[1]
+        if not subsampled:
+            return T * base
+        table_ = dict(zip(o.astype(int), base))
+        return T * np.array([poisson_subsampled_rdp(lambda l: table_[l], int(a), g) for a in o])
+
+    if max_order is None:
+        start, cap = 256, (4096 if subsampled else 2**20)
     else:
-        raise validate.DomainError(f"bound = {bound!r} is invalid: must be one of {sorted(fns) + ['chen-exact']}")
-    table_ = dict(zip(o.astype(int), base))
-    if g < 1:
-        values = np.array([poisson_subsampled_rdp(lambda l: table_[l], int(a), g) for a in o])
-    else:
-        values = base
-    eps_val, order = rdp_module.to_dp_with_order(o, T * values, d)
+        start = cap = validate.integer("max_order", max_order, low=2)
+    eps_val, order = rdp_module.to_dp_adaptive(curve, d, consecutive=subsampled, start=start, cap=cap)
     return float(eps_val), order
