@@ -172,6 +172,70 @@ def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256,
         top = min(cap, 8 * top)
 
 
+def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "balle",
+                 points: int = 16, start_high: float = 256.0, rounds: int = 2,
+                 around: float | None = None) -> tuple[float, float]:
+    """(epsilon, order): the conversion minimised over orders in (1, ``high``]: a geometric grid of
+    ``points`` orders up to ``start_high`` (or, given a guess ``around``, of ``points // 2`` orders
+    within a factor 4 of it), extended eightfold while the best order is the largest (or the
+    smallest) tried, then finer grids between the best order's neighbours. ``curve(orders)``
+    returns (orders kept, RDP values) and may drop orders where its bound does not apply.
+
+    Every evaluated order gives a valid epsilon, so the result is an upper bound whatever the
+    curve's shape; the search only decides how good it is, with a few dozen evaluations instead
+    of a dense grid (large orders of an exact divergence cost seconds each)."""
+    high = validate.real("high", high, low=2.0)
+    d = validate.delta("delta", delta)
+    seen: set[float] = set()
+    best = (math.inf, None)
+
+    def visit(grid):
+        nonlocal best
+        if integer:
+            grid = np.round(grid)
+        grid = np.array(sorted(set(grid.tolist()) - seen))
+        if grid.size == 0:
+            return False
+        kept, values = curve(grid)
+        kept = np.atleast_1d(kept)
+        if kept.size:
+            found = to_dp_with_order(kept, values, d, method=method)
+            if found[0] < best[0]:
+                best = found
+        seen.update(float(o) for o in grid)
+        return True
+
+    floor = 2.0 if integer else 1.25
+    if around is None:
+        bottom, top = floor, min(start_high, high)
+        visit(np.geomspace(bottom, top, points))
+    else:
+        guess = min(max(validate.real("around", around, low=1.0, low_open=True), floor), high)
+        bottom, top = max(floor, guess / 4), min(high, guess * 4)
+        visit(np.geomspace(bottom, top, points // 2))
+        if best[1] is None:  # the curve does not apply near the guess: look everywhere
+            bottom, top = floor, high
+            visit(np.geomspace(bottom, top, points))
+    while best[1] is not None and best[1] >= max(seen) and top < high:
+        top, old = min(8 * top, high), top
+        visit(np.geomspace(old, top, points // 2 + 1)[1:])
+    while best[1] is not None and best[1] <= min(seen) and bottom > floor:
+        bottom, old = max(bottom / 8, floor), bottom
+        visit(np.geomspace(bottom, old, points // 2 + 1)[:-1])
+    for _ in range(rounds):
+        if best[1] is None:
+            break
+        orders_seen = np.array(sorted(seen))
+        i = int(np.searchsorted(orders_seen, best[1]))
+        left = orders_seen[max(i - 1, 0)]
+        right = orders_seen[min(i + 1, len(orders_seen) - 1)]
+        if not visit(np.geomspace(left, right, points // 4 + 2)[1:-1]):
+            break
+    if best[1] is None:
+        raise validate.DomainError("the curve gave no value at any order")
+    return best
+
+
 def to_delta(orders, rdp, epsilon, method: str = "balle", digits=None):
     """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at 1)."""
     o, v = _orders_and_values(orders, rdp)

@@ -2,7 +2,6 @@
 
 import math
 
-import numpy as np
 import pytest
 
 from dptheory.shuffle import randomizers as R

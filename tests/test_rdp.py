@@ -3,7 +3,6 @@ Lemma 2.1, and mpmath agreement."""
 
 import math
 
-import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -97,3 +96,18 @@ def test_adaptive_order_grid_goes_past_a_capped_optimum():
     assert np.array_equal(rdp.order_grid(10, consecutive=True), np.arange(2, 11))
     with raises_naming("cap"):
         rdp.to_dp_adaptive(curve, 1e-10, start=512, cap=256)
+
+
+def test_order_search_matches_a_dense_grid_and_handles_partial_curves():
+    curve = lambda o: (o, rdp.gdp_to_rdp(0.05, o))
+    dense = np.geomspace(1.01, 1e4, 20000)
+    best_dense = rdp.to_dp(dense, rdp.gdp_to_rdp(0.05, dense), 1e-9)
+    for around in (None, 3.0, 5000.0):
+        eps_val, order = rdp.to_dp_search(curve, 1e-9, around=around)
+        assert best_dense <= eps_val <= best_dense * (1 + 1e-3)
+        assert eps_val == rdp.to_dp([order], rdp.gdp_to_rdp(0.05, [order]), 1e-9)
+    # a bound that applies only at orders <= 5 (as Corollary 3.2 does) is searched everywhere
+    partial = lambda o: (o[o <= 5], rdp.gdp_to_rdp(0.05, o[o <= 5]))
+    assert rdp.to_dp_search(partial, 1e-9, integer=True, around=300.0)[1] == 5.0
+    with raises_naming("curve", "no value"):
+        rdp.to_dp_search(lambda o: (o[:0], o[:0]), 1e-9)

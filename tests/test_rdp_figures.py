@@ -3,10 +3,8 @@ from the toolkit's code. The figures are images not available here; their captio
 parameters and the text states the claims checked below, with the digests' independent numbers
 where they exist. Claims that exact computation contradicts are asserted as contradicted."""
 
-import math
 
 import numpy as np
-import pytest
 
 from dptheory import rdp as rdp_module, shuffle
 from dptheory.shuffle import randomizers as R, rdp

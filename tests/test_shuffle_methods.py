@@ -8,7 +8,7 @@ import pytest
 from dptheory import shuffle
 from dptheory.cli import main
 from dptheory.results import Kind, Status
-from dptheory.shuffle import METHODS, blanket, randomizers as R
+from dptheory.shuffle import blanket, randomizers as R
 from dptheory.validate import DomainError
 from tests.conftest import raises_naming
 

@@ -4,7 +4,6 @@ without this code): brute-force pmfs of the pairs, at 40 digits."""
 import math
 
 import mpmath
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 

@@ -129,6 +129,31 @@ def test_digest_values_of_the_mixture_variant():
         assert abs(rdp.upper_1(e0, 10**4, [order])[0] - ub1) <= 0.005 * ub1
 
 
+def _mp_mixture(e0, n, order, digits=40):
+    """The mixture variant summed term by term at 40 digits: sum over every clone count m of
+    Bin(m; n-1, e^-eps0) min(e^{eps0 lam} - 1, B_3.7(m + 1, lam) - 1) (Theorem 3.7)."""
+    with mpmath.workdps(digits):
+        e0 = mpmath.mpf(e0)
+        q = mpmath.exp(-e0)
+        s2h, s2 = mpmath.sinh(e0 / 2) ** 2, mpmath.sinh(e0) ** 2
+        total = mpmath.mpf(0)
+        for m in range(n):
+            k = m + 1
+            b = mpmath.binomial(order, 2) * 4 * s2h / k + mpmath.fsum(
+                mpmath.binomial(order, i) * i * mpmath.gamma(mpmath.mpf(i) / 2) * (2 * s2 / k) ** (mpmath.mpf(i) / 2)
+                for i in range(3, order + 1))
+            w = mpmath.binomial(n - 1, m) * q**m * (1 - q) ** (n - 1 - m)
+            total += w * min(mpmath.exp(e0 * order) - 1, b)
+        return mpmath.log1p(total) / (order - 1)
+
+
+@pytest.mark.parametrize("e0,n,order", [(1.0, 400, 2), (1.0, 400, 12), (3.0, 300, 40), (0.5, 1500, 150)])
+def test_mixture_variant_bucket_sum_encloses_the_term_by_term_sum(e0, n, order):
+    exact = float(_mp_mixture(e0, n, order))
+    got = rdp.upper_1_mixture(e0, n, [order])[0]
+    assert exact <= got <= exact * (1 + 2e-3)
+
+
 def test_real_orders_by_interpolation_are_valid():
     e0, n = 1.0, 4
     real = np.array([1.3, 2.5, 3.7, 6.2])

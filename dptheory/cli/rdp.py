@@ -38,7 +38,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("rdp", help="Renyi DP of the shuffle model: every bound, exact values, conversion to (epsilon, delta)")
     p.add_argument("--eps0", type=float, default=1.0, help="local epsilon (default 1)")
     p.add_argument("--n", type=float, default=1e6, help="number of users (default 1e6)")
-    p.add_argument("--orders", default=DEFAULT_ORDERS, help=f"Renyi orders, e.g. 2..64 (default {DEFAULT_ORDERS})")
+    p.add_argument("--orders", help=f"Renyi orders, e.g. 2..64 or 2..64:0.5 or 2,4,8 (default {DEFAULT_ORDERS}; "
+                   "with --delta, a search over orders up to 1e4)")
     p.add_argument("--compositions", type=float, default=1, help="number T of adaptive compositions (default 1)")
     p.add_argument("--delta", type=float, help="convert each curve to epsilon at this delta (Lemma 2.1)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
@@ -47,43 +48,90 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _rdp_value(row: dict) -> float:
+    """The curve's value at an order: its lower end for a lower bound, else its upper end."""
+    return row["lower"] if row["kind"] == "lower" else row["upper"]
+
+
+def _convert(args, n: int, T: int, orders, methods) -> list[dict]:
+    """One row per method: the RDP curve composed T times, converted by Lemma 2.1 at the best
+    order (over --orders when given, else by :func:`dptheory.rdp.to_dp_search`)."""
+    d = validate.delta("delta", args.delta)
+    out = []
+    guess = None
+    if orders is None:
+        # the refined Gaussian limit is nearly the clone pair's RDP and costs nothing: its best
+        # order is where the exact curves are searched first (each large order costs seconds)
+        gauss = lambda o: (o, T * shuffle_rdp.rdp_module.gdp_to_rdp(float(shuffle_rdp.CHEN_GDP_REFINED(args.eps0, n)), o))
+        guess = rdp_module.to_dp_search(gauss, d)[1]
+    for slug in methods or shuffle_rdp.RDP_METHODS:
+        info = {}
+
+        def curve(o, slug=slug, info=info):
+            rows = shuffle_rdp.rdp_curves(args.eps0, n, o, [slug], rtol=args.rtol)
+            # describe the method by the first evaluation that gave values (its note says which
+            # orders its conditions allow), else by the first row
+            if rows[0]["order"] is not None and not info.get("valid"):
+                info["base"], info["valid"] = rows[0], True
+            info.setdefault("base", rows[0])
+            mine = [r for r in rows if r["order"] is not None]
+            return np.array([r["order"] for r in mine]), T * np.array([_rdp_value(r) for r in mine])
+
+        try:
+            if orders is not None:
+                kept, values = curve(orders)
+                if not kept.size:
+                    raise validate.DomainError("no order")
+                eps, best = rdp_module.to_dp_with_order(kept, values, d)
+                top = float(kept.max())
+            else:
+                integer = shuffle_rdp.RDP_METHODS[slug].integer_orders if slug in shuffle_rdp.RDP_METHODS else False
+                eps, best = rdp_module.to_dp_search(curve, d, integer=integer, around=guess)
+                top = 1e4
+        except validate.DomainError:
+            base = info.get("base") or shuffle_rdp.rdp_curves(args.eps0, n, [2.0], [slug])[0]
+            out.append({"method": slug, "kind": base["kind"], "status": base["status"], "epsilon": None,
+                        "delta": d, "order": None, "source": base["source"], "note": base["note"]})
+            continue
+        base = info["base"]
+        kind, status, note = base["kind"], base["status"], base["note"]
+        if kind == "lower":
+            # converting a lower bound on RDP does not give a lower bound on epsilon
+            kind, status = "approximation", None
+            note = "the best epsilon an RDP-route bound could give (not a lower bound on epsilon)"
+        if best >= top:
+            note = (note + "; " if note else "") + (f"the optimum is at the largest order tried ({best:g}): "
+                                                    "higher --orders may give a smaller epsilon")
+        out.append({"method": slug, "kind": kind, "status": status, "epsilon": float(eps), "delta": d,
+                    "order": best, "source": base["source"] + (f", composed {T} times" if T > 1 else "")
+                    + "; Lemma 2.1 of Girgis et al.", "note": note})
+    return out
+
+
 def run(args) -> int:
-    orders = parse_orders(args.orders)
     n = validate.integer("n", args.n, low=2)
     T = validate.integer("compositions", args.compositions, low=1)
     methods = [m.strip() for m in args.methods.split(",")] if args.methods else None
-    rows = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=validate.real("rtol", args.rtol, low=0.0, low_open=True, high=1.0))
+    validate.real("rtol", args.rtol, low=0.0, low_open=True, high=1.0)
+    if args.delta is not None:
+        out = _convert(args, n, T, parse_orders(args.orders) if args.orders is not None else None, methods)
+        if args.json:
+            emit_json(out)
+        else:
+            print(f"shuffle RDP -> (epsilon, delta): eps0 = {args.eps0}, n = {n}, T = {T}, delta = {args.delta}\n")
+            table(out, ["method", "kind", "status", "epsilon", "order", "source"])
+            notes = [f"  {r['method']}: {r['note']}" for r in out if r.get("note")]
+            if notes:
+                print("\nnotes:")
+                print("\n".join(notes))
+        return 0
+    orders = parse_orders(args.orders if args.orders is not None else DEFAULT_ORDERS)
+    rows = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol)
     for r in rows:
         if r["order"] is not None:
             r["lower"] *= T
             r["upper"] *= T
-            r["rdp"] = r["upper"] if r["kind"] != "lower" else r["lower"]
-    if args.delta is not None:
-        d = validate.delta("delta", args.delta)
-        out = []
-        for slug in dict.fromkeys(r["method"] for r in rows):
-            mine = [r for r in rows if r["method"] == slug and r["order"] is not None]
-            base = next(r for r in rows if r["method"] == slug)
-            if not mine:
-                out.append({"method": slug, "kind": base["kind"], "status": base["status"], "epsilon": None,
-                            "delta": d, "order": None, "source": base["source"], "note": base["note"]})
-                continue
-            o = np.array([r["order"] for r in mine])
-            values = np.array([r["rdp"] for r in mine])
-            eps, best = rdp_module.to_dp_with_order(o, values, d)
-            kind, note = base["kind"], base["note"]
-            if kind == "lower":
-                # converting a lower bound on RDP does not give a lower bound on epsilon
-                kind, note = "approximation", "the best epsilon an RDP-route bound could give (not a lower bound on epsilon)"
-            out.append({"method": slug, "kind": kind, "status": base["status"], "epsilon": float(eps), "delta": d,
-                        "order": best, "source": base["source"] + (f", composed {T} times" if T > 1 else "")
-                        + "; Lemma 2.1 of Girgis et al.", "note": note})
-        if args.json:
-            emit_json(out)
-        else:
-            print(f"shuffle RDP -> (epsilon, delta): eps0 = {args.eps0}, n = {n}, T = {T}, delta = {d}\n")
-            table(out, ["method", "kind", "status", "epsilon", "order", "source"])
-        return 0
+            r["rdp"] = _rdp_value(r)
     if args.json:
         emit_json([{"method": r["method"], "kind": r["kind"], "status": r["status"], "order": r["order"],
                     "rdp": r.get("rdp"), "rdp_lower": r["lower"], "rdp_upper": r["upper"], "source": r["source"],

@@ -415,15 +415,21 @@ def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: flo
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     if method != "auto":
         return _method(method).epsilon(randomizer, nn, d, rtol)
+    return _tightest(randomizer, nn, lambda m: m.epsilon(randomizer, nn, d, rtol), lambda res: res.upper)
+
+
+def _tightest(randomizer: Randomizer, nn: int, compute, key) -> Result:
+    """The exact value if a method gives one, else the result with the smallest ``key`` among
+    the proven upper bounds that apply."""
     best = None
     for m in _candidates(randomizer, nn):
         try:
-            res = m.epsilon(randomizer, nn, d, rtol)
+            res = compute(m)
         except (ConditionError, NotApplicable):
             continue
         if m.kind is Kind.EXACT:
             return res
-        if best is None or res.upper < best.upper:
+        if best is None or key(res) < key(best):
             best = res
     if best is None:
         raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}")
@@ -436,20 +442,9 @@ def delta(randomizer: Randomizer, n, epsilon_value, method: str = "auto", *, rto
     e = validate.real("epsilon", epsilon_value, low=0.0)
     if method != "auto":
         return _method(method).delta(randomizer, nn, e, rtol)
-    best = None
-    for m in _candidates(randomizer, nn):
-        try:
-            res = m.delta(randomizer, nn, e, rtol)
-        except (ConditionError, NotApplicable):
-            continue
-        if m.kind is Kind.EXACT:
-            return res
-        key = res.upper if res.quantity == "delta" else math.exp(max(res.upper, -745))
-        if best is None or key < best[0]:
-            best = (key, res)
-    if best is None:
-        raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}")
-    return best[1]
+    # a bound on log delta (quantity "log_delta") is compared on the delta scale
+    return _tightest(randomizer, nn, lambda m: m.delta(randomizer, nn, e, rtol),
+                     lambda res: res.upper if res.quantity == "delta" else math.exp(max(res.upper, -745)))
 
 
 def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, methods=None,

@@ -183,6 +183,97 @@ def _log_binom_range(lo, hi, n, s):
     return out, err
 
 
+def _lmul(log_a, log_b):
+    """log(a b) for a, b >= 0 given in logs, with 0 times anything (even inf) = 0: a bucket of
+    zero weight contributes nothing, whatever its conditional bound."""
+    with np.errstate(invalid="ignore"):
+        out = np.add(log_a, log_b)
+    return np.where(np.isneginf(log_a) | np.isneginf(log_b), -np.inf, out)
+
+
+def _totals(lhi, llo, lerr, base=_NEG_INF):
+    """(log lower, log upper) of a bucketed sum: sum of the bucket bounds plus ``base`` (exact),
+    the float64 errors added to the upper side and taken off the lower."""
+    total_err = float(logsumexp(lerr))
+    up = float(np.logaddexp(logsumexp(np.append(lhi, base)), total_err))
+    core = float(logsumexp(np.append(llo, base)))
+    low = core + float(log1mexp(min(total_err - core, 0.0))) if total_err < core else -math.inf
+    return low, up
+
+
+def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_rounds: int = 60):
+    """Certified enclosure of a sum over integer buckets [ma, mb] whose terms are monotone within
+    each bucket: ``bounds(ma, mb)`` gives (log hi, log lo, log err) per bucket. The buckets holding
+    90% of the gap are split in four until the relative width is at most ``rtol`` (or every bucket
+    is a single point). Returns (Enclosure, ma, mb), the final buckets for reuse."""
+    lhi, llo, lerr = bounds(ma, mb)
+    for _ in range(max_rounds):
+        lower, upper = _totals(lhi, llo, lerr, base)
+        if upper == -math.inf or (lower > -math.inf and -math.expm1(lower - upper) <= rtol):
+            break
+        with np.errstate(invalid="ignore"):
+            gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), -np.inf)
+        gap = np.where(mb > ma, gap, -np.inf)
+        if not np.any(np.isfinite(gap)):
+            break
+        order_ = np.argsort(-gap)
+        cum = np.logaddexp.accumulate(gap[order_])
+        count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
+        chosen = [i for i in order_[:count] if np.isfinite(gap[i])]
+        keep = np.ones(len(ma), dtype=bool)
+        keep[chosen] = False
+        new_a, new_b = [], []
+        for i in chosen:
+            a_, b_ = ma[i], mb[i]
+            pieces = 4 if b_ - a_ >= 3 else int(b_ - a_ + 1)
+            cuts = np.unique(np.floor(np.linspace(a_, b_ + 1, pieces + 1)))
+            new_a.extend(cuts[:-1])
+            new_b.extend(cuts[1:] - 1)
+        na, nb = np.array(new_a), np.array(new_b)
+        nhi, nlo, nerr = bounds(na, nb)
+        ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
+        lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
+    lower, upper = _totals(lhi, llo, lerr, base)
+    if math.isnan(lower) or math.isnan(upper):
+        raise FloatingPointError("bucketed sum gave NaN: a bucket bound is undefined (please report)")
+    return Enclosure(lower, upper), ma, mb
+
+
+def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32) -> np.ndarray:
+    """Bucket edges over the integers start .. top (the last edge is top + 1) for a count with
+    this mean and sd: doubling steps below the bulk (12 sd), ``central`` buckets across it,
+    doubling steps above."""
+    lo = max(start, int(mean - 12 * sd))
+    hi = min(top, int(mean + 12 * sd) + 1)
+    edges = {start, top + 1}
+    m = max(start, 1)
+    while m < lo:
+        edges.add(m)
+        m *= 2
+    edges.update(np.unique(np.round(np.linspace(lo, hi, central + 1))).astype(int).tolist())
+    step, m = 1, hi
+    while m < top:
+        edges.add(m)
+        m += step
+        step *= 2
+    return np.array(sorted(x for x in edges if start <= x <= top + 1), dtype=np.int64)
+
+
+def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_rtol: float = 1e-12) -> Enclosure:
+    """Certified enclosure of log sum_{m=0}^{n} Bin(m; n, s) f(m) for f non-increasing in m;
+    ``log_f`` is vectorised and f is computed to a relative error below ``f_rtol``."""
+    def bounds(ma, mb):
+        lw, lw_err = _log_binom_range(ma, mb, n, s)
+        f_hi, f_lo = log_f(ma), log_f(mb)
+        slack = math.log(f_rtol)
+        err = np.logaddexp(_lmul(lw_err, f_hi), _lmul(lw, f_hi + slack))
+        return _lmul(lw, f_hi), _lmul(lw, f_lo), err
+
+    edges = bucket_edges(0, n, n * s, math.sqrt(n * s * (1 - s)) + 1.0)
+    enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol)
+    return enc
+
+
 @dataclasses.dataclass(frozen=True)
 class CountPair:
     """Two laws of the counts (a, b) of type-0 and type-1 messages; see the module docstring.
@@ -264,8 +355,8 @@ class CountPair:
         l_hi, e_hi = _log_psi(tp_hi, tq_hi, ma - 1.0, rho, log_gamma)
         l_lo, e_lo = _log_psi(tp_lo, tq_lo, mb - 1.0, rho, log_gamma)
         # error: weight error times the upper Psi, plus weight times the Psi errors
-        err = logsumexp(np.vstack([lw_err + l_hi, lw + e_hi, lw + e_lo]), axis=0)
-        return lw, lw + l_hi, lw + l_lo, err
+        err = logsumexp(np.vstack([_lmul(lw_err, l_hi), _lmul(lw, e_hi), _lmul(lw, e_lo)]), axis=0)
+        return lw, _lmul(lw, l_hi), _lmul(lw, l_lo), err
 
     def log_delta(self, epsilon, *, rtol: float = 1e-6, max_rounds: int = 60) -> Enclosure:
         """Certified enclosure of log H_{e^epsilon}(P||Q) (float64, any n).
@@ -283,69 +374,18 @@ class CountPair:
             log_zero_w = _NEG_INF
         base = log_zero_w + math.log(whole) if whole > 0 and log_zero_w > _NEG_INF else _NEG_INF
         edges = self._initial_edges()
-        ma = edges[:-1].astype(float)
-        mb = (edges[1:] - 1).astype(float)
-        lw, lhi, llo, lerr = self._bucket_bounds(ma, mb, eps)
-        for _ in range(max_rounds):
-            upper = np.logaddexp(logsumexp(np.append(lhi, base)), logsumexp(lerr))
-            lower_core = logsumexp(np.append(llo, base))
-            total_err = logsumexp(lerr)
-            lower = lower_core + log1mexp(min(total_err - lower_core, 0.0)) if total_err < lower_core else _NEG_INF
-            if upper == _NEG_INF:
-                return Enclosure(_NEG_INF, _NEG_INF)
-            if lower > _NEG_INF and -math.expm1(lower - upper) <= rtol:
-                return Enclosure(lower, upper)
-            with np.errstate(invalid="ignore"):
-                gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), _NEG_INF)
-            splittable = mb > ma
-            gap = np.where(splittable, gap, _NEG_INF)
-            if not np.any(np.isfinite(gap)):
-                return Enclosure(lower, upper)
-            order = np.argsort(-gap)
-            cum = np.logaddexp.accumulate(gap[order])
-            total_gap = cum[-1]
-            count = int(np.searchsorted(cum, total_gap + math.log(0.9))) + 1
-            chosen = order[:count]
-            chosen = chosen[np.isfinite(gap[chosen])]
-            keep = np.ones(len(ma), dtype=bool)
-            keep[chosen] = False
-            new_a, new_b = [], []
-            for i in chosen:
-                a, b = ma[i], mb[i]
-                pieces = 4 if b - a >= 3 else int(b - a + 1)
-                cuts = np.unique(np.floor(np.linspace(a, b + 1, pieces + 1)))
-                new_a.extend(cuts[:-1])
-                new_b.extend(cuts[1:] - 1)
-            na, nb = np.array(new_a), np.array(new_b)
-            nlw, nhi, nlo, nerr = self._bucket_bounds(na, nb, eps)
-            ma = np.concatenate([ma[keep], na])
-            mb = np.concatenate([mb[keep], nb])
-            lw = np.concatenate([lw[keep], nlw])
-            lhi = np.concatenate([lhi[keep], nhi])
-            llo = np.concatenate([llo[keep], nlo])
-            lerr = np.concatenate([lerr[keep], nerr])
-        upper = np.logaddexp(logsumexp(np.append(lhi, base)), logsumexp(lerr))
-        lower_core = logsumexp(np.append(llo, base))
-        total_err = logsumexp(lerr)
-        lower = lower_core + log1mexp(min(total_err - lower_core, 0.0)) if total_err < lower_core else _NEG_INF
-        return Enclosure(lower, upper)
+
+        def bounds(ma, mb):
+            return self._bucket_bounds(ma, mb, eps)[1:]
+
+        enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
+                                   base=base, max_rounds=max_rounds)
+        return enc
 
     def _initial_edges(self, central: int = 32) -> np.ndarray:
-        """Bucket edges over m = 1 .. N+1: geometric below the bulk, ``central`` buckets across it."""
+        """Bucket edges over m = 1 .. N+1 (the total count K = C + V)."""
         n, s, v = self.others, self.clone_prob, self.victim_prob
-        top = n + 1
-        mean = n * s + v
-        sd = math.sqrt(n * s * (1 - s) + v * (1 - v)) + 1.0
-        lo = max(1, int(mean - 12 * sd))
-        hi = min(top, int(mean + 12 * sd) + 1)
-        edges = {1, top + 1}
-        m = 1
-        while m < lo:
-            edges.add(m)
-            m *= 2
-        edges.update(np.unique(np.round(np.linspace(lo, hi, central + 1))).astype(int).tolist())
-        e = np.array(sorted(x for x in edges if 1 <= x <= top + 1), dtype=np.int64)
-        return e
+        return bucket_edges(1, n + 1, n * s + v, math.sqrt(n * s * (1 - s) + v * (1 - v)) + 1.0, central)
 
     def delta(self, epsilon, *, rtol: float = 1e-6) -> tuple[float, float]:
         """Certified (lower, upper) of H_{e^epsilon}(P||Q) in float64 (raises if below 1e-300)."""
@@ -674,49 +714,14 @@ def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
                                                  pair.clone_bias, lam_el[heavy], rtol)
     l_hi, e_hi, l_lo = l_hi.reshape(shape), e_hi.reshape(shape), l_lo.reshape(shape)
     # rounding of the sums (a few ulps per term), weight errors and omitted tails: upper side
-    err = np.logaddexp(np.logaddexp(lw_err[None, :] + l_hi, lw[None, :] + l_hi + math.log(1e-13)), lw[None, :] + e_hi)
-    return lw[None, :] + l_hi, lw[None, :] + l_lo, err
+    w, w_err = lw[None, :], lw_err[None, :]
+    err = np.logaddexp(np.logaddexp(_lmul(w_err, l_hi), _lmul(w, l_hi + math.log(1e-13))), _lmul(w, e_hi))
+    return _lmul(w, l_hi), _lmul(w, l_lo), err
 
 
-def _totals(lhi, llo, lerr):
-    total_err = float(logsumexp(lerr))
-    up = float(np.logaddexp(logsumexp(lhi), total_err))
-    core = float(logsumexp(llo))
-    low = core + float(log1mexp(min(total_err - core, 0.0))) if total_err < core else -math.inf
-    return low, up
-
-
-def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb, max_rounds: int = 60):
+def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb):
     """Adaptive bucket refinement for one order; returns (Enclosure, ma, mb)."""
-    lhi, llo, lerr = (v[0] for v in _excess_bounds(pair, ma, mb, [lam], rtol))
-    for _ in range(max_rounds):
-        lower, upper = _totals(lhi, llo, lerr)
-        if upper == -math.inf or (lower > -math.inf and -math.expm1(lower - upper) <= rtol):
-            break
-        with np.errstate(invalid="ignore"):
-            gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), -np.inf)
-        gap = np.where(mb > ma, gap, -np.inf)
-        if not np.any(np.isfinite(gap)):
-            break
-        order_ = np.argsort(-gap)
-        cum = np.logaddexp.accumulate(gap[order_])
-        count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
-        chosen = [i for i in order_[:count] if np.isfinite(gap[i])]
-        keep = np.ones(len(ma), dtype=bool)
-        keep[chosen] = False
-        new_a, new_b = [], []
-        for i in chosen:
-            a_, b_ = ma[i], mb[i]
-            pieces = 4 if b_ - a_ >= 3 else int(b_ - a_ + 1)
-            cuts = np.unique(np.floor(np.linspace(a_, b_ + 1, pieces + 1)))
-            new_a.extend(cuts[:-1])
-            new_b.extend(cuts[1:] - 1)
-        na, nb = np.array(new_a), np.array(new_b)
-        nhi, nlo, nerr = (v[0] for v in _excess_bounds(pair, na, nb, [lam], rtol))
-        ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
-        lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
-    lower, upper = _totals(lhi, llo, lerr)
-    return Enclosure(lower, upper), ma, mb
+    return refine_buckets(lambda a, b: tuple(v[0] for v in _excess_bounds(pair, a, b, [lam], rtol)), ma, mb, rtol)
 
 
 def _renyi_log_excess(self: CountPair, order, *, rtol: float = 1e-6) -> Enclosure:
@@ -734,7 +739,7 @@ def _renyi_log_excess(self: CountPair, order, *, rtol: float = 1e-6) -> Enclosur
     return enc
 
 
-def _excess_to_renyi(log_excess: float, lam: float) -> float:
+def excess_to_renyi(log_excess: float, lam: float) -> float:
     if log_excess == -math.inf:
         return 0.0
     if log_excess < 700:
@@ -746,7 +751,7 @@ def _renyi(self: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]
     """Certified (lower, upper) of D_lam(P||Q) = log(1 + excess) / (lam - 1) (float64)."""
     lam = validate.real("order", order, low=1.0, low_open=True)
     enc = self.renyi_log_excess(lam, rtol=rtol)
-    return _excess_to_renyi(enc.log_lower, lam), _excess_to_renyi(enc.log_upper, lam)
+    return excess_to_renyi(enc.log_lower, lam), excess_to_renyi(enc.log_upper, lam)
 
 
 def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
@@ -760,7 +765,7 @@ def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.nda
     for k in np.argsort(o):
         lam = float(o[k])
         enc, ma, mb = _refine_excess(self, lam, rtol, ma, mb)
-        lower[k], upper[k] = _excess_to_renyi(enc.log_lower, lam), _excess_to_renyi(enc.log_upper, lam)
+        lower[k], upper[k] = excess_to_renyi(enc.log_lower, lam), excess_to_renyi(enc.log_upper, lam)
     return lower, upper
 
 

@@ -28,11 +28,12 @@ from scipy import special
 
 from .. import rdp as rdp_module, validate
 from ..formula import Formula, register
-from ..precision import binom_logcdf, binom_logpmf, binom_logsf, log1mexp, logsumexp
+from ..precision import binom_logpmf, log1mexp, logsumexp
 from ..results import Kind, Status
 from ..symbols import eps0, lam, n
 from ..tradeoff import gdp_compose
 from . import clones, exact
+from .pairs import excess_to_renyi, log_monotone_binomial_sum
 
 #: integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
 lam_int = sp.Symbol("lambda", positive=True, integer=True)
@@ -217,25 +218,19 @@ def upper_1(eps0_value, n_value, orders, *, nbar_mode: str = "floor") -> np.ndar
 def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
     """A tighter bound from the same lemmas (digest seed-004 §4.3, [D]): the moment is at most
     sum_m Bin(m; n-1, e^-eps0) min(e^{eps0 lam}, B_3.7(m + 1, lam)), instead of Theorem 3.1's
-    Chernoff split. Integer orders; summed over every m (the binomial weights are exact)."""
+    Chernoff split. Integer orders. The sum is the upper end of a certified bucket enclosure
+    (B_3.7 decreases in m), so its cost does not grow with n or with the binomial's spread."""
     e0, nn, o = _check(eps0_value, n_value, orders, integer=True)
-    q = math.exp(-e0)
-    m = np.arange(nn, dtype=float)
-    lw = binom_logpmf(m, nn - 1, q)
-    keep = np.nonzero(lw > np.max(lw) - 800)[0]
-    lo_m, hi_m = int(keep[0]), int(keep[-1])
-    m, lw = m[lo_m:hi_m + 1], lw[lo_m:hi_m + 1]
-    # the mass outside the window, from binomial tails (1 - sum would be all rounding error)
-    below = float(binom_logcdf(lo_m - 1, nn - 1, q)[0]) if lo_m > 0 else -math.inf
-    above = float(binom_logsf(hi_m + 1, nn - 1, q)[0]) if hi_m < nn - 1 else -math.inf
-    dropped = float(np.logaddexp(below, above))
     out = np.empty(o.shape)
     for k, order in enumerate(o.astype(int)):
-        excess = _log_b37_excess(e0, m + 1, order) if e0 > 0 else np.full(m.shape, -np.inf)
-        cap = float(log1mexp(-e0 * order)) + e0 * order if e0 > 0 else -math.inf  # log(e^{eps0 lam} - 1)
-        total = float(logsumexp(lw + np.minimum(excess, cap)))
-        total = float(np.logaddexp(total, dropped + cap))
-        out[k] = math.log1p(math.exp(total)) / (order - 1) if total < 700 else (total + math.log1p(math.exp(-total))) / (order - 1)
+        cap = float(log1mexp(-e0 * order)) + e0 * order  # log(e^{eps0 lam} - 1)
+
+        def log_f(m, order=order, cap=cap):
+            return np.minimum(_log_b37_excess(e0, m + 1, order), cap)
+
+        # gammaln and the sum over i: a relative error well below 1e-9 in the excess
+        enc = log_monotone_binomial_sum(log_f, nn - 1, math.exp(-e0), rtol=1e-3, f_rtol=1e-9)
+        out[k] = excess_to_renyi(enc.log_upper, order)
     return out
 
 
@@ -467,7 +462,7 @@ class RdpMethod:
     slug: str
     kind: Kind
     source: str
-    #: (eps0, n, orders, rtol) -> (lower array, upper array, status, note)
+    #: (eps0, n, orders, rtol) -> (lower array, upper array, status, note[, the orders kept])
     curve: object
     integer_orders: bool = False
 
@@ -488,10 +483,19 @@ def _interpolated(integer_fn, note=""):
 
 
 def _cor_3_2(e0, nn, o, rtol):
-    values, status = corollary_3_2(e0, nn, o)
+    """Corollary 3.2 at the orders where its condition holds (all of them failing raises)."""
+    ok = np.array([COROLLARY_3_2.holds(e0, nn, int(k)) for k in o], dtype=bool)
+    if not ok.any():
+        COROLLARY_3_2.check(e0, nn, int(o[0]))
+    values, status = corollary_3_2(e0, nn, o[ok])
     note = ("checked to dominate Theorem 3.1 at these parameters" if status is Status.PROVEN else
             "below Theorem 3.1 here: the Appendix A proof needs n 'sufficiently large' (digest seed-004 §4.5)")
-    return values, values, status, note
+    if not ok.all():
+        top = int((nn / 9 * math.exp(-5 * e0)) ** 0.25) + 1
+        while top > 2 and not COROLLARY_3_2.holds(e0, nn, top):
+            top -= 1
+        note += f"; the condition lambda^4 e^(5 eps0) < n/9 holds for orders up to {top} only"
+    return values, values, status, note, o[ok]
 
 
 def _pair_curve(stronger=False):
@@ -559,12 +563,12 @@ def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3)
         m = RDP_METHODS[slug]
         oo = o[o == np.floor(o)] if m.integer_orders else o
         try:
-            lo, hi, status, note = m.curve(e0, nn, oo, rtol)
+            lo, hi, status, note, *kept = m.curve(e0, nn, oo, rtol)
         except validate.DomainError as exc:
             rows.append({"method": slug, "kind": str(m.kind), "status": None, "order": None, "lower": None,
                          "upper": None, "source": m.source, "note": f"not applicable: {exc}"})
             continue
-        for k, order in enumerate(oo):
+        for k, order in enumerate(kept[0] if kept else oo):
             rows.append({"method": slug, "kind": str(m.kind), "status": None if status is None else str(status),
                          "order": float(order), "lower": float(lo[k]), "upper": float(hi[k]),
                          "source": m.source, "note": note})
