@@ -82,6 +82,12 @@ def round_up(x, ulps: int = 4):
     return out if out.ndim else float(out)
 
 
+def inflate(x, rtol: float = 1e-10):
+    """x (1 + rtol), rounded up: an upper bound computed in float64 to a relative error below
+    ``rtol`` (gammaln, log-sum-exp and log1p each contribute ~1e-15 per term), made safe."""
+    return round_up(np.asarray(x, dtype=float) * (1 + rtol))
+
+
 def round_down(x, ulps: int = 4):
     """Move ``x`` down by a few units in the last place (pessimistic rounding for lower bounds)."""
     x = np.asarray(x, dtype=float)

@@ -59,12 +59,15 @@ class Method:
     #: (randomizer, n, delta) -> epsilon, for closed forms
     closed_epsilon: Callable | None = None
 
-    def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = 1e-3) -> Result:
+    def _begin(self, rz: Randomizer, n: int) -> tuple[Status, str, float]:
+        """(status, note, start time), or NotApplicable with the reason."""
         reason = self.applies(rz, n)
         if reason:
             raise NotApplicable(f"{self.slug}: {reason}")
-        status, note = self.status(rz)
-        start = time.perf_counter()
+        return (*self.status(rz), time.perf_counter())
+
+    def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = 1e-3) -> Result:
+        status, note, start = self._begin(rz, n)
         if self.closed_epsilon is not None:
             lo = hi = float(self.closed_epsilon(rz, n, delta))
             if self.kind is Kind.UPPER:
@@ -76,11 +79,7 @@ class Method:
                       params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
-        reason = self.applies(rz, n)
-        if reason:
-            raise NotApplicable(f"{self.slug}: {reason}")
-        status, note = self.status(rz)
-        start = time.perf_counter()
+        status, note, start = self._begin(rz, n)
         if self.log_delta is not None:
             enc = self.log_delta(rz, n, epsilon, rtol)
         else:

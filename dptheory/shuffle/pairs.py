@@ -38,8 +38,7 @@ import numpy as np
 
 from .. import validate
 from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
-                         binom_tail_rtol,
-                         log1mexp, logsumexp, mp_binom_pmf, mp_binom_sf)
+                         binom_tail_rtol, log1mexp, logsumexp, mp_binom_pmf, mp_binom_sf, round_down, round_up)
 
 _NEG_INF = -np.inf
 #: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
@@ -96,7 +95,13 @@ def _log_psi(thp, thq, j, rho, log_gamma):
     with np.errstate(divide="ignore", invalid="ignore"):
         r_inf = np.where(thq > 0, thp / np.where(thq > 0, thq, 1.0), np.inf)
         r_zero = (1 - thp) / (1 - thq)
-    live = ~equal & (gamma < r_inf)
+        # gamma at the largest ratio thp/thq to rounding: P(a) - gamma Q(a) = A1 B(a-1) + A0 B(a)
+        # with A1 = thp - gamma thq within rounding of 0, so the divergence is at most A1+ + A0+
+        slack = 4 * np.finfo(float).eps * (thp + gamma * thq)
+        boundary = ~equal & (np.abs(thp - gamma * thq) <= slack)
+        a0_pos = np.maximum((1 - thp) - gamma * (1 - thq), 0.0)
+    err[boundary] = np.log(slack[boundary] + a0_pos[boundary])
+    live = ~equal & ~boundary & (gamma < r_inf)
     everything = live & (gamma < r_zero)
     out[everything] = log_whole
     mid = live & ~everything
@@ -740,6 +745,8 @@ def _renyi_log_excess(self: CountPair, order, *, rtol: float = 1e-6) -> Enclosur
 
 
 def excess_to_renyi(log_excess: float, lam: float) -> float:
+    """log(1 + excess) / (lam - 1) from log excess, without overflow (to a few ulps: callers
+    round outward)."""
     if log_excess == -math.inf:
         return 0.0
     if log_excess < 700:
@@ -751,7 +758,7 @@ def _renyi(self: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]
     """Certified (lower, upper) of D_lam(P||Q) = log(1 + excess) / (lam - 1) (float64)."""
     lam = validate.real("order", order, low=1.0, low_open=True)
     enc = self.renyi_log_excess(lam, rtol=rtol)
-    return excess_to_renyi(enc.log_lower, lam), excess_to_renyi(enc.log_upper, lam)
+    return max(0.0, round_down(excess_to_renyi(enc.log_lower, lam))), round_up(excess_to_renyi(enc.log_upper, lam))
 
 
 def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
@@ -765,7 +772,8 @@ def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.nda
     for k in np.argsort(o):
         lam = float(o[k])
         enc, ma, mb = _refine_excess(self, lam, rtol, ma, mb)
-        lower[k], upper[k] = excess_to_renyi(enc.log_lower, lam), excess_to_renyi(enc.log_upper, lam)
+        lower[k] = max(0.0, round_down(excess_to_renyi(enc.log_lower, lam)))
+        upper[k] = round_up(excess_to_renyi(enc.log_upper, lam))
     return lower, upper
 
 

@@ -28,7 +28,7 @@ from scipy import special
 
 from .. import rdp as rdp_module, validate
 from ..formula import Formula, register
-from ..precision import binom_logpmf, log1mexp, logsumexp
+from ..precision import binom_logpmf, inflate, log1mexp, logsumexp
 from ..results import Kind, Status
 from ..symbols import eps0, lam, n
 from ..tradeoff import gdp_compose
@@ -210,9 +210,8 @@ def upper_1(eps0_value, n_value, orders, *, nbar_mode: str = "floor") -> np.ndar
         excess = float(_log_b37_excess(e0, m, order)[0]) if e0 > 0 else -math.inf
         chern = e0 * order - (nn - 1) / (8 * math.exp(e0))
         log_moment_excess = float(np.logaddexp(excess, chern))
-        out[k] = math.log1p(math.exp(log_moment_excess)) / (order - 1) if log_moment_excess < 700 else \
-            (log_moment_excess + math.log1p(math.exp(-log_moment_excess))) / (order - 1)
-    return out
+        out[k] = excess_to_renyi(log_moment_excess, order)
+    return inflate(out)
 
 
 def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
@@ -240,7 +239,7 @@ def upper_2(eps0_value, n_value, orders) -> np.ndarray:
     m = nbar(e0, nn)
     quad = o**2 * math.expm1(e0) ** 2 / m
     chern = e0 * o - (nn - 1) / (8 * math.exp(e0))
-    return np.logaddexp(quad, chern) / (o - 1)
+    return inflate(np.logaddexp(quad, chern) / (o - 1))
 
 
 def corollary_3_2(eps0_value, n_value, orders) -> tuple[np.ndarray, Status]:
@@ -250,7 +249,7 @@ def corollary_3_2(eps0_value, n_value, orders) -> tuple[np.ndarray, Status]:
     fails for tiny eps0, digest seed-004 §4.5)."""
     e0, nn, o = _check(eps0_value, n_value, orders, integer=True)
     fn = COROLLARY_3_2.numpy()
-    values = np.atleast_1d(fn(e0, nn, o))
+    values = inflate(np.atleast_1d(fn(e0, nn, o)))
     ub1 = upper_1(e0, nn, o)
     status = Status.PROVEN if np.all(values >= ub1) else Status.UNPROVEN
     return values, status
@@ -258,7 +257,7 @@ def corollary_3_2(eps0_value, n_value, orders) -> tuple[np.ndarray, Status]:
 
 def erlingsson(eps0_value, n_value, orders) -> np.ndarray:
     e0, nn, o = _check(eps0_value, n_value, orders)
-    return ERLINGSSON_RDP.numpy(check=False)(e0, nn, o)
+    return inflate(ERLINGSSON_RDP.numpy(check=False)(e0, nn, o))
 
 
 def interpolate(integer_fn, orders) -> np.ndarray:
