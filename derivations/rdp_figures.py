@@ -56,7 +56,7 @@ def figure_3(quick: bool) -> list:
     def row(e0, n):
         rz = R.general_ldp(e0)
         lb_route = rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4)[0], d)[0]
-        return {"UB1 route (upper)": rdp.rdp_route_epsilon(e0, n, 1, d)[0],
+        return {"UB1 route (upper)": rdp.rdp_route_epsilon(e0, n, 1, d).upper,
                 "LB route (not a bound)": lb_route,
                 "clones (upper)": shuffle.epsilon(rz, n, d, method="clones").upper,
                 "blanket-bennett (upper)": shuffle.epsilon(rz, n, d, method="blanket-bennett").upper}
@@ -81,9 +81,9 @@ def figure_4_5(quick: bool) -> list:
     T_grid = [1, 10, 100, 10**3, 10**4] if quick else [1, 3, 10, 30, 100, 10**3, 10**4, 10**5]
 
     def row(e0, n, T, rate=1.0):
-        return {"UB1 route (upper)": rdp.rdp_route_epsilon(e0, n, T, d, rate=rate)[0],
-                "clones+KOV (upper)": rdp.fmt_kov_epsilon(e0, n, T, d, rate=rate),
-                "clones+KOV notebook": rdp.fmt_kov_epsilon(e0, n, T, d, rate=rate, protocol="notebook")}
+        return {"UB1 route (upper)": rdp.rdp_route_epsilon(e0, n, T, d, rate=rate).upper,
+                "clones+KOV (upper)": rdp.fmt_kov_epsilon(e0, n, T, d, rate=rate).upper,
+                "clones+KOV notebook": rdp.fmt_kov_epsilon(e0, n, T, d, rate=rate, protocol="notebook").upper}
 
     def over(xs, fn):
         cols = [fn(x) for x in xs]

@@ -32,7 +32,9 @@ class Status(str, enum.Enum):
 
     PROVEN = "proven"      #: follows from a correct proof (the paper's, or the derivation cited)
     REFUTED = "refuted"    #: exact computation contradicts it; kept to reproduce published figures
-    UNPROVEN = "unproven"  #: its published proof was withdrawn (an erratum); no counterexample is known
+    #: no valid proof is known (withdrawn by an erratum, or a combination of theorems whose
+    #: hypotheses do not match); no counterexample is known either
+    UNPROVEN = "unproven"
 
     def __str__(self) -> str:
         return self.value

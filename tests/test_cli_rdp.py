@@ -87,3 +87,8 @@ def test_table_output(capsys):
 def test_bad_input(capsys, argv, fragment):
     code, _, err = run(capsys, "rdp", "--orders", "2,3", *argv) if "--orders" not in argv else run(capsys, "rdp", *argv)
     assert code == 2 and fragment in err
+
+
+def test_bad_eps0_with_delta_names_eps0(capsys):
+    code, _, err = run(capsys, "rdp", "--eps0", "-1", "--delta", "1e-6")
+    assert code == 2 and "eps0 = -1.0" in err

@@ -62,7 +62,8 @@ def _convert(args, n: int, T: int, orders, methods) -> list[dict]:
     if orders is None:
         # the refined Gaussian limit is nearly the clone pair's RDP and costs nothing: its best
         # order is where the exact curves are searched first (each large order costs seconds)
-        gauss = lambda o: (o, T * shuffle_rdp.rdp_module.gdp_to_rdp(float(shuffle_rdp.CHEN_GDP_REFINED(args.eps0, n)), o))
+        mu = float(shuffle_rdp.CHEN_GDP_REFINED(args.eps0, n))
+        gauss = lambda o: (o, T * rdp_module.gdp_to_rdp(mu, o))
         guess = rdp_module.to_dp_search(gauss, d)[1]
     for slug in methods or shuffle_rdp.RDP_METHODS:
         info = {}
@@ -109,6 +110,7 @@ def _convert(args, n: int, T: int, orders, methods) -> list[dict]:
 
 
 def run(args) -> int:
+    validate.real("eps0", args.eps0, low=0.0, low_open=True)
     n = validate.integer("n", args.n, low=2)
     T = validate.integer("compositions", args.compositions, low=1)
     methods = [m.strip() for m in args.methods.split(",")] if args.methods else None

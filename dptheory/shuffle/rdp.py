@@ -29,7 +29,7 @@ from scipy import special
 from .. import rdp as rdp_module, validate
 from ..formula import Formula, register
 from ..precision import binom_logpmf, inflate, log1mexp, logsumexp
-from ..results import Kind, Status
+from ..results import Kind, Result, Status
 from ..symbols import eps0, lam, n
 from ..tradeoff import gdp_compose
 from . import clones, exact
@@ -577,7 +577,12 @@ def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3)
 # ----------------------------------------------------------------------------- composed comparisons (Girgis et al. Figures 4-5)
 
 
-def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0, protocol: str = "exact") -> float:
+_SUBSAMPLED_NOTE = ("as in Girgis et al. Section 4: a subsampling theorem for add/remove neighbours applied to a "
+                    "shuffle bound for replace-one neighbours with floor(rate n) users; no theorem covers the "
+                    "combination (digest seed-004 §6.4)")
+
+
+def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0, protocol: str = "exact") -> Result:
     """The baseline of Girgis et al. Figures 4-5: per-round (eps, delta) of the shuffle from the
     clone bound of Feldman et al., Poisson subsampling (Li et al.) when ``rate`` < 1, then KOV's
     composition, with the first author's delta split (per round delta / (2 rate T), KOV slack
@@ -618,18 +623,23 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
 
     eps_r, d_r = subsample_dp(eps_round, d_round, g) if g < 1 else (eps_round, d_round)
     slack = 1 - (1 - d) / (1 - d / (2 * T)) ** T
-    return kov_closed_form(eps_r, d_r, T, slack)[0]
+    eps_val = float(kov_closed_form(eps_r, d_r, T, slack)[0])
+    return Result("epsilon", eps_val, eps_val, Kind.UPPER, Status.PROVEN if g == 1 else Status.UNPROVEN,
+                  f"clones-kov-{protocol}", clones.SOURCE_2021 + ", composed by Kairouz, Oh, Viswanath (2015)"
+                  + (", Poisson subsampling by Li, Qardaji, Su (2012)" if g < 1 else ""),
+                  _SUBSAMPLED_NOTE if g < 1 else "",
+                  params={"n_shuffle": ns, "rate": g, "compositions": T, "delta_round": d_round, "eps_round": eps_round})
 
 
 def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0,
-                      bound: str = "girgis-upper-1", max_order: int | None = None) -> tuple[float, float]:
-    """(epsilon, order) of an RDP upper bound of the shuffle composed T times, with Poisson
+                      bound: str = "girgis-upper-1", max_order: int | None = None) -> Result:
+    """Epsilon (a Result; the best order in ``params``) of an RDP upper bound of the shuffle composed T times, with Poisson
     subsampling of rate ``rate`` (Zhu and Wang's general bound on floor(rate n) shuffled users),
     converted by Lemma 2.1: the route of Girgis et al. Figures 3-5. Integer orders; without
     ``max_order`` the grid grows until the optimum is inside it (up to 2^20, or 4096 with
     subsampling, whose bound needs every integer order below).
 
-    With ``rate`` < 1 the result is "as in the paper", not a certified theorem: the subsampling
+    With ``rate`` < 1 the result is "as in the paper" (status ``unproven``): the subsampling
     bound is for add/remove neighbours and a random number of participants, the shuffle bound for
     replace-one neighbours and a fixed floor(rate n) users (digest seed-004 §6.4)."""
     from ..composition import poisson_subsampled_rdp
@@ -658,4 +668,11 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
     else:
         start = cap = validate.integer("max_order", max_order, low=2)
     eps_val, order = rdp_module.to_dp_adaptive(curve, d, consecutive=subsampled, start=start, cap=cap)
-    return float(eps_val), order
+    sources = {"girgis-upper-1": UPPER_1.source, "girgis-upper-1-mixture": "Girgis et al. Theorems 3.6-3.7 (mixture)",
+               "chen-exact": "Chen, Cao, Ge (2024), Theorem 1 (corrected)"}
+    source = (sources[bound] + f", composed {T} times (Mironov 2017), converted by Lemma 2.1"
+              + (", Poisson subsampling by Zhu and Wang (2019)" if subsampled else ""))
+    return Result("epsilon", float(eps_val), float(eps_val), Kind.UPPER,
+                  Status.UNPROVEN if subsampled else Status.PROVEN, f"rdp-route:{bound}", source,
+                  _SUBSAMPLED_NOTE if subsampled else "",
+                  params={"order": order, "n_shuffle": ns, "rate": g, "compositions": T})
