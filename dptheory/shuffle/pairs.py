@@ -246,8 +246,8 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_r
 
 def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32) -> np.ndarray:
     """Bucket edges over the integers start .. top (the last edge is top + 1) for a count with
-    this mean and sd: doubling steps below the bulk (12 sd), ``central`` buckets across it,
-    doubling steps above."""
+    this mean and sd: doubling steps below the bulk (12 sd), ``central`` buckets across it, one
+    bucket above (refinement splits whatever matters)."""
     lo = max(start, int(mean - 12 * sd))
     hi = min(top, int(mean + 12 * sd) + 1)
     edges = {start, top + 1}
@@ -256,11 +256,6 @@ def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32
         edges.add(m)
         m *= 2
     edges.update(np.unique(np.round(np.linspace(lo, hi, central + 1))).astype(int).tolist())
-    step, m = 1, hi
-    while m < top:
-        edges.add(m)
-        m += step
-        step *= 2
     return np.array(sorted(x for x in edges if start <= x <= top + 1), dtype=np.int64)
 
 
