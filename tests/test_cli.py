@@ -49,3 +49,16 @@ def test_mechanism_tables(capsys):
 def test_bad_input_exits_2_with_a_message(capsys, argv, fragment):
     code, _, err = run(capsys, *argv)
     assert code == 2 and fragment in err
+
+
+def test_closed_pipe_is_not_a_traceback():
+    """`dptheory gdp --json | head -c 10`: the reader closes the pipe early; exit quietly."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "dptheory", "gdp", "--mu", "1", "--delta", "1e-5",
+                             "--compose", "1", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # nobody reads: the first write raises BrokenPipeError
+    err = proc.stderr.read().decode()
+    proc.wait()
+    assert proc.returncode == 0 and "Traceback" not in err, err

@@ -39,3 +39,14 @@ def main(argv=None) -> int:
     except DomainError as exc:
         print(f"dptheory {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
