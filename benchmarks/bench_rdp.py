@@ -4,6 +4,9 @@
    bucket sum against the straightforward sum over every count within 800 nats of the mode.
 2. Converting the exact clone-pair RDP to (epsilon, delta): the order search against a dense
    grid of 96 orders up to 1e4 (dptheory.rdp.default_orders).
+3. The exact clone-pair divergence at high orders (where a single shuffle's conversion has its
+   optimum): refinement stopped on the width of the divergence (what CountPair.renyi does) against
+   stopping on the width of the excess sum P^lam Q^(1-lam) - 1, both at rtol 1e-3.
 
 Run: python benchmarks/bench_rdp.py
 """
@@ -15,7 +18,8 @@ import numpy as np
 
 from dptheory import rdp as rdp_module
 from dptheory.precision import binom_logpmf, logsumexp
-from dptheory.shuffle import rdp
+from dptheory.shuffle import clones, rdp
+from dptheory.shuffle.pairs import excess_to_renyi
 from dptheory.shuffle.rdp import _log_b37_excess
 
 
@@ -56,6 +60,16 @@ def main():
         t_d, (e_d, o_d) = timed(lambda: rdp_module.to_dp_with_order(*curve(dense), 1e-8))
         print(f"   n = {n:>8d}: search {t_s:6.2f} s ({sum(calls)} orders) eps {e_s:.6g} at {o_s:.1f};"
               f" dense grid {t_d:6.2f} s ({dense.size} orders) eps {e_d:.6g} at {o_d:.0f}; ratio {t_d / t_s:5.1f}x")
+
+    print("3. clone pair D_lam at rtol 1e-3, eps0 = 1: stop on the divergence vs on the excess")
+    for n in (10**6, 10**7):
+        for order in (64.0, 3000.0, 6000.0):
+            pair = clones.clone_pair(1.0, n)
+            t_d, (lo, hi) = timed(lambda: pair.renyi(order, rtol=1e-3))
+            t_e, enc = timed(lambda: pair.renyi_log_excess(order, rtol=1e-3))
+            hi_e = excess_to_renyi(enc.log_upper, order)
+            print(f"   n = {n:>8d}, order {order:>6.0f}: divergence rule {t_d * 1e3:7.1f} ms (width {(hi - lo) / hi:.1e}),"
+                  f" excess rule {t_e * 1e3:7.1f} ms, ratio {t_e / t_d:5.1f}x; upper {hi:.6g} vs {hi_e:.6g}")
 
 
 if __name__ == "__main__":

@@ -99,6 +99,22 @@ def test_chen_theorem_1_knots_give_the_direct_divergence():
         assert abs(via_f - float(ref)) < 1e-12 * float(ref)
 
 
+def test_pair_renyi_rtol_is_the_width_of_the_divergence_at_high_orders():
+    """At high orders the excess sum P^lam Q^(1-lam) - 1 is huge and the refinement stops on the
+    width of the divergence, not of the excess: the enclosure still holds the 50-digit atom sum
+    and its relative width is at most rtol (plus rounding)."""
+    for e0, n, order in [(1.0, 100, 60.0), (2.0, 150, 30.5), (0.5, 200, 200.0)]:
+        pair = clones.clone_pair(e0, n)
+        ref = mpmath.log(mp_renyi_moment(pair, order, 50)) / (order - 1)
+        assert ref * (order - 1) > 5  # the excess is above e^5: the two rules differ here
+        for rtol in (1e-2, 1e-4):
+            lo, hi = pair.renyi(order, rtol=rtol)
+            assert lo <= ref <= hi
+            assert (hi - lo) <= rtol * hi * (1 + 1e-9)
+        (lo_c,), (hi_c,) = pair.renyi_curve([order], rtol=1e-3)
+        assert lo_c <= ref <= hi_c and hi_c - lo_c <= 1e-3 * hi_c * (1 + 1e-9)
+
+
 def test_girgis_bounds_agree_with_their_formulas_at_50_digits():
     for e0, n, order in [(0.1, 10**4, 2), (0.1, 10**4, 10), (3.0, 10**4, 100), (1.0, 1000, 7), (0.5, 10**6, 50)]:
         ref = rdp.UPPER_1.mpmath(50)(e0, n, order)

@@ -206,15 +206,19 @@ def _totals(lhi, llo, lerr, base=_NEG_INF):
     return low, up
 
 
-def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_rounds: int = 60):
+def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_rounds: int = 60, done=None):
     """Certified enclosure of a sum over integer buckets [ma, mb] whose terms are monotone within
     each bucket: ``bounds(ma, mb)`` gives (log hi, log lo, log err) per bucket. The buckets holding
     90% of the gap are split in four until the relative width is at most ``rtol`` (or every bucket
-    is a single point). Returns (Enclosure, ma, mb), the final buckets for reuse."""
+    is a single point); ``done(log lower, log upper)``, if given, replaces that stopping rule (for
+    sums whose final quantity is a function of the sum, see :func:`renyi_width_rule`).
+    Returns (Enclosure, ma, mb), the final buckets for reuse."""
+    if done is None:
+        done = lambda lower, upper: -math.expm1(lower - upper) <= rtol  # noqa: E731
     lhi, llo, lerr = bounds(ma, mb)
     for _ in range(max_rounds):
         lower, upper = _totals(lhi, llo, lerr, base)
-        if upper == -math.inf or (lower > -math.inf and -math.expm1(lower - upper) <= rtol):
+        if upper == -math.inf or (lower > -math.inf and done(lower, upper)):
             break
         with np.errstate(invalid="ignore"):
             gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), -np.inf)
@@ -259,9 +263,11 @@ def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32
     return np.array(sorted(x for x in edges if start <= x <= top + 1), dtype=np.int64)
 
 
-def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_rtol: float = 1e-12) -> Enclosure:
+def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_rtol: float = 1e-12,
+                              done=None) -> Enclosure:
     """Certified enclosure of log sum_{m=0}^{n} Bin(m; n, s) f(m) for f non-increasing in m;
-    ``log_f`` is vectorised and f is computed to a relative error below ``f_rtol``."""
+    ``log_f`` is vectorised and f is computed to a relative error below ``f_rtol``; ``done`` as in
+    :func:`refine_buckets`."""
     def bounds(ma, mb):
         lw, lw_err = _log_binom_range(ma, mb, n, s)
         f_hi, f_lo = log_f(ma), log_f(mb)
@@ -270,8 +276,19 @@ def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_
         return _lmul(lw, f_hi), _lmul(lw, f_lo), err
 
     edges = bucket_edges(0, n, n * s, math.sqrt(n * s * (1 - s)) + 1.0)
-    enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol)
+    enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol, done=done)
     return enc
+
+
+def renyi_width_rule(lam: float, rtol: float):
+    """Stopping rule for a bucketed Renyi *excess* (sum P^lam Q^(1-lam) - 1, in logs): stop when the
+    divergence log(1 + excess) / (lam - 1) has relative width at most ``rtol``. Where the excess is
+    large (high orders) this needs a far looser excess than a relative width of ``rtol`` on it:
+    at excess e^10 a width of 1e-2 on the excess is 1e-3 on the divergence."""
+    def done(log_lower: float, log_upper: float) -> bool:
+        d_hi = excess_to_renyi(log_upper, lam)
+        return d_hi == 0.0 or excess_to_renyi(log_lower, lam) >= (1.0 - rtol) * d_hi
+    return done
 
 
 @dataclasses.dataclass(frozen=True)
@@ -719,9 +736,10 @@ def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
     return _lmul(w, l_hi), _lmul(w, l_lo), err
 
 
-def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb):
+def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb, done=None):
     """Adaptive bucket refinement for one order; returns (Enclosure, ma, mb)."""
-    return refine_buckets(lambda a, b: tuple(v[0] for v in _excess_bounds(pair, a, b, [lam], rtol)), ma, mb, rtol)
+    return refine_buckets(lambda a, b: tuple(v[0] for v in _excess_bounds(pair, a, b, [lam], rtol)), ma, mb, rtol,
+                          done=done)
 
 
 def _renyi_log_excess(self: CountPair, order, *, rtol: float = 1e-6) -> Enclosure:
@@ -750,15 +768,19 @@ def excess_to_renyi(log_excess: float, lam: float) -> float:
 
 
 def _renyi(self: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]:
-    """Certified (lower, upper) of D_lam(P||Q) = log(1 + excess) / (lam - 1) (float64)."""
+    """Certified (lower, upper) of D_lam(P||Q) = log(1 + excess) / (lam - 1) (float64), of
+    relative width about ``rtol`` (at most, unless float64 rounding is the limit)."""
     lam = validate.real("order", order, low=1.0, low_open=True)
-    enc = self.renyi_log_excess(lam, rtol=rtol)
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    edges = self._initial_edges(central=8)
+    enc, _, _ = _refine_excess(self, lam, rtol, edges[:-1].astype(float), (edges[1:] - 1).astype(float),
+                               done=renyi_width_rule(lam, rtol))
     return max(0.0, round_down(excess_to_renyi(enc.log_lower, lam))), round_up(excess_to_renyi(enc.log_upper, lam))
 
 
 def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
-    """Certified (lower, upper) arrays of D_lam(P||Q) at many orders: each order is refined
-    starting from the buckets the previous (nearby) order needed."""
+    """Certified (lower, upper) arrays of D_lam(P||Q) at many orders, each of relative width about
+    ``rtol``: each order is refined starting from the buckets the previous (nearby) order needed."""
     o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     edges = self._initial_edges(central=8)
@@ -766,7 +788,7 @@ def _renyi_curve(self: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.nda
     lower, upper = np.empty(o.shape), np.empty(o.shape)
     for k in np.argsort(o):
         lam = float(o[k])
-        enc, ma, mb = _refine_excess(self, lam, rtol, ma, mb)
+        enc, ma, mb = _refine_excess(self, lam, rtol, ma, mb, done=renyi_width_rule(lam, rtol))
         lower[k] = max(0.0, round_down(excess_to_renyi(enc.log_lower, lam)))
         upper[k] = round_up(excess_to_renyi(enc.log_upper, lam))
     return lower, upper

@@ -28,12 +28,12 @@ from scipy import special
 
 from .. import rdp as rdp_module, validate
 from ..formula import Formula, register
-from ..precision import binom_logpmf, inflate, log1mexp, logsumexp
+from ..precision import binom_logpmf, inflate, log1mexp, logsumexp, round_up
 from ..results import Kind, Result, Status
 from ..symbols import eps0, lam, n
 from ..tradeoff import gdp_compose
 from . import clones, exact
-from .pairs import excess_to_renyi, log_monotone_binomial_sum
+from .pairs import excess_to_renyi, log_monotone_binomial_sum, renyi_width_rule
 
 #: integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
 lam_int = sp.Symbol("lambda", positive=True, integer=True)
@@ -228,8 +228,9 @@ def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
             return np.minimum(_log_b37_excess(e0, m + 1, order), cap)
 
         # gammaln and the sum over i: a relative error well below 1e-9 in the excess
-        enc = log_monotone_binomial_sum(log_f, nn - 1, math.exp(-e0), rtol=1e-3, f_rtol=1e-9)
-        out[k] = excess_to_renyi(enc.log_upper, order)
+        enc = log_monotone_binomial_sum(log_f, nn - 1, math.exp(-e0), rtol=1e-3, f_rtol=1e-9,
+                                        done=renyi_width_rule(order, 1e-3))
+        out[k] = round_up(excess_to_renyi(enc.log_upper, order))
     return out
 
 
