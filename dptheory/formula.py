@@ -272,7 +272,10 @@ class Formula:
                 out = self._np(*args_np)
             out = np.asarray(out, dtype=float)
             if np.isnan(out).any():
-                raise ArithmeticError(f"{self.name}: float64 evaluation produced nan")
+                shown = ", ".join(f"{sym} = {np.asarray(a).ravel()[0]:g}" for sym, a in zip(self.params, ordered))
+                raise ConditionError(
+                    f"{self.name} is undefined at {shown}: the expression has no real value there "
+                    "(a logarithm or root of a negative number)")
             return out if out.ndim else float(out)
 
         fn.__doc__ = f"{self.name}: {self.description or self.latex()} (numpy, generated)"

@@ -15,14 +15,14 @@ naive formula underflows (delta = 1e-300 and far below).
 from __future__ import annotations
 
 import math
-from typing import Callable
-
 import mpmath
 import numpy as np
 import sympy as sp
 
 from . import validate
 from .formula import Formula, register
+from . import rounding
+from .inverse import SearchParameters, epsilon_bracket
 from .precision import log1mexp, mp_adaptive
 from .results import Kind, Result, Status
 from .special import log_ndtr, mills
@@ -139,98 +139,6 @@ def gdp_delta(mu, epsilon, digits=None):
 # ---------------------------------------------------------------------------- inversion
 
 
-def invert(
-    log_delta_bounds: Callable[[float], tuple[float, float]],
-    delta,
-    *,
-    eps_max: float | None = None,
-    rtol: float = 1e-9,
-    atol: float = 1e-15,
-    max_eval: int = 400,
-) -> tuple[float, float]:
-    """Certified bracket of epsilon(delta) = inf{epsilon >= 0 : delta(epsilon) <= delta}.
-
-    Parameters
-    ----------
-    log_delta_bounds : callable
-        ``epsilon -> (lo, hi)``, an enclosure of log delta(epsilon); delta must be non-increasing.
-    delta : float
-        Target in (0, 1).
-    eps_max : float, optional
-        An epsilon known to satisfy delta(eps_max) <= delta (it is checked).
-
-    Returns
-    -------
-    (lower, upper)
-        ``delta(lower) > delta`` and ``delta(upper) <= delta`` are proven by the enclosures (or
-        lower = 0), so the exact epsilon(delta) lies in [lower, upper]; ``upper - lower <=
-        rtol * upper + atol`` unless the enclosures are too wide to separate the ends.
-    """
-    target = math.log(validate.delta("delta", delta))
-    lo0, hi0 = log_delta_bounds(0.0)
-    if hi0 <= target:
-        return 0.0, 0.0
-    lower = 0.0
-    upper = eps_max if eps_max is not None else 1.0
-    count = 0
-    while True:
-        lo_u, hi_u = log_delta_bounds(upper)
-        count += 1
-        if hi_u <= target:
-            break
-        if lo_u > target:
-            lower = upper
-        if eps_max is not None or count > 60:
-            raise ArithmeticError(
-                f"could not find epsilon with delta(epsilon) <= {delta} (tried up to {upper}); "
-                "the profile may not reach this delta"
-            )
-        upper *= 2.0
-
-    def mid(e: float) -> float:
-        lo, hi = log_delta_bounds(e)
-        return 0.5 * (lo + hi) if math.isfinite(lo) else hi
-
-    # Illinois-style regula falsi on the midpoint of log delta, keeping a proven bracket
-    f_lower = mid(lower) - target
-    f_upper = mid(upper) - target
-    side = 0
-    while upper - lower > rtol * upper + atol and count < max_eval:
-        if math.isfinite(f_lower) and math.isfinite(f_upper) and f_lower > 0 > f_upper:
-            trial = upper - f_upper * (upper - lower) / (f_upper - f_lower)
-            span = upper - lower
-            trial = min(max(trial, lower + 0.01 * span), upper - 0.01 * span)
-        else:
-            trial = 0.5 * (lower + upper)
-        lo, hi = log_delta_bounds(trial)
-        count += 1
-        if hi <= target:
-            upper, f_upper = trial, 0.5 * (lo + hi) - target if math.isfinite(lo) else hi - target
-            if side == -1:
-                f_lower *= 0.5
-            side = -1
-        elif lo > target:
-            lower, f_lower = trial, 0.5 * (lo + hi) - target
-            if side == 1:
-                f_upper *= 0.5
-            side = 1
-        else:
-            # the enclosure straddles the target: certify points on either side of the trial
-            step = max(0.25 * rtol * max(trial, atol), atol)
-            while count < max_eval and upper - lower > rtol * upper + atol:
-                left, right = max(lower, trial - step), min(upper, trial + step)
-                lo_l, _ = log_delta_bounds(left)
-                _, hi_r = log_delta_bounds(right)
-                count += 2
-                if lo_l > target:
-                    lower = left
-                if hi_r <= target:
-                    upper = right
-                step *= 2.0
-            break
-    return lower, upper
-
-
 def gdp_epsilon(mu, delta, digits=None) -> Result:
     """epsilon(delta) of mu-GDP as a certified interval (kind ``exact``).
 
@@ -241,20 +149,24 @@ def gdp_epsilon(mu, delta, digits=None) -> Result:
     validate.delta("delta", delta)
     digits = validate.digits(digits)
     if digits is None:
-        def bounds(e):
+        def bounds(e, _tol):
             v = float(gdp_log_delta(mu_v, e))
             err = float(gdp_log_delta_error(v))
-            return v - err, v + err
+            return rounding.down(v, err), rounding.up(v, err)
 
-        lo, hi = invert(bounds, delta, rtol=1e-9)
+        search = SearchParameters(rtol=1e-9, atol=1e-15)
     else:
-        tol = mpmath.mpf(10) ** (-(digits - 3))
+        def bounds(e, _tol):
+            # mp_adaptive returns `digits` correct digits: widen by 10^(3 - digits) relative,
+            # then round the mpmath ends outwards to floats
+            v = gdp_log_delta(mu_v, e, digits=digits)
+            with mpmath.workdps(digits + 10):
+                err = abs(v) * mpmath.mpf(10) ** (3 - digits) + mpmath.mpf(10) ** (-digits)
+                return rounding.mp_down(v - err), rounding.mp_up(v + err)
 
-        def bounds(e):
-            v = float(gdp_log_delta(mu_v, e, digits=digits))
-            return v - float(tol) * max(1.0, abs(v)), v + float(tol) * max(1.0, abs(v))
-
-        lo, hi = invert(bounds, delta, rtol=max(float(tol) * 100, 1e-15), atol=0.0)
+        search = SearchParameters(rtol=4 * rounding.EPS, atol=1e-300)
+    bracket = epsilon_bracket(bounds, delta, search)
+    lo, hi = bracket.lower, bracket.upper
     return Result(
         quantity="epsilon", lower=lo, upper=hi, kind=Kind.EXACT, status=Status.PROVEN,
         method="gdp", source=GDP_DELTA.source, params={"mu": mu_v, "delta": float(delta)},

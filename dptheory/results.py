@@ -1,10 +1,15 @@
-"""Result types: what a number is (its kind), whether a published bound holds (its status),
-and certified intervals.
+"""The result model: what a number is (its kind), whether a published bound holds (its status),
+certified intervals (:class:`Result`), curves of them (:class:`Curve`), and the record of a method
+that does not apply (:class:`Inapplicable`).
 
 A numerical routine never returns a bare float for a bound: it returns a :class:`Result` whose
 ``[lower, upper]`` interval encloses the exact value of the method's quantity, all of the
 routine's own error (truncation, root finding, rounding) included. For an upper bound the
-number to use is ``upper``; for a lower bound it is ``lower``.
+number to use is ``upper``; for a lower bound it is ``lower``. Quantities that may fall below
+the float64 range (delta) also carry ``log_lower``/``log_upper``; ``upper`` is then rounded up to
+a positive subnormal, never to 0 (:mod:`dptheory.rounding`).
+
+Every result serialises through one ``as_dict``; the command line prints nothing else.
 """
 
 from __future__ import annotations
@@ -12,7 +17,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
-from typing import Any
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import rounding
+from .validate import DomainError
 
 
 class Kind(str, enum.Enum):
@@ -35,31 +45,43 @@ class Status(str, enum.Enum):
     #: no valid proof is known (withdrawn by an erratum, or a combination of theorems whose
     #: hypotheses do not match); no counterexample is known either
     UNPROVEN = "unproven"
+    #: not a bound at all (an asymptotic or heuristic approximation): nothing to prove
+    NOT_A_BOUND = "not a bound"
 
     def __str__(self) -> str:
         return self.value
 
 
+class NotApplicable(DomainError):
+    """A method or closed form does not apply to these parameters; the message says which
+    condition failed. Callers that compare methods turn it into an :class:`Inapplicable` row."""
+
+
+def _float(value) -> float:
+    return float(value)
+
+
 @dataclasses.dataclass(frozen=True)
 class Result:
-    """A certified value: the quantity lies in ``[lower, upper]``.
+    """A certified value: the method's quantity lies in ``[lower, upper]``.
 
     Attributes
     ----------
     quantity : str
-        What was computed, for example ``"epsilon"``, ``"delta"``, ``"log_delta"``, ``"rdp"``.
+        What was computed: ``"epsilon"``, ``"delta"``, ``"rdp"``, ``"tradeoff"``, ``"mu"``, ...
     lower, upper : float
-        The certified enclosure of the method's exact value.
+        The certified enclosure of the method's exact value (directed rounding).
     kind : Kind
         How the method's value relates to the true privacy parameter.
     status : Status
         Whether the method is a proven bound.
-    method : str
-        A short slug naming the method.
-    source : str
-        The paper and result number, and the erratum applied, if any.
-    note : str
-        Anything a user must know to read the number (validity limits, refutation reference).
+    method, source, note : str
+        A slug naming the method; the paper and result number (and erratum applied); anything a
+        user must know to read the number.
+    params : dict
+        The parameters the value was computed at, and diagnostics (``seconds``, ``order``...).
+    log_lower, log_upper : float, optional
+        The enclosure in log space, for quantities that may be below the float range.
     """
 
     quantity: str
@@ -71,12 +93,27 @@ class Result:
     source: str
     note: str = ""
     params: dict = dataclasses.field(default_factory=dict)
+    log_lower: float | None = None
+    log_upper: float | None = None
 
     def __post_init__(self) -> None:
-        if math.isnan(self.lower) or math.isnan(self.upper):
-            raise ArithmeticError(f"{self.method}: result interval contains nan")
+        for name in ("lower", "upper", "log_lower", "log_upper"):
+            v = getattr(self, name)
+            if v is not None:
+                v = _float(v)
+                object.__setattr__(self, name, v)
+                if math.isnan(v):
+                    raise ArithmeticError(f"{self.method}: result {name} is nan")
         if self.lower > self.upper:
             raise ArithmeticError(f"{self.method}: empty interval [{self.lower}, {self.upper}]")
+        if self.log_lower is not None and self.log_upper is not None and self.log_lower > self.log_upper:
+            raise ArithmeticError(f"{self.method}: empty log interval [{self.log_lower}, {self.log_upper}]")
+
+    @classmethod
+    def from_log(cls, quantity: str, log_lower: float, log_upper: float, **fields) -> "Result":
+        """A result known in log space: the linear ends are rounded outwards from the logs."""
+        return cls(quantity, rounding.exp_down(log_lower), rounding.exp_up(log_upper),
+                   log_lower=float(log_lower), log_upper=float(log_upper), **fields)
 
     @property
     def value(self) -> float:
@@ -96,15 +133,143 @@ class Result:
         scale = max(abs(self.lower), abs(self.upper))
         return 0.0 if scale == 0 else self.width / scale
 
+    def replace(self, **changes) -> "Result":
+        return dataclasses.replace(self, **changes)
+
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "method": self.method,
             "quantity": self.quantity,
             "kind": str(self.kind),
             "status": str(self.status),
+            "applicable": True,
             "lower": self.lower,
             "upper": self.upper,
+        }
+        if self.log_upper is not None:
+            out["log_lower"] = self.log_lower
+            out["log_upper"] = self.log_upper
+        out.update(source=self.source, note=self.note)
+        if self.params:
+            out["params"] = dict(self.params)
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Inapplicable:
+    """A method that does not apply at these parameters, with the condition that failed."""
+
+    method: str
+    kind: Kind
+    status: Status
+    source: str
+    reason: str
+    params: dict = dataclasses.field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "kind": str(self.kind), "status": str(self.status),
+                "applicable": False, "source": self.source, "note": f"not applicable: {self.reason}",
+                **({"params": dict(self.params)} if self.params else {})}
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Curve:
+    """A certified curve: at each point ``grid[i]`` of the axis ``axis`` the quantity lies in
+    ``[lower[i], upper[i]]``. The same fields as :class:`Result`, over arrays.
+
+    Examples: an RDP curve (``axis="order"``, ``quantity="rdp"``), a privacy profile
+    (``axis="epsilon"``, ``quantity="delta"``), a trade-off function (``axis="alpha"``,
+    ``quantity="beta"``).
+    """
+
+    quantity: str
+    axis: str
+    grid: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    kind: Kind
+    status: Status
+    method: str
+    source: str
+    note: str = ""
+    params: dict = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        grid = np.atleast_1d(np.asarray(self.grid, dtype=float))
+        lower = np.atleast_1d(np.asarray(self.lower, dtype=float))
+        upper = np.atleast_1d(np.asarray(self.upper, dtype=float))
+        lower, upper = np.broadcast_to(lower, grid.shape).copy(), np.broadcast_to(upper, grid.shape).copy()
+        if np.any(np.isnan(lower)) or np.any(np.isnan(upper)):
+            raise ArithmeticError(f"{self.method}: curve contains nan")
+        if np.any(lower > upper):
+            i = int(np.argmax(lower > upper))
+            raise ArithmeticError(f"{self.method}: empty interval at {self.axis} = {grid[i]}")
+        for name, arr in (("grid", grid), ("lower", lower), ("upper", upper)):
+            arr.setflags(write=False)
+            object.__setattr__(self, name, arr)
+
+    def __len__(self) -> int:
+        return len(self.grid)
+
+    def __getitem__(self, i: int) -> Result:
+        return Result(self.quantity, self.lower[i], self.upper[i], self.kind, self.status, self.method,
+                      self.source, self.note, params={**self.params, self.axis: float(self.grid[i])})
+
+    def __iter__(self) -> Iterator[Result]:
+        return (self[i] for i in range(len(self)))
+
+    @property
+    def value(self) -> np.ndarray:
+        """The conservative values for this kind (see :attr:`Result.value`)."""
+        if self.kind is Kind.UPPER:
+            return self.upper
+        if self.kind is Kind.LOWER:
+            return self.lower
+        return 0.5 * (self.lower + self.upper)
+
+    def replace(self, **changes) -> "Curve":
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "quantity": self.quantity,
+            "axis": self.axis,
+            "kind": str(self.kind),
+            "status": str(self.status),
+            "applicable": True,
+            self.axis: self.grid.tolist(),
+            "lower": self.lower.tolist(),
+            "upper": self.upper.tolist(),
             "source": self.source,
             "note": self.note,
-            **({"params": self.params} if self.params else {}),
+            **({"params": dict(self.params)} if self.params else {}),
         }
+
+
+@dataclasses.dataclass(frozen=True)
+class Enclosure:
+    """A certified enclosure ``[exp(log_lower), exp(log_upper)]`` of a non-negative quantity, in
+    log space: the working form of divergence sums before they become a :class:`Result`."""
+
+    log_lower: float
+    log_upper: float
+
+    @property
+    def lower(self) -> float:
+        return rounding.exp_down(self.log_lower)
+
+    @property
+    def upper(self) -> float:
+        """Rounded up: a positive upper end never becomes 0."""
+        return rounding.exp_up(self.log_upper)
+
+    def relative_width(self) -> float:
+        if self.log_upper == -math.inf:
+            return 0.0
+        if self.log_lower == -math.inf:
+            return 1.0
+        return -math.expm1(self.log_lower - self.log_upper)
+
+    def result(self, quantity: str = "delta", **fields) -> Result:
+        return Result.from_log(quantity, self.log_lower, self.log_upper, **fields)

@@ -32,9 +32,10 @@ import numpy as np
 import sympy as sp
 from scipy import integrate, special
 
-from . import divergences, validate
+from . import divergences, rounding, validate
 from .formula import Formula, register
-from .profile import gdp_delta, gdp_log_delta, invert
+from .inverse import SearchParameters, epsilon_bracket
+from .profile import gdp_delta, gdp_log_delta
 from .results import Kind, Result, Status
 from .symbols import Phi, alpha, eps, lam, mu, pi as prior
 
@@ -176,15 +177,15 @@ class TradeOff(abc.ABC):
 
     def epsilon(self, delta) -> Result:
         """epsilon(delta) = inf{epsilon >= 0: delta(epsilon) <= delta}, as a certified bracket."""
-        def bounds(e):
+        def bounds(e, _tol):
             v = float(self.log_delta(e))
             if not math.isfinite(v):
                 return v, v
             err = 1e-12 + 1e-13 * abs(v)
-            return v - err, v + err
+            return rounding.down(v, err), rounding.up(v, err)
 
-        lo, hi = invert(bounds, delta)
-        return Result("epsilon", lo, hi, Kind.EXACT, Status.PROVEN, method=type(self).__name__.lower(),
+        bracket = epsilon_bracket(bounds, delta, SearchParameters(rtol=1e-9, atol=1e-15))
+        return Result("epsilon", bracket.lower, bracket.upper, Kind.EXACT, Status.PROVEN, method=type(self).__name__.lower(),
                       source="Dong, Roth, Su (2022), Prop. 2.12")
 
     def bayes_error(self, prior_values):

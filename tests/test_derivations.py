@@ -1,5 +1,6 @@
 """The derivation scripts run and state what they derive."""
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -8,8 +9,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def _run(script: str, *args: str) -> str:
-    return subprocess.run([sys.executable, str(ROOT / "derivations" / script), *args],
-                          check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    # a plain checkout: the package is found through PYTHONPATH, not through an installation
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, str(ROOT / "derivations" / script), *args],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
 
 
 def test_variation_ratio_closed_forms_derivation():

@@ -66,15 +66,6 @@ def test_gdp_epsilon_bracket_contains_the_root(mu, delta):
     assert res.lower <= fine.upper and fine.lower <= res.upper
 
 
-def test_invert_generic_and_edge_cases():
-    # delta(eps) = e^{-eps}: epsilon(delta) = log(1/delta)
-    lo, hi = profile.invert(lambda e: (-e - 1e-12, -e + 1e-12), 1e-3)
-    assert lo <= math.log(1e3) <= hi and hi - lo < 1e-8
-    assert profile.invert(lambda e: (-10.0, -10.0), 0.5) == (0.0, 0.0)
-    with pytest.raises(ArithmeticError, match="may not reach"):
-        profile.invert(lambda e: (-1.0, -1.0), 1e-3)
-
-
 def test_bad_inputs():
     with raises_naming("mu", "(0, inf)"):
         profile.gdp_log_delta(0.0, 1.0)

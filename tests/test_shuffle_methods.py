@@ -55,7 +55,9 @@ def test_erlingsson_closed_form():
     """EFMRTT19: 12 eps0 sqrt(log(1/delta)/n); 0.2523130449 at n = 5000, eps0 = 0.4, delta = 1e-6
     (the value printed by Balle et al.'s notebook)."""
     res = shuffle.epsilon(R.general_ldp(0.4), 5000, 1e-6, method="efmrtt19")
-    assert abs(res.upper - 0.2523130449483328) < 1e-12
+    exact = 12 * 0.4 * math.sqrt(math.log(1e6) / 5000)
+    assert res.lower <= exact <= res.upper and res.upper - res.lower < 1e-10
+    assert abs(res.upper - 0.2523130449483328) < 1e-10
     with pytest.raises(DomainError, match="epsilon_{0}"):
         shuffle.epsilon(R.general_ldp(1.0), 5000, 1e-6, method="efmrtt19")
 
@@ -73,9 +75,11 @@ def test_auto_picks_the_tightest_proven_upper_bound():
     assert d.quantity == "delta" and d.status is Status.PROVEN and d.lower <= d.upper
 
 
-def test_tiny_delta_is_reported_as_log_delta():
+def test_tiny_delta_keeps_its_logarithm_and_a_positive_upper_end():
     res = shuffle.delta(R.general_ldp(1.0), 10**6, 0.5, method="clones")
-    assert res.quantity == "log_delta" and res.upper < -700
+    assert res.quantity == "delta" and res.log_upper < -700
+    # the upper end is rounded up, never to 0 (issue 9, defect 4)
+    assert res.upper > 0 and res.lower <= res.upper
 
 
 def test_results_are_monotone_in_n():
@@ -108,26 +112,34 @@ def run(capsys, *argv):
 
 def test_command_json_rows(capsys):
     code, out, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e6", "--delta", "1e-8", "--json")
-    rows = json.loads(out)
+    data = json.loads(out)
+    rows = data["results"]
     assert code == 0
     assert {r["method"] for r in rows} >= {"variation-ratio", "variation-ratio-lower", "variation-ratio-analytic",
                                           "variation-ratio-asymptotic", "clones", "clones-closed-form",
                                           "stronger-clones", "exact"}
     for r in rows:
-        assert set(r) >= {"method", "kind", "status", "epsilon_lower", "epsilon_upper", "seconds", "source"}
+        assert set(r) >= {"method", "kind", "status", "applicable", "source", "note"}
         assert r["kind"] in ("upper", "lower", "exact", "approximation")
         assert r["status"] in ("proven", "refuted", "unproven")
+        if r["applicable"]:
+            assert r["lower"] <= r["upper"] and r["params"]["seconds"] >= 0
     by = {r["method"]: r for r in rows}
-    assert by["variation-ratio-lower"]["epsilon_upper"] <= by["clones"]["epsilon_lower"]
+    assert by["variation-ratio-lower"]["upper"] <= by["clones"]["lower"]
+    # the answer first: the tightest proven upper bound and the best lower bound
+    summary = data["summary"]
+    assert summary["upper"]["method"] == "variation-ratio-labelled"
+    assert summary["lower"]["method"] == "variation-ratio-lower"
+    assert summary["lower"]["lower"] <= summary["upper"]["upper"]
 
 
 def test_command_small_n_has_exact_and_delta_mode(capsys):
     code, out, _ = run(capsys, "shuffle", "--randomizer", "grr", "--d", "3", "--n", "4", "--eps0", "1",
                        "--epsilon", "0.3", "--json")
-    rows = {r["method"]: r for r in json.loads(out)}
-    assert rows["exact"]["delta_upper"] is not None
+    rows = {r["method"]: r for r in json.loads(out)["results"]}
+    assert rows["exact"]["applicable"] and rows["exact"]["upper"] is not None
     assert rows["variation-ratio"]["status"] == "refuted"
-    assert rows["variation-ratio-labelled"]["delta_upper"] >= rows["exact"]["delta_lower"]
+    assert rows["variation-ratio-labelled"]["upper"] >= rows["exact"]["lower"]
 
 
 def test_bare_command_runs_the_default_job(capsys):

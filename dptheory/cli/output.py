@@ -24,6 +24,33 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def fmt_positive(value: float | None, log_value: float | None = None) -> str:
+    """A non-negative quantity for a person: below the float range (or rounded to a subnormal)
+    it is shown from its logarithm in scientific notation, never as 0 when it is positive."""
+    if value is None:
+        return "-"
+    if log_value is not None and math.isfinite(log_value) and (value == 0 or value < 1e-300):
+        log10 = log_value / math.log(10.0)
+        exponent = math.floor(log10)
+        return f"{10 ** (log10 - exponent):.5f}e{exponent:+d}"
+    if log_value is not None and log_value == -math.inf:
+        return "0"
+    return _fmt(float(value))
+
+
+def result_row(res, *, lower_key: str = "lower", upper_key: str = "upper") -> dict:
+    """One table row of a Result or Inapplicable (its as_dict, with printable ends)."""
+    d = res.as_dict()
+    if not d.get("applicable", True):
+        return {"method": d["method"], "kind": d["kind"], "status": d["status"], lower_key: "n/a", upper_key: "n/a",
+                "note": d["note"]}
+    row = {"method": d["method"], "kind": d["kind"], "status": d["status"],
+           lower_key: fmt_positive(d["lower"], d.get("log_lower")),
+           upper_key: fmt_positive(d["upper"], d.get("log_upper")),
+           "seconds": d.get("params", {}).get("seconds"), "note": d["note"]}
+    return row
+
+
 def table(rows: Sequence[dict], columns: Sequence[str], out=None) -> None:
     """Print ``rows`` as an aligned table with the given columns."""
     out = out or sys.stdout

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import validate
-from ..shuffle import METHODS, compare
 from ..shuffle import randomizers as rz
-from .output import emit_json, table
+from ..shuffle.methods import METHODS, compare, summarize
+from .output import emit_json, fmt_positive, result_row, table
 
 
 def add_parser(sub) -> None:
@@ -39,40 +39,36 @@ def build_randomizer(args):
 def run(args) -> int:
     randomizer = build_randomizer(args)
     n = validate.integer("n", args.n, low=1)
-    methods = None
-    if args.methods:
-        methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
     if args.epsilon is not None:
-        validate.real("epsilon", args.epsilon, low=0.0)
-        rows = compare(randomizer, n, epsilon_value=args.epsilon, methods=methods)
-        out = []
-        for r in rows:
-            q = r.get("quantity", "delta")
-            out.append({"method": r["method"], "kind": r["kind"], "status": r["status"],
-                        f"{q}_lower": r.get("lower"), f"{q}_upper": r.get("upper"),
-                        "seconds": r.get("seconds"), "source": r["source"], "note": r.get("note", "")})
-        columns = ["method", "kind", "status", "delta_lower", "delta_upper", "seconds", "source"]
-        if any("log_delta_upper" in r for r in out):
-            columns[3:5] = ["delta_lower", "delta_upper", "log_delta_lower", "log_delta_upper"]
+        results = compare(randomizer, n, epsilon_value=args.epsilon, methods=methods)
+        quantity, setting = "delta", {"epsilon": args.epsilon}
     else:
-        validate.delta("delta", args.delta)
-        rows = compare(randomizer, n, delta_value=args.delta, methods=methods, rtol=args.rtol)
-        out = [{"method": r["method"], "kind": r["kind"], "status": r["status"],
-                "epsilon_lower": r.get("lower"), "epsilon_upper": r.get("upper"),
-                "seconds": r.get("seconds"), "source": r["source"], "note": r.get("note", "")} for r in rows]
-        columns = ["method", "kind", "status", "epsilon_lower", "epsilon_upper", "seconds", "source"]
+        results = compare(randomizer, n, delta_value=args.delta, methods=methods, rtol=args.rtol)
+        quantity, setting = "epsilon", {"delta": args.delta}
+    summary = summarize(results)
+    parameters = {"randomizer": randomizer.name, "eps0": randomizer.eps0, "p": randomizer.p,
+                  "beta": randomizer.beta, "q": randomizer.q, "n": n, **setting}
     if args.json:
-        emit_json(out)
+        emit_json({"parameters": parameters, "summary": summary.as_dict(),
+                   "results": [r.as_dict() for r in results]})
         return 0
-    header = (f"{randomizer.name}: eps0 = {randomizer.eps0}, p = {randomizer.p:.6g}, beta = {randomizer.beta:.6g}, "
-              f"q = {randomizer.q:.6g}; n = {n}; "
-              + (f"epsilon = {args.epsilon}" if args.epsilon is not None else f"delta = {args.delta}"))
-    print(header)
+    print(f"{randomizer.name}: eps0 = {randomizer.eps0}, p = {randomizer.p:.6g}, beta = {randomizer.beta:.6g}, "
+          f"q = {randomizer.q:.6g}; n = {n}; "
+          + (f"epsilon = {args.epsilon}" if args.epsilon is not None else f"delta = {args.delta}"))
+    for label, res, end in (("<=", summary.upper, "upper"), (">=", summary.lower, "lower")):
+        if res is not None:
+            shown = fmt_positive(getattr(res, end), getattr(res, "log_" + end))
+            print(f"  {quantity} {label} {shown}  ({res.method}, {res.kind}, {res.status})")
+    if summary.gap is not None:
+        print(f"  gap: the upper bound is {summary.gap:.3g} above the lower bound (relative)")
     print()
-    table(out, columns)
-    notes = [f"  {r['method']}: {r['note']}" for r in out if r.get("note")]
-    if notes:
-        print()
-        print("notes:")
-        print("\n".join(notes))
+    lo, hi = f"{quantity}_lower", f"{quantity}_upper"
+    rows = [result_row(r, lower_key=lo, upper_key=hi) for r in results]
+    table(rows, ["method", "kind", "status", lo, hi, "seconds"])
+    notes = [f"  {r['method']}: {r['note']}" for r in rows if r.get("note")]
+    notes += [f"  {r.method}: {r.source}" for r in results]
+    print()
+    print("notes and sources:")
+    print("\n".join(notes))
     return 0

@@ -7,6 +7,6 @@
 """
 
 from . import exact, randomizers
-from .methods import METHODS, NotApplicable, compare, delta, epsilon
+from .methods import METHODS, NotApplicable, compare, delta, epsilon, summarize
 
-__all__ = ["METHODS", "NotApplicable", "compare", "delta", "epsilon", "exact", "randomizers"]
+__all__ = ["METHODS", "NotApplicable", "compare", "delta", "epsilon", "exact", "randomizers", "summarize"]

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import math
 
-from .. import validate
+from .. import rounding, validate
+from ..inverse import SearchParameters, epsilon_bracket
 from ..precision import log1mexp
 
 SOURCE = "Balle, Bell, Gascon, Nissim (2019), privacy blanket (constants of the authors' implementation)"
@@ -77,16 +78,18 @@ def log_delta(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None)
 
 def epsilon(bound: str, kind: str, eps0_value, n_value, delta_value, k_value=None) -> tuple[float, float]:
     """Certified bracket of the smallest epsilon with blanket delta(epsilon) <= delta (eps0 if none)."""
-    from ..profile import invert
-
     d = validate.delta("delta", delta_value)
 
-    def bounds(e):
+    def bounds(e, _tol):
         if e <= 0:
             return 0.0, 0.0
         v = log_delta(bound, kind, eps0_value, n_value, e, k_value)
-        err = 1e-12 * (1 + abs(v)) if math.isfinite(v) else 0.0
-        return v - err, v + err
+        if not math.isfinite(v):
+            return v, v
+        err = 1e-12 * (1 + abs(v))
+        return rounding.down(v, err), min(0.0, rounding.up(v, err))
 
-    return invert(bounds, d, eps_max=float(eps0_value), rtol=1e-9)
+    # shuffling an eps0-LDP randomizer is eps0-DP: eps0 is a theory bound on the answer
+    bracket = epsilon_bracket(bounds, d, SearchParameters(upper=float(eps0_value), rtol=1e-9, atol=1e-15))
+    return bracket.lower, bracket.upper
 

@@ -20,7 +20,8 @@ import numpy as np
 
 from .. import validate
 from ..precision import mp_adaptive
-from ..profile import invert
+from .. import rounding
+from ..inverse import SearchParameters, epsilon_bracket
 from ..results import Kind, Result, Status
 from .randomizers import Randomizer
 
@@ -123,13 +124,13 @@ def epsilon(randomizer, inputs0, inputs1, delta_value, digits=None) -> Result:
     m = _matrix(randomizer)
     eps_max = math.log(float(np.max(m.astype(float)[:, None, :] / m.astype(float)[None, :, :]))) * 1.0000001 + 1e-12
 
-    def bounds(e):
+    def bounds(e, _tol):
         v = float(delta(randomizer, a, b, e, digits=digits))
         err = delta_error(len(a), e) if digits is None else v * 1e-15
-        lo = math.log(v - err) if v > err else -math.inf
-        return lo, (math.log(v + err) if v + err > 0 else -math.inf)
+        return rounding.log_down(rounding.down_nonneg(v, err)), rounding.log_up(rounding.up(v, err))
 
-    lo, hi = invert(bounds, delta_value, eps_max=eps_max, rtol=1e-9)
+    bracket = epsilon_bracket(bounds, delta_value, SearchParameters(upper=eps_max, rtol=1e-9, atol=1e-15))
+    lo, hi = bracket.lower, bracket.upper
     return Result("epsilon", lo, hi, Kind.EXACT, Status.PROVEN, "exact", "exact enumeration of the shuffled histogram",
                   params={"inputs0": a, "inputs1": b})
 

@@ -17,11 +17,12 @@ import numpy as np
 
 from .. import validate
 from ..formula import Formula, register
-from ..results import Kind, Result, Status
+from .. import rounding
+from ..inverse import SearchParameters, epsilon_bracket
+from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..symbols import delta as delta_sym, eps0 as eps0_sym, n as n_sym
 from ..validate import ConditionError
 from . import blanket, clones, exact, variation_ratio as vr
-from .pairs import Enclosure
 from .randomizers import Randomizer, binary_rr
 
 import sympy as sp
@@ -41,56 +42,86 @@ ERLINGSSON = register(Formula(
 EXACT_MAX_N = 12
 
 
-class NotApplicable(validate.DomainError):
-    """The method does not apply to this randomizer or these parameters (the reason is the message)."""
-
-
 @dataclasses.dataclass(frozen=True)
 class Method:
+    """One bound on shuffled (epsilon, delta)-DP, as data.
+
+    ``why_not(randomizer, n)`` gives the reason the method does not apply (None where it
+    applies); :meth:`applies` answers the question its name asks. ``epsilon`` and ``delta``
+    return :class:`~dptheory.results.Result`s or raise :class:`NotApplicable` with the reason
+    (a closed form outside the domain where it is defined included).
+    """
+
     slug: str
     kind: Kind
     source: str
     #: (randomizer, n) -> reason it does not apply, or None
-    applies: Callable[[Randomizer, int], str | None]
+    why_not_fn: Callable[[Randomizer, int], str | None]
     #: (randomizer) -> (status, note)
-    status: Callable[[Randomizer], tuple[Status, str]]
+    status_fn: Callable[[Randomizer], tuple[Status, str]]
     #: (randomizer, n, epsilon, rtol) -> Enclosure of log delta; None for closed forms in epsilon
     log_delta: Callable | None = None
     #: (randomizer, n, delta) -> epsilon, for closed forms
     closed_epsilon: Callable | None = None
 
+    def why_not(self, rz: Randomizer, n: int) -> str | None:
+        return self.why_not_fn(rz, n)
+
+    def applies(self, rz: Randomizer, n: int) -> bool:
+        return self.why_not_fn(rz, n) is None
+
+    def status(self, rz: Randomizer) -> Status:
+        return self.status_fn(rz)[0]
+
     def _begin(self, rz: Randomizer, n: int) -> tuple[Status, str, float]:
         """(status, note, start time), or NotApplicable with the reason."""
-        reason = self.applies(rz, n)
+        reason = self.why_not_fn(rz, n)
         if reason:
             raise NotApplicable(f"{self.slug}: {reason}")
-        return (*self.status(rz), time.perf_counter())
+        return (*self.status_fn(rz), time.perf_counter())
 
     def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = 1e-3) -> Result:
         status, note, start = self._begin(rz, n)
+        cap = _eps_cap(rz)
         if self.closed_epsilon is not None:
-            lo = hi = float(self.closed_epsilon(rz, n, delta))
-            if self.kind is Kind.UPPER:
-                hi = float(np.nextafter(hi, np.inf))
+            try:
+                value = float(self.closed_epsilon(rz, n, delta))
+            except ConditionError as exc:
+                raise NotApplicable(f"{self.slug}: {exc}") from None
+            lo, hi = rounding.down(value, rel_err=rounding.CLOSED_FORM_RTOL), rounding.up(value, rel_err=rounding.CLOSED_FORM_RTOL)
         else:
-            lo, hi = _invert(lambda e, tol: self.log_delta(rz, n, e, tol), delta, rtol, eps_cap=_eps_cap(rz),
-                             guess=_guess(rz, n, delta))
+            target = math.log(delta)
+            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta), rtol=rtol,
+                                      tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)))
+
+            def enclosure(e, tol):
+                enc = self.log_delta(rz, n, e, tol)
+                return enc.log_lower, enc.log_upper
+
+            bracket = epsilon_bracket(enclosure, delta, search)
+            lo, hi = bracket.lower, bracket.upper
+            if bracket.at_theory_limit:
+                note = _join(note, f"the bound does not reach delta below log p = {cap:.6g}, "
+                                   "which shuffling an eps0-LDP randomizer never exceeds")
         return Result("epsilon", lo, hi, self.kind, status, self.slug, self.source, note,
                       params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
         status, note, start = self._begin(rz, n)
-        if self.log_delta is not None:
+        cap = _eps_cap(rz)
+        if cap is not None and epsilon >= cap:
+            enc = Enclosure(-math.inf, -math.inf)
+            note = _join(note, "epsilon >= log p: the shuffled output's likelihood ratio never exceeds p")
+        elif self.log_delta is not None:
             enc = self.log_delta(rz, n, epsilon, rtol)
         else:
             enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon)
-        seconds = time.perf_counter() - start
-        if enc.log_upper < -700:
-            return Result("log_delta", enc.log_lower, enc.log_upper, self.kind, status, self.slug, self.source,
-                          note + (" " if note else "") + "(delta below 1e-300: reported as log delta)",
-                          params={"n": n, "epsilon": epsilon, "seconds": seconds})
-        return Result("delta", enc.lower, enc.upper, self.kind, status, self.slug, self.source, note,
-                      params={"n": n, "epsilon": epsilon, "seconds": seconds})
+        return enc.result("delta", kind=self.kind, status=status, method=self.slug, source=self.source, note=note,
+                          params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start})
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(x for x in notes if x)
 
 
 def _guess(rz: Randomizer, n: int, delta: float) -> float:
@@ -107,92 +138,6 @@ def _guess(rz: Randomizer, n: int, delta: float) -> float:
 
 def _eps_cap(rz: Randomizer) -> float | None:
     return None if math.isinf(rz.p) else math.log(rz.p)
-
-
-def _invert(log_delta_fn, delta_value, rtol, eps_cap=None, guess=None) -> tuple[float, float]:
-    """Certified bracket of epsilon(delta) from log-delta enclosures.
-
-    Geometric steps from ``guess`` until the target is bracketed, then secant steps on log delta,
-    safeguarded by bisection. Each evaluation is classified as certainly above the target,
-    certainly below, or undecided; an undecided point is resolved by stepping outwards (and, if
-    that fails, by tightening the enclosure), so the returned ends are always certified.
-    """
-    target = math.log(delta_value)
-    # relative accuracy of delta that resolves epsilon to rtol: d log delta / d log eps ~ 2 |log delta|
-    tol = min(1e-2, max(0.25 * rtol * abs(target), 1e-10))
-    cap = eps_cap if eps_cap is not None else math.inf
-
-    def classify(e, tighten=False):
-        t = tol
-        for _ in range(6 if tighten else 1):
-            enc = log_delta_fn(e, t)
-            if enc.log_lower > target:
-                return 1, enc
-            if enc.log_upper <= target:
-                return -1, enc
-            t = max(t * 0.01, 1e-12)
-        return 0, enc
-
-    lo, hi = 0.0, math.inf
-    e = guess if guess and guess > 0 else 1e-3
-    e = min(e, cap)
-    pts: list[tuple[float, float]] = []  # (epsilon, mid log delta)
-    for _ in range(200):
-        side, enc = classify(e)
-        if side > 0:
-            lo = max(lo, e)
-        elif side < 0:
-            hi = min(hi, e)
-        else:
-            return _straddle(classify, e, lo, hi, rtol)
-        if math.isfinite(hi) and hi - lo <= rtol * hi:
-            return lo, hi
-        mid = 0.5 * (enc.log_lower + enc.log_upper)
-        if math.isfinite(mid):
-            pts.append((e, mid))
-        if not math.isfinite(hi):
-            if e >= cap:
-                raise ArithmeticError(f"delta({cap}) is above the target {delta_value}: no epsilon <= log p reaches it")
-            e = min(e * 4, cap)
-            continue
-        if lo == 0.0 and (len(pts) < 2 or e < 1e-12):
-            if e < 1e-12:
-                if classify(0.0, tighten=True)[0] < 0:
-                    return 0.0, 0.0
-                lo = 0.0
-            e = e / 4
-            continue
-        nxt = None
-        if len(pts) >= 2:
-            (e0, m0), (e1, m1) = pts[-2], pts[-1]
-            if m1 != m0:
-                nxt = e1 - (m1 - target) * (e1 - e0) / (m1 - m0)
-        if nxt is None or not (lo < nxt < hi):
-            nxt = 0.5 * (lo + hi) if lo > 0 else hi / 4
-        # stay a little inside the bracket, and step past the root by a fraction of the tolerance,
-        # so that the next point can close the bracket
-        span = hi - lo
-        nxt = min(max(nxt, lo + 0.01 * span), hi - 0.01 * span)
-        if pts and abs(nxt - pts[-1][0]) < 0.25 * rtol * nxt:
-            nxt = nxt + (0.25 * rtol * nxt if pts[-1][0] < nxt or side > 0 else -0.25 * rtol * nxt)
-        e = nxt
-    return lo, hi
-
-
-def _straddle(classify, e, lo, hi, rtol):
-    """The enclosure at e straddles the target: certify points on both sides of e."""
-    step = max(rtol * e * 0.25, 1e-300)
-    new_lo, new_hi = lo, hi
-    for attempt in range(60):
-        tighten = attempt > 3
-        if new_lo < e - step and classify(e - step, tighten)[0] > 0:
-            new_lo = max(new_lo, e - step)
-        if e + step < new_hi and classify(e + step, tighten)[0] < 0:
-            new_hi = min(new_hi, e + step)
-        if new_hi - new_lo <= rtol * new_hi:
-            break
-        step *= 2
-    return new_lo, new_hi
 
 
 def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> Enclosure:
@@ -397,9 +342,9 @@ def _method(slug: str) -> Method:
 def _candidates(rz: Randomizer, n: int):
     for slug in AUTO_ORDER:
         m = METHODS[slug]
-        if m.kind not in (Kind.UPPER, Kind.EXACT) or m.applies(rz, n):
+        if m.kind not in (Kind.UPPER, Kind.EXACT) or not m.applies(rz, n):
             continue
-        if m.status(rz)[0] is Status.PROVEN:
+        if m.status(rz) is Status.PROVEN:
             yield m
 
 
@@ -441,29 +386,69 @@ def delta(randomizer: Randomizer, n, epsilon_value, method: str = "auto", *, rto
     e = validate.real("epsilon", epsilon_value, low=0.0)
     if method != "auto":
         return _method(method).delta(randomizer, nn, e, rtol)
-    # a bound on log delta (quantity "log_delta") is compared on the delta scale
-    return _tightest(randomizer, nn, lambda m: m.delta(randomizer, nn, e, rtol),
-                     lambda res: res.upper if res.quantity == "delta" else math.exp(max(res.upper, -745)))
+    # compared in log space: bounds below the float range still order correctly
+    return _tightest(randomizer, nn, lambda m: m.delta(randomizer, nn, e, rtol), lambda res: res.log_upper)
 
 
 def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, methods=None,
-            rtol: float = 1e-3) -> list[dict]:
-    """Run every applicable method; one row per method (errors and inapplicable ones reported)."""
+            rtol: float = 1e-3) -> list[Result | Inapplicable]:
+    """Run every method (or those named): a :class:`Result` per method that applies, an
+    :class:`Inapplicable` with the failed condition for the others. Never raises for a method
+    that does not apply."""
     nn = validate.integer("n", n, low=1)
-    rows = []
-    for slug in methods or METHODS:
-        m = _method(slug)
-        row = {"method": slug, "kind": str(m.kind), "source": m.source}
+    if (delta_value is None) == (epsilon_value is None):
+        raise validate.DomainError("give exactly one of delta_value and epsilon_value")
+    if delta_value is not None:
+        validate.delta("delta", delta_value)
+    else:
+        validate.real("epsilon", epsilon_value, low=0.0)
+    validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    out: list[Result | Inapplicable] = []
+    for m in [_method(slug) for slug in (methods or METHODS)]:
         try:
             if delta_value is not None:
-                res = m.epsilon(randomizer, nn, delta_value, rtol)
+                out.append(m.epsilon(randomizer, nn, delta_value, rtol))
             else:
-                res = m.delta(randomizer, nn, epsilon_value)
+                out.append(m.delta(randomizer, nn, epsilon_value))
         except (ConditionError, NotApplicable) as exc:
-            row.update(status=str(m.status(randomizer)[0]), note=f"not applicable: {exc}")
-            rows.append(row)
-            continue
-        row.update(status=str(res.status), quantity=res.quantity, lower=res.lower, upper=res.upper,
-                   seconds=res.params.get("seconds"), note=res.note)
-        rows.append(row)
-    return rows
+            reason = str(exc)
+            if reason.startswith(m.slug + ": "):
+                reason = reason[len(m.slug) + 2:]
+            out.append(Inapplicable(m.slug, m.kind, m.status(randomizer), m.source, reason, params={"n": nn}))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """The answer a practitioner came for: the tightest proven upper bound and the best lower
+    bound (or the exact value) among a comparison's results."""
+
+    upper: Result | None
+    lower: Result | None
+
+    @property
+    def gap(self) -> float | None:
+        """upper / lower - 1 of the two conservative ends (None if either is missing or 0)."""
+        if self.upper is None or self.lower is None or self.lower.lower <= 0:
+            return None
+        return self.upper.upper / self.lower.lower - 1.0
+
+    def as_dict(self) -> dict:
+        return {"upper": self.upper.as_dict() if self.upper else None,
+                "lower": self.lower.as_dict() if self.lower else None,
+                "gap": self.gap}
+
+
+def summarize(results) -> Summary:
+    """The tightest proven upper bound (an exact value counts as both) and the largest proven
+    lower bound among ``results`` (:func:`compare`'s output); compared in log space for delta."""
+    def key(r: Result, end: str) -> float:
+        log_end = r.log_upper if end == "upper" else r.log_lower
+        return log_end if log_end is not None else getattr(r, end)
+
+    proven = [r for r in results if isinstance(r, Result) and r.status is Status.PROVEN]
+    uppers = [r for r in proven if r.kind in (Kind.UPPER, Kind.EXACT)]
+    lowers = [r for r in proven if r.kind in (Kind.LOWER, Kind.EXACT)]
+    best_upper = min(uppers, key=lambda r: key(r, "upper"), default=None)
+    best_lower = max(lowers, key=lambda r: key(r, "lower"), default=None)
+    return Summary(best_upper, best_lower)

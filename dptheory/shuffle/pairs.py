@@ -37,35 +37,13 @@ import mpmath
 import numpy as np
 
 from .. import validate
+from ..results import Enclosure
 from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
                          binom_tail_rtol, log1mexp, logsumexp, mp_binom_pmf, mp_binom_sf, round_down, round_up)
 
 _NEG_INF = -np.inf
 #: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
 _ARITH_RTOL = 1e-14
-
-
-@dataclasses.dataclass(frozen=True)
-class Enclosure:
-    """A certified enclosure [lower, upper] of a (log-)divergence, in log space."""
-
-    log_lower: float
-    log_upper: float
-
-    @property
-    def lower(self) -> float:
-        return math.exp(self.log_lower) if self.log_lower > -745 else 0.0
-
-    @property
-    def upper(self) -> float:
-        return math.exp(self.log_upper) if self.log_upper > -745 else 0.0
-
-    def relative_width(self) -> float:
-        if self.log_upper == _NEG_INF:
-            return 0.0
-        if self.log_lower == _NEG_INF:
-            return 1.0
-        return -math.expm1(self.log_lower - self.log_upper)
 
 
 def _log_psi(thp, thq, j, rho, log_gamma):

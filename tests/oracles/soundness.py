@@ -26,14 +26,13 @@ def check_methods(rz, n: int, e: float, worst: float, err: float, context=()) ->
     datasets, known to within ``err``) on its side; returns how many methods were checked."""
     checked = 0
     for slug, m in METHODS.items():
-        if m.log_delta is None or slug == "exact" or m.applies(rz, n):
+        if m.log_delta is None or slug == "exact" or not m.applies(rz, n):
             continue
         try:
             res = m.delta(rz, n, e)
         except (NotApplicable, ConditionError):
             continue
-        hi = res.upper if res.quantity == "delta" else math.exp(res.upper)
-        lo = res.lower if res.quantity == "delta" else math.exp(res.lower)
+        hi, lo = res.upper, res.lower
         if m.kind is Kind.UPPER and res.status is Status.PROVEN:
             assert hi >= worst - err, (rz.name, n, e, slug, hi, worst, *context)
         if m.kind is Kind.LOWER:

@@ -1,0 +1,224 @@
+"""The one epsilon(delta) inverter: a certified bracket of the inverse of a privacy profile.
+
+A privacy profile delta(epsilon) is non-increasing; its inverse is
+``epsilon(delta) = inf{epsilon >= 0 : delta(epsilon) <= delta}``. Every caller in the package
+(closed-form GDP, blanket bounds, exact enumeration, the shuffle methods) hands this module an
+enclosure of ``log delta(epsilon)`` and a :class:`SearchParameters` record, in the style of
+dp_accounting's ``BinarySearchParameters``: the bracket, the tolerance and the evaluation budget
+are data, not code.
+
+The returned :class:`Bracket` ``[lower, upper]`` is certified: ``lower`` is 0 or a point whose
+enclosure lies above the target, ``upper`` is a point whose enclosure lies at or below it (or
+``SearchParameters.upper``, a point the caller knows from theory to be at or above the answer,
+such as eps0 for an eps0-LDP randomizer). The search is a regula falsi on log delta (Illinois
+variant), safeguarded by bisection; where an enclosure straddles the target it asks the profile
+for a tighter enclosure and then certifies points on either side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Callable
+
+from . import validate
+
+#: ``(epsilon, tol) -> (log_lower, log_upper)``: an enclosure of log delta(epsilon); ``tol`` is
+#: the relative accuracy of delta the search would like (profiles that cannot refine ignore it)
+LogDeltaEnclosure = Callable[[float, float], "tuple[float, float]"]
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchParameters:
+    """Where and how precisely to search for epsilon(delta).
+
+    Attributes
+    ----------
+    lower : float
+        An epsilon known to be at most the answer (default 0).
+    upper : float, optional
+        An epsilon known from theory to be at least the answer; it is not evaluated. Without
+        it the search grows the bracket geometrically from ``initial_guess``.
+    initial_guess : float, optional
+        Where to start (a cheap approximation of the answer saves evaluations).
+    rtol, atol : float
+        Stop when ``upper - lower <= rtol * upper + atol``.
+    tol : float, optional
+        The relative accuracy of delta asked of the profile at first; by default derived from
+        ``rtol`` (d log delta / d log epsilon is about 2 |log delta|).
+    max_evaluations : int
+        Budget of profile evaluations; past it the bracket reached so far is returned (still
+        certified, just wider than asked).
+    max_epsilon : float
+        Give up growing the bracket here: the profile does not reach delta.
+    """
+
+    lower: float = 0.0
+    upper: float | None = None
+    initial_guess: float | None = None
+    rtol: float = 1e-9
+    atol: float = 0.0
+    tol: float | None = None
+    max_evaluations: int = 400
+    max_epsilon: float = 1e6
+
+    def __post_init__(self) -> None:
+        validate.real("lower", self.lower, low=0.0)
+        if self.upper is not None:
+            validate.real("upper", self.upper, low=self.lower)
+        validate.real("rtol", self.rtol, low=0.0)
+        validate.real("atol", self.atol, low=0.0)
+        if self.rtol == 0 and self.atol == 0:
+            raise validate.DomainError("rtol = 0 and atol = 0 is invalid: one tolerance must be positive")
+
+
+@dataclasses.dataclass(frozen=True)
+class Bracket:
+    """A certified bracket of epsilon(delta)."""
+
+    lower: float
+    upper: float
+    evaluations: int
+    #: the profile stayed above delta up to ``SearchParameters.upper``: ``upper`` is that theory
+    #: bound, not a point where the profile was seen to reach delta
+    at_theory_limit: bool = False
+
+
+class _Budget(Exception):
+    pass
+
+
+def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchParameters = SearchParameters()) -> Bracket:
+    """Certified bracket of ``inf{epsilon >= 0 : delta(epsilon) <= delta}``.
+
+    Parameters
+    ----------
+    log_delta : callable
+        ``(epsilon, tol) -> (log_lower, log_upper)``, an enclosure of log delta(epsilon) of a
+        non-increasing profile.
+    delta : float
+        The target, in (0, 1).
+    params : SearchParameters
+        Bracket, tolerances and budget.
+    """
+    target = math.log(validate.delta("delta", delta))
+    tol0 = params.tol if params.tol is not None else min(1e-2, max(0.25 * params.rtol * abs(target), 1e-12))
+    count = 0
+
+    def enclose(e: float, tol: float) -> tuple[float, float]:
+        nonlocal count
+        if count >= params.max_evaluations:
+            raise _Budget
+        count += 1
+        lo, hi = log_delta(e, tol)
+        if math.isnan(lo) or math.isnan(hi):
+            raise ArithmeticError(f"the profile's enclosure at epsilon = {e!r} is nan")
+        return lo, hi
+
+    def classify(e: float, tighten: bool = False) -> tuple[int, float]:
+        """+1: delta(e) > target; -1: delta(e) <= target; 0: undecided. And a mid log delta."""
+        tol = tol0
+        for _ in range(5 if tighten else 1):
+            lo, hi = enclose(e, tol)
+            if lo > target:
+                return 1, 0.5 * (lo + hi)
+            if hi <= target:
+                return -1, (0.5 * (lo + hi) if math.isfinite(lo) else hi)
+            tol = max(tol * 1e-2, 1e-15)
+        return 0, 0.5 * (lo + hi) if math.isfinite(lo) else hi
+
+    lower = float(params.lower)
+    upper = math.inf if params.upper is None else float(params.upper)
+    f_lower = f_upper = math.nan  # mid log delta minus target at the ends, where seen
+    theory_upper = params.upper is not None
+    seen_below = False
+
+    def done() -> bool:
+        return math.isfinite(upper) and upper - lower <= params.rtol * upper + params.atol
+
+    try:
+        # 1. a first point, then grow or shrink until the answer is bracketed by evaluated points
+        e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
+        e = max(e, lower)
+        if math.isfinite(upper):
+            e = min(e, upper)
+            if e == upper and upper > lower:
+                e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
+        while not done():
+            side, mid = classify(e)
+            if side == 0:
+                side, mid = classify(e, tighten=True)
+            if side > 0:
+                lower, f_lower = e, mid - target
+            elif side < 0:
+                upper, f_upper, seen_below = e, mid - target, True
+            else:
+                lower, upper = _straddle(classify, e, lower, upper, params)
+                return Bracket(lower, upper, count, False)
+            if side > 0 and not seen_below:
+                if math.isinf(upper):
+                    if e >= params.max_epsilon:
+                        raise ArithmeticError(
+                            f"delta({e:g}) is still above the target {delta:g}: the profile does not reach it "
+                            f"for epsilon <= {params.max_epsilon:g}")
+                    e = min(e * 4.0, params.max_epsilon)
+                    continue
+                break  # bracketed between an evaluated point and the theory limit
+            if side < 0 and lower == params.lower and math.isnan(f_lower):
+                if e <= 1e-12 * max(1.0, upper):
+                    s0, _ = classify(0.0, tighten=True)
+                    if s0 < 0:
+                        return Bracket(0.0, 0.0, count)
+                    break
+                e = max(e / 4.0, lower) if lower > 0 else e / 4.0
+                if e == lower:
+                    break
+                continue
+            break
+
+        # 2. regula falsi (Illinois) on the mid log delta, inside the certified bracket
+        last = 0
+        while not done():
+            span = upper - lower
+            trial = math.nan
+            if math.isfinite(f_lower) and math.isfinite(f_upper) and f_lower > 0 > f_upper:
+                trial = upper - f_upper * span / (f_upper - f_lower)
+            if not (lower < trial < upper):
+                trial = lower + 0.5 * span
+            trial = min(max(trial, lower + 0.01 * span), upper - 0.01 * span)
+            side, mid = classify(trial)
+            if side == 0:
+                side, mid = classify(trial, tighten=True)
+            if side > 0:
+                lower, f_lower = trial, mid - target
+                if last == 1:
+                    f_upper *= 0.5
+                last = 1
+            elif side < 0:
+                upper, f_upper, seen_below = trial, mid - target, True
+                if last == -1:
+                    f_lower *= 0.5
+                last = -1
+            else:
+                lower, upper = _straddle(classify, trial, lower, upper, params)
+                break
+    except _Budget:
+        pass
+    if math.isinf(upper):
+        raise ArithmeticError(f"no epsilon with delta(epsilon) <= {delta:g} found within {count} evaluations")
+    return Bracket(lower, upper, count, theory_upper and not seen_below)
+
+
+def _straddle(classify, e: float, lower: float, upper: float, params: SearchParameters) -> tuple[float, float]:
+    """The enclosure at ``e`` straddles the target even when tightened: certify points on both
+    sides of ``e``, stepping outwards."""
+    step = max(0.25 * params.rtol * e, 0.5 * params.atol, 1e-300)
+    for _ in range(60):
+        if lower < e - step and classify(e - step, tighten=True)[0] > 0:
+            lower = e - step
+        if e + step < upper and classify(e + step, tighten=True)[0] < 0:
+            upper = e + step
+        if math.isfinite(upper) and upper - lower <= params.rtol * upper + params.atol:
+            break
+        step *= 2.0
+    return lower, upper

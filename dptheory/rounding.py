@@ -1,0 +1,147 @@
+"""The one rounding policy: upper ends of certified intervals round up, lower ends round down.
+
+Every certified interval in the toolkit passes its ends through these functions, so that an
+``upper`` bound is never below the quantity it bounds because of the last floating-point step.
+
+The policy
+----------
+* A float computation that the caller knows to be within ``abs_err + rel_err |x|`` of the truth
+  is widened by that error; the widening itself is rounded outwards, and then moved
+  :data:`ULPS` units in the last place further, which covers the rounding of the final
+  operation that produced ``x`` (IEEE arithmetic is correctly rounded: half an ulp; the
+  elementary functions of libm used here, ``exp``, ``log``, ``log1p``, ``expm1``, are within
+  one ulp).
+* ``exp`` of a log-space end: :func:`exp_up` never returns 0 for a finite log value (the
+  smallest subnormal is returned instead: an upper bound rounded down to 0 is the worst bug a
+  bound can have), :func:`exp_down` returns 0 below the float range.
+* An mpmath value becomes a float by directed rounding (:func:`mp_up`, :func:`mp_down`).
+
+There is no other rounding helper in the package: a tolerance on a float result is passed here
+as ``abs_err``/``rel_err``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+#: units in the last place added outside every error bound (the final operation's rounding)
+ULPS = 2
+
+#: float64 unit roundoff
+EPS = float(np.finfo(float).eps)
+
+_TINY = 5e-324  # smallest positive subnormal
+
+
+def _step(x, direction: float, ulps: int):
+    out = x
+    for _ in range(ulps):
+        out = np.nextafter(out, direction)
+    return out
+
+
+def up(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
+    """A float >= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised).
+
+    ``+inf`` stays ``+inf``, ``-inf`` stays ``-inf`` only if no error is given.
+    """
+    arr = np.asarray(x, dtype=float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        widened = arr + (np.asarray(abs_err, dtype=float) + np.asarray(rel_err, dtype=float) * np.abs(arr))
+        widened = np.where(np.isneginf(arr) & (np.asarray(abs_err) == 0), arr, widened)
+        out = _step(np.where(np.isnan(widened), arr, widened), np.inf, ulps)
+    _check_nan(arr)
+    return out if out.ndim else float(out)
+
+
+def down(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
+    """A float <= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised)."""
+    arr = np.asarray(x, dtype=float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        widened = arr - (np.asarray(abs_err, dtype=float) + np.asarray(rel_err, dtype=float) * np.abs(arr))
+        widened = np.where(np.isposinf(arr) & (np.asarray(abs_err) == 0), arr, widened)
+        out = _step(np.where(np.isnan(widened), arr, widened), -np.inf, ulps)
+    _check_nan(arr)
+    return out if out.ndim else float(out)
+
+
+def up_nonneg(x, abs_err=0.0, rel_err=0.0):
+    """:func:`up` for a quantity known to be >= 0 (the result is >= 0 as well)."""
+    return np.maximum(up(x, abs_err, rel_err), 0.0) if np.ndim(x) else max(up(x, abs_err, rel_err), 0.0)
+
+
+def down_nonneg(x, abs_err=0.0, rel_err=0.0):
+    """:func:`down` clipped at 0, for a quantity known to be >= 0 (clipping a lower end at a
+    proven lower limit is sound)."""
+    return np.maximum(down(x, abs_err, rel_err), 0.0) if np.ndim(x) else max(down(x, abs_err, rel_err), 0.0)
+
+
+def exp_up(log_x):
+    """exp of a log-space upper end, rounded up: never 0 for a finite argument."""
+    arr = np.asarray(log_x, dtype=float)
+    _check_nan(arr)
+    with np.errstate(over="ignore", under="ignore"):
+        out = _step(np.exp(arr), np.inf, ULPS)
+    out = np.where(np.isneginf(arr), 0.0, np.maximum(out, _TINY))
+    return out if out.ndim else float(out)
+
+
+def exp_down(log_x):
+    """exp of a log-space lower end, rounded down (0 below the float range)."""
+    arr = np.asarray(log_x, dtype=float)
+    _check_nan(arr)
+    with np.errstate(over="ignore", under="ignore"):
+        out = _step(np.exp(arr), -np.inf, ULPS)
+    out = np.maximum(out, 0.0)
+    return out if out.ndim else float(out)
+
+
+def log_up(x):
+    """log of a positive upper end, rounded up (``-inf`` for 0)."""
+    arr = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):
+        out = np.log(arr)
+    out = np.where(np.isfinite(out), _step(out, np.inf, ULPS), out)
+    return out if out.ndim else float(out)
+
+
+def log_down(x):
+    """log of a positive lower end, rounded down (``-inf`` for 0)."""
+    arr = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):
+        out = np.log(arr)
+    out = np.where(np.isfinite(out), _step(out, -np.inf, ULPS), out)
+    return out if out.ndim else float(out)
+
+
+def mp_up(x) -> float:
+    """The smallest float >= the mpmath number ``x`` (``inf`` above the float range)."""
+    x = mpmath.mpf(x)
+    f = float(x)
+    if math.isfinite(f) and mpmath.mpf(f) < x:
+        f = math.nextafter(f, math.inf)
+    return f
+
+
+def mp_down(x) -> float:
+    """The largest float <= the mpmath number ``x`` (``-inf`` below the float range)."""
+    x = mpmath.mpf(x)
+    f = float(x)
+    if math.isfinite(f) and mpmath.mpf(f) > x:
+        f = math.nextafter(f, -math.inf)
+    return f
+
+
+def _check_nan(arr) -> None:
+    if np.any(np.isnan(arr)):
+        raise ArithmeticError("rounding a NaN: the computation that produced it is out of its domain")
+
+
+#: relative error of a closed form evaluated in float64 by its generated numpy function (a few
+#: dozen correctly rounded operations and libm calls, none cancelling: each contributes at most
+#: an ulp); results of closed forms are widened by it. Forms that cancel do not use it: they
+#: are evaluated in log space or by mpmath.
+CLOSED_FORM_RTOL = 1e-10

@@ -1,0 +1,65 @@
+"""The one epsilon(delta) inverter: certified brackets, theory limits, budgets, bad input."""
+
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dptheory.inverse import SearchParameters, epsilon_bracket
+from dptheory.validate import DomainError
+
+
+def exponential(err=1e-12):
+    """delta(eps) = e^{-eps}, enclosed to +-err in log space: epsilon(delta) = log(1/delta)."""
+    return lambda e, tol: (-e - err, -e + err)
+
+
+@given(st.floats(1e-300, 0.9), st.floats(1e-12, 1e-3))
+@settings(max_examples=60, deadline=None)
+def test_bracket_contains_the_inverse_and_is_narrow(delta, rtol):
+    b = epsilon_bracket(exponential(), delta, SearchParameters(rtol=rtol, atol=1e-15))
+    truth = math.log(1 / delta)
+    assert b.lower <= truth <= b.upper
+    assert b.upper - b.lower <= rtol * b.upper + 1e-15 + 4e-12
+
+
+def test_zero_when_the_profile_is_below_delta_everywhere():
+    b = epsilon_bracket(lambda e, tol: (-10.0, -10.0), 0.5)
+    assert (b.lower, b.upper) == (0.0, 0.0)
+
+
+def test_a_profile_that_never_reaches_delta_is_an_error():
+    with pytest.raises(ArithmeticError, match="does not reach"):
+        epsilon_bracket(lambda e, tol: (-1.0, -1.0), 1e-3, SearchParameters(max_epsilon=100.0))
+
+
+def test_theory_upper_limit_is_returned_when_the_profile_stays_above():
+    # e.g. an eps0-LDP randomizer: epsilon(delta) <= eps0 by theory, though a loose bound's
+    # profile is still above delta there
+    b = epsilon_bracket(lambda e, tol: (-1.0, -1.0), 1e-3, SearchParameters(upper=2.0, rtol=1e-6))
+    assert b.upper == 2.0 and b.at_theory_limit
+
+
+def test_refinement_is_asked_for_when_an_enclosure_straddles_the_target():
+    asked = []
+
+    def profile(e, tol):
+        asked.append(tol)
+        width = max(tol, 1e-14)
+        return -e - width, -e + width
+
+    b = epsilon_bracket(profile, 1e-5, SearchParameters(rtol=1e-9, tol=1e-1))
+    assert b.lower <= math.log(1e5) <= b.upper
+    assert min(asked) < 1e-1
+
+
+def test_budget_returns_the_certified_bracket_reached_so_far():
+    b = epsilon_bracket(exponential(), 1e-5, SearchParameters(rtol=1e-15, atol=0, max_evaluations=8))
+    assert b.lower <= math.log(1e5) <= b.upper and b.evaluations <= 8
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(DomainError, match="rtol"):
+        SearchParameters(rtol=-1.0)
+    with pytest.raises(DomainError, match="delta"):
+        epsilon_bracket(exponential(), 1.5)
