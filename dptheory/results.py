@@ -61,6 +61,14 @@ def _float(value) -> float:
     return float(value)
 
 
+def _conservative(kind: Kind, lower, upper):
+    if kind is Kind.UPPER:
+        return upper
+    if kind is Kind.LOWER:
+        return lower
+    return 0.5 * (lower + upper)
+
+
 @dataclasses.dataclass(frozen=True)
 class Result:
     """A certified value: the method's quantity lies in ``[lower, upper]``.
@@ -119,11 +127,7 @@ class Result:
     def value(self) -> float:
         """The conservative number for this kind: ``upper`` for an upper bound, ``lower`` for a
         lower bound, the midpoint otherwise."""
-        if self.kind is Kind.UPPER:
-            return self.upper
-        if self.kind is Kind.LOWER:
-            return self.lower
-        return 0.5 * (self.lower + self.upper)
+        return _conservative(self.kind, self.lower, self.upper)
 
     @property
     def width(self) -> float:
@@ -221,11 +225,7 @@ class Curve:
     @property
     def value(self) -> np.ndarray:
         """The conservative values for this kind (see :attr:`Result.value`)."""
-        if self.kind is Kind.UPPER:
-            return self.upper
-        if self.kind is Kind.LOWER:
-            return self.lower
-        return 0.5 * (self.lower + self.upper)
+        return _conservative(self.kind, self.lower, self.upper)
 
     def replace(self, **changes) -> "Curve":
         return dataclasses.replace(self, **changes)
