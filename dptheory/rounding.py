@@ -43,28 +43,35 @@ def _step(x, direction: float, ulps: int):
     return out
 
 
+def _widening(arr, abs_err, rel_err):
+    """abs_err + rel_err |x|, rounded up (each float operation moved one ulp outwards)."""
+    rel = np.asarray(rel_err, dtype=float)
+    absolute = np.asarray(abs_err, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = np.where(rel == 0, 0.0, np.nextafter(rel * np.abs(arr), np.inf))
+        return np.where((absolute == 0) & (scaled == 0), 0.0, np.nextafter(absolute + scaled, np.inf))
+
+
 def up(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
     """A float >= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised).
 
-    ``+inf`` stays ``+inf``, ``-inf`` stays ``-inf`` only if no error is given.
+    The widening is itself rounded outwards; infinities stay where they are.
     """
     arr = np.asarray(x, dtype=float)
-    with np.errstate(invalid="ignore", over="ignore"):
-        widened = arr + (np.asarray(abs_err, dtype=float) + np.asarray(rel_err, dtype=float) * np.abs(arr))
-        widened = np.where(np.isneginf(arr) & (np.asarray(abs_err) == 0), arr, widened)
-        out = _step(np.where(np.isnan(widened), arr, widened), np.inf, ulps)
     _check_nan(arr)
+    with np.errstate(invalid="ignore", over="ignore"):
+        w = _widening(arr, abs_err, rel_err)
+        out = np.where(np.isinf(arr), arr, _step(np.nextafter(arr + w, np.inf), np.inf, ulps - 1))
     return out if out.ndim else float(out)
 
 
 def down(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
     """A float <= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised)."""
     arr = np.asarray(x, dtype=float)
-    with np.errstate(invalid="ignore", over="ignore"):
-        widened = arr - (np.asarray(abs_err, dtype=float) + np.asarray(rel_err, dtype=float) * np.abs(arr))
-        widened = np.where(np.isposinf(arr) & (np.asarray(abs_err) == 0), arr, widened)
-        out = _step(np.where(np.isnan(widened), arr, widened), -np.inf, ulps)
     _check_nan(arr)
+    with np.errstate(invalid="ignore", over="ignore"):
+        w = _widening(arr, abs_err, rel_err)
+        out = np.where(np.isinf(arr), arr, _step(np.nextafter(arr - w, -np.inf), -np.inf, ulps - 1))
     return out if out.ndim else float(out)
 
 
@@ -99,37 +106,60 @@ def exp_down(log_x):
     return out if out.ndim else float(out)
 
 
-def log_up(x):
-    """log of a positive upper end, rounded up (``-inf`` for 0)."""
+def _log(x, direction: float):
     arr = np.asarray(x, dtype=float)
+    _check_nan(arr)
+    if np.any(arr < 0):
+        raise ArithmeticError("log of a negative interval end: the computation that produced it is out of its domain")
     with np.errstate(divide="ignore"):
         out = np.log(arr)
-    out = np.where(np.isfinite(out), _step(out, np.inf, ULPS), out)
+    out = np.where(np.isfinite(out), _step(out, direction, ULPS), out)
     return out if out.ndim else float(out)
+
+
+def log_up(x):
+    """log of a non-negative upper end, rounded up (``-inf`` for 0)."""
+    return _log(x, np.inf)
 
 
 def log_down(x):
-    """log of a positive lower end, rounded down (``-inf`` for 0)."""
-    arr = np.asarray(x, dtype=float)
-    with np.errstate(divide="ignore"):
-        out = np.log(arr)
-    out = np.where(np.isfinite(out), _step(out, -np.inf, ULPS), out)
-    return out if out.ndim else float(out)
+    """log of a non-negative lower end, rounded down (``-inf`` for 0)."""
+    return _log(x, -np.inf)
+
+
+_MAX = float(np.finfo(float).max)
+
+
+def _mp(x):
+    """x as an mpf, without rounding an mpf to the current working precision."""
+    if isinstance(x, mpmath.mpf):
+        value = x
+    else:
+        with mpmath.workprec(max(mpmath.mp.prec, 256)):
+            value = mpmath.mpf(x)
+    if mpmath.isnan(value):
+        raise ArithmeticError("rounding a NaN: the computation that produced it is out of its domain")
+    return value
 
 
 def mp_up(x) -> float:
-    """The smallest float >= the mpmath number ``x`` (``inf`` above the float range)."""
-    x = mpmath.mpf(x)
+    """The smallest float >= the mpmath number ``x`` (``inf`` above the float range), whatever
+    mpmath's working precision is when it is called."""
+    x = _mp(x)
     f = float(x)
-    if math.isfinite(f) and mpmath.mpf(f) < x:
+    if f == -math.inf:
+        return -_MAX
+    if math.isfinite(f) and mpmath.mpf(f) < x:  # comparisons of mpf values are exact
         f = math.nextafter(f, math.inf)
     return f
 
 
 def mp_down(x) -> float:
     """The largest float <= the mpmath number ``x`` (``-inf`` below the float range)."""
-    x = mpmath.mpf(x)
+    x = _mp(x)
     f = float(x)
+    if f == math.inf:
+        return _MAX
     if math.isfinite(f) and mpmath.mpf(f) > x:
         f = math.nextafter(f, -math.inf)
     return f
