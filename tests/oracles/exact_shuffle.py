@@ -41,6 +41,16 @@ PMF_DPS = 90
 # ----------------------------------------------------------------------------- exact pmfs
 
 
+def _precise(fn):
+    """Run a pmf constructor at :data:`PMF_DPS` digits (mpf values keep their precision)."""
+    def wrapped(*args, **kwargs):
+        with mpmath.workdps(PMF_DPS):
+            return fn(*args, **kwargs)
+    wrapped.__name__, wrapped.__doc__ = fn.__name__, fn.__doc__
+    return wrapped
+
+
+@_precise
 def grr_pmfs(eps0, d: int):
     """Generalised randomized response on d options: e^eps0/(e^eps0 + d - 1) on the diagonal."""
     big = mpmath.exp(mpf(eps0))
@@ -48,6 +58,7 @@ def grr_pmfs(eps0, d: int):
     return [[big / z if x == y else 1 / z for y in range(d)] for x in range(d)]
 
 
+@_precise
 def subset_pmfs(eps0, d: int, k: int):
     """k-subset selection: a size-k subset containing x has weight e^eps0, any other weight 1."""
     big = mpmath.exp(mpf(eps0))
@@ -56,6 +67,7 @@ def subset_pmfs(eps0, d: int, k: int):
     return [[(big if x in s else 1) / z for s in subsets] for x in range(d)]
 
 
+@_precise
 def unary_pmfs(eps0, d: int):
     """Unary encoding: each bit of the one-hot vector kept with probability e^{eps0/2}/(e^{eps0/2} + 1)."""
     half = mpmath.exp(mpf(eps0) / 2)
@@ -72,6 +84,7 @@ def unary_pmfs(eps0, d: int):
     return rows
 
 
+@_precise
 def local_hash_pmfs(eps0, l: int, d: int):
     """Local hashing over the family of all functions [d] -> [l], output (h, GRR_l(h(x)))."""
     big = mpmath.exp(mpf(eps0))
@@ -87,12 +100,7 @@ def matrix_pmfs(matrix):
 
 def pmfs_of(kind: str, eps0, **params):
     """The exact pmfs of a named finite randomizer (``kind`` as in the randomizer registry), at
-    :data:`PMF_DPS` digits (mpf values keep the precision they were computed at)."""
-    with mpmath.workdps(PMF_DPS):
-        return _pmfs_of(kind, eps0, **params)
-
-
-def _pmfs_of(kind, eps0, **params):
+    :data:`PMF_DPS` digits."""
     if kind == "binary-rr":
         return grr_pmfs(eps0, 2)
     if kind == "grr":
