@@ -170,21 +170,35 @@ def other_laws(pmfs, others: int):
     yield from rec(0, others, (), start)
 
 
-def hockey_stick(p_law, q_law, gamma):
-    """sum_h max(0, P(h) - gamma Q(h))."""
-    total = mpf(0)
+def hockey_stick(p_law, q_law, gamma, rel_err):
+    """An enclosure ``(lo, hi)`` of sum_h max(0, P(h) - gamma Q(h)), given that every P(h) and
+    gamma Q(h) is known to within ``rel_err`` relative: each term's error is at most
+    ``rel_err (P(h) + gamma Q(h))``, so a term that cancels to within its error (epsilon = eps0
+    exactly, for example) counts 0 at the lower end and its error at the upper end."""
+    lo = hi = mpf(0)
     for h, ph in p_law.items():
-        diff = ph - gamma * q_law.get(h, 0)
-        if diff > 0:
-            total += diff
-    return total
+        gq = gamma * q_law.get(h, 0)
+        diff, err = ph - gq, rel_err * (ph + gq)
+        if diff - err > 0:
+            lo += diff - err
+        if diff + err > 0:
+            hi += diff + err
+    return lo, hi
 
 
 # ----------------------------------------------------------------------------- the oracle
 
 
 class ShuffleOracle:
-    """Exact privacy profile of n shuffled users of a finite randomizer.
+    """Exact privacy profile of n shuffled users of a finite randomizer, as a tight enclosure.
+
+    Every histogram probability is a sum of at most (outputs)^n products of n pmf entries, all
+    positive, computed at ``dps + GUARD`` digits: its relative error is below
+    ``(outputs^n + n) 10^-(dps + GUARD)``, which :data:`REL_ERR` bounds for the sizes used here
+    (asserted). The hockey-stick sum is then enclosed term by term (:func:`hockey_stick`):
+    ``delta(epsilon)`` returns ``(lo, hi)`` with ``lo <= exact <= hi``, ``hi - lo`` about
+    1e-55 of the mass that cancels, so a comparison that fails against it fails against the
+    exact value.
 
     Parameters
     ----------
@@ -201,6 +215,9 @@ class ShuffleOracle:
         with mpmath.workdps(dps + GUARD):
             self.pmfs = [[mpf(v) for v in row] for row in pmfs]
             self.n = n
+            terms = len(self.pmfs[0]) ** n + n
+            self.rel_err = mpf(10) ** -(dps + GUARD) * 4 * terms
+            assert self.rel_err < mpf(10) ** -(dps - 5), "too many terms for the working precision"
             self._pairs = []   # (description, P law, Q law) per neighbouring pair of datasets
             k = len(self.pmfs)
             for counts, law in other_laws(self.pmfs, n - 1):
@@ -213,29 +230,35 @@ class ShuffleOracle:
         return len(self._pairs)
 
     @lru_cache(maxsize=None)
-    def delta(self, epsilon) -> mpf:
-        """The exact delta(epsilon), maximised over every neighbouring pair (an mpf)."""
-        return self.worst(epsilon)[0]
+    def delta(self, epsilon):
+        """``(lo, hi)``: an enclosure of the exact delta(epsilon) maximised over every
+        neighbouring pair of datasets (mpf ends)."""
+        lo, hi, _ = self.worst(epsilon)
+        return lo, hi
 
     def worst(self, epsilon):
-        """(delta(epsilon), (a, b, counts)) of the worst pair of datasets."""
+        """``(lo, hi, (a, b, counts))``: the enclosure and the pair with the largest lower end."""
         with mpmath.workdps(self.dps + GUARD):
+            # exp(epsilon) at the working precision has relative error 10^-(dps+GUARD)
             gamma = mpmath.exp(mpf(epsilon))
-            best, where = mpf(0), None
+            rel = self.rel_err + mpf(10) ** -(self.dps + GUARD)
+            best_lo, best_hi, where = mpf(0), mpf(0), None
             for desc, p_law, q_law in self._pairs:
-                v = hockey_stick(p_law, q_law, gamma)
-                if where is None or v > best:
-                    best, where = v, desc
-            return +best, where
+                lo, hi = hockey_stick(p_law, q_law, gamma, rel)
+                if where is None or lo > best_lo:
+                    best_lo, where = lo, desc
+                best_hi = max(best_hi, hi)
+            return +best_lo, +best_hi, where
 
-    def epsilon_is_at_most(self, epsilon, delta) -> bool:
-        """True when the exact epsilon(delta) <= ``epsilon``: delta(epsilon) <= delta."""
-        return self.delta(float(epsilon)) <= mpf(delta)
+    def certainly_above(self, epsilon, delta) -> bool:
+        """The exact delta(epsilon) > ``delta`` for sure (then the exact epsilon(delta) >
+        ``epsilon``: an upper end of epsilon there is wrong)."""
+        return self.delta(float(epsilon))[0] > mpf(delta)
 
-    def epsilon_is_at_least(self, epsilon, delta) -> bool:
-        """True when the exact epsilon(delta) >= ``epsilon`` (0 always is; elsewhere
-        delta(epsilon) >= delta suffices, the profile being non-increasing)."""
-        return float(epsilon) <= 0 or self.delta(float(epsilon)) >= mpf(delta)
+    def certainly_below(self, epsilon, delta) -> bool:
+        """The exact delta(epsilon) < ``delta`` for sure, at an ``epsilon`` > 0 (then the exact
+        epsilon(delta) < ``epsilon``: a lower end of epsilon there is wrong)."""
+        return float(epsilon) > 0 and self.delta(float(epsilon))[1] < mpf(delta)
 
 
 def closed_form_binary_rr_n2(eps0, epsilon):
@@ -247,6 +270,6 @@ def closed_form_binary_rr_n2(eps0, epsilon):
     so only "2 zeros" has P > g Q, giving E (E - g) r^2. Other user on 1: P = (E, E^2 + 1, E) r^2,
     Q = (1, 2E, E^2) r^2, giving (E - g) r^2 + max(0, E^2 + 1 - 2 g E) r^2, smaller by
     (g - 1)(E + 1) r^2 or more. An independent check of the enumeration."""
-    with mpmath.workdps(60):
+    with mpmath.workdps(PMF_DPS):
         big, g = mpmath.exp(mpf(eps0)), mpmath.exp(mpf(epsilon))
         return max(mpf(0), big * (big - g) / (big + 1) ** 2)
