@@ -475,7 +475,7 @@ def test_general_class_monotone_in_n(data):
     epsilon are non-increasing in n (an extra user's message is a post-processing)."""
     eps0 = data.draw(EPS0, label="eps0")
     case = Case(R.general_ldp(eps0))
-    n1, n2 = sorted(data.draw(st.lists(st.integers(1, 5000), min_size=2, max_size=2, unique=True), label="ns"))
+    n1, n2 = sorted(data.draw(st.lists(st.integers(1, 2000), min_size=2, max_size=2, unique=True), label="ns"))
     e = data.draw(st.floats(0.0, 1.1 * eps0), label="epsilon")
     d = data.draw(log_uniform(1e-300, 0.5), label="delta")
     failures = Failures()
@@ -550,4 +550,24 @@ def test_slow_delta_and_epsilon_bracket_the_exact_value(data):
     delta_against_exact(case, n, e, failures)
     d = data.draw(log_uniform(1e-300, 0.5), label="delta")
     epsilon_against_exact(case, n, d, failures)
+    failures.assert_none()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 5, 10, 10**6, 10**12])
+@pytest.mark.parametrize("eps0", [0.01, 1.0, 4.0, 20.0, 50.0])
+def test_slow_sweep_of_issue_9_is_not_applicable_or_well_formed(n, eps0):
+    """Issue 9's sweep (small and huge n, eps0 from 0.01 to 50, delta from 1e-300 to 0.5) on
+    every registry randomizer and method: a well-formed Result or NotApplicable, nothing else."""
+    failures = Failures()
+    small = {"d": 3, "k": 1, "l": 2}
+    for kind, (factory, names) in REGISTRY.items():
+        case = Case(factory(eps0, *[small[x] for x in names[1:]]))
+        for method in METHODS.values():
+            if method.slug == "exact" and n > 5:
+                continue
+            for d in (1e-300, 1e-10, 1e-3, 0.5):
+                run(method, case, n, failures, delta=d)
+            for e in (0.0, eps0 * (1 - 1e-9), eps0):
+                run(method, case, n, failures, epsilon=e)
     failures.assert_none()
