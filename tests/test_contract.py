@@ -566,8 +566,8 @@ def test_slow_sweep_of_issue_9_is_not_applicable_or_well_formed(n, eps0):
         for method in METHODS.values():
             if method.slug == "exact" and n > 5:
                 continue
-            for d in (1e-300, 1e-10, 1e-3, 0.5):
+            for d in (1e-300, 1e-3, 0.5):
                 run(method, case, n, failures, delta=d)
-            for e in (0.0, eps0 * (1 - 1e-9), eps0):
+            for e in (0.0, eps0 * (1 - 1e-9)):
                 run(method, case, n, failures, epsilon=e)
     failures.assert_none()
