@@ -3,6 +3,7 @@
 import math
 
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from dptheory.shuffle import randomizers as R
 from tests.conftest import raises_naming
@@ -41,25 +42,127 @@ def test_worst_case_beta_and_table_4_limits():
     assert R.pure_dump(10, 2).q == 10 and R.balcer_cheu(0.25, 3).q == 4
 
 
-def test_other_table_entries_are_valid_parameters():
-    for rz in [R.laplace(1.0), R.privunit(1.0, 0.3), R.hadamard(1.0, 16, 4), R.sampling_rappor(1.0, 10, 3),
-               R.wheel(1.0, 2, 0.2), R.k_subset_exponential(1.0, 10, 3, 2), R.metric_laplace(0.5, 2.0),
-               R.metric_general(0.5, 2.0), R.optimal_local_hash(2.0)]:
-        assert 0 < rz.beta <= rz.worst_case_beta + 1e-15 and rz.q >= 1 and rz.p > 1
-    # Laplace: 1 - e^{-eps0/2}, the total variation of Laplace(0, 1/eps0) and Laplace(1, 1/eps0)
-    assert math.isclose(R.laplace(2.0).beta, 1 - math.exp(-1.0))
+def _three_region(eps0, c):
+    """Two inputs of a randomizer whose output density is e^eps0 u on a region of measure c and
+    u elsewhere (u (c e^eps0 + 1 - c) = 1), the regions of the two inputs disjoint: the pmfs of
+    the partition (region of input 0, region of input 1, the rest), on which the densities are
+    constant, so total variation and ratios are those of the mechanism."""
+    big = math.exp(eps0)
+    u = 1 / (c * big + 1 - c)
+    return [[c * big * u, c * u, (1 - 2 * c) * u], [c * u, c * big * u, (1 - 2 * c) * u]]
 
 
-def test_planar_laplace_beta_reduces_to_one_dimension():
-    """Table 3's planar Laplace beta (a double integral) equals (2/pi) int_0^{d/2} t K_1(t) dt
-    (digest seed-002 §4.3); 0.371719 at d01 = 1.3."""
-    from scipy import integrate, special
+def _hadamard(eps0, K, s):
+    """Hadamard response (Acharya, Sun, Zhang 2019): density e^eps0 on a set of s of the K
+    outputs, 1 elsewhere; the sets of two inputs share s/2 outputs."""
+    big = math.exp(eps0)
+    z = s * big + K - s
+    sets = [set(range(s)), set(range(s // 2, s // 2 + s))]
+    return [[(big if y in c else 1.0) / z for y in range(K)] for c in sets]
 
-    d01 = 1.3
-    one_d = 2 / math.pi * integrate.quad(lambda t: t * special.k1(t), 0, d01 / 2)[0]
-    double = 2 * integrate.dblquad(lambda y, x: math.exp(-math.hypot(x - d01 / 2, y)) / (2 * math.pi),
-                                   0, d01 / 2, -60, 60)[0]
-    assert math.isclose(one_d, double, rel_tol=1e-6) and abs(one_d - 0.371719) < 1e-6
+
+def _laplace_tv(scale, shift):
+    """Total variation of Laplace(0, scale) and Laplace(shift, scale), by quadrature at 30 digits."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        f = lambda x, m: mpmath.exp(-abs(x - m) / mpmath.mpf(scale)) / (2 * mpmath.mpf(scale))
+        return float(mpmath.quad(lambda x: abs(f(x, 0) - f(x, shift)) / 2, [-mpmath.inf, 0, shift / 2, shift, mpmath.inf]))
+
+
+@pytest.mark.parametrize("rz, pmfs", [
+    (R.privunit(1.0, 0.3), _three_region(1.0, 0.3)),
+    (R.privunit(2.5, 0.5), _three_region(2.5, 0.5)),
+    (R.wheel(1.0, 2, 0.2), _three_region(1.0, 0.4)),
+    (R.hadamard(1.0, 16, 4), _hadamard(1.0, 16, 4)),
+    (R.hadamard(3.0, 32, 8), _hadamard(3.0, 32, 8)),
+    (R.optimal_local_hash(2.0), None),
+], ids=lambda x: getattr(x, "name", ""))
+def test_table_2_entries_without_pmfs_against_the_mechanism(rz, pmfs):
+    """The Table 2 beta (and p = q = e^eps0) of randomizers that carry no pmfs, against the pmfs
+    of the mechanism restricted to its two most distant inputs (a partition of the outputs on
+    which both densities are constant, so nothing is lost)."""
+    if pmfs is None:  # optimal local hashing: GRR on l = round(e^eps0 + 1) hashed values
+        ell = round(math.exp(2.0) + 1)
+        big = math.exp(2.0)
+        pmfs = [[(big if x == y else 1.0) / (big + ell - 1) for y in range(ell)] for x in range(2)]
+    beta = 0.5 * sum(abs(a - b) for a, b in zip(*pmfs))
+    ratio = max(max(a / b, b / a) for a, b in zip(*pmfs) if a > 0 and b > 0)
+    assert math.isclose(rz.beta, beta, rel_tol=1e-12), (rz.beta, beta)
+    assert math.isclose(rz.p, ratio, rel_tol=1e-12) and math.isclose(rz.q, ratio, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("eps0", [0.3, 1.0, 2.0, 7.0])
+def test_laplace_and_metric_laplace_beta_against_quadrature(eps0):
+    """Laplace on [0, 1] with scale 1/eps0: beta is the total variation of the two end inputs."""
+    assert math.isclose(R.laplace(eps0).beta, _laplace_tv(1 / eps0, 1.0), rel_tol=1e-12)
+    assert math.isclose(R.metric_laplace(eps0, eps0 + 1).beta, _laplace_tv(1.0, eps0), rel_tol=1e-12)
+    assert math.isclose(R.metric_general(eps0, eps0 + 1).beta, (math.exp(eps0) - 1) / (math.exp(eps0) + 1),
+                        rel_tol=1e-12)
+
+
+def _exact_parameters(rows):
+    """(largest ratio, largest total variation) of a float matrix, in exact rational arithmetic."""
+    from fractions import Fraction
+
+    rows = [[Fraction(float(v)) for v in row] for row in rows]
+    ratio = max(a / b for ra in rows for rb in rows for a, b in zip(ra, rb) if b > 0)
+    tv = max(sum(abs(a - b) for a, b in zip(ra, rb)) / 2 for ra in rows for rb in rows)
+    return ratio, tv
+
+
+@given(weights=st.integers(2, 4).flatmap(lambda m: st.lists(
+    st.lists(st.integers(1, 10**6), min_size=m, max_size=m), min_size=2, max_size=4)))
+@settings(max_examples=150)
+def test_from_pmfs_parameters_are_the_true_ones_rounded_outwards(weights):
+    """from_pmfs on a matrix of exact dyadic entries: p = q and beta against the exact rational
+    largest ratio and total variation. They are parameters of a bound (the randomizer has the
+    (p, beta)-variation property only if p and beta are at least the true values), so they must
+    not be rounded below the truth, and they must be tight (within 1e-14)."""
+    from fractions import Fraction
+
+    scale = 2**24
+    rows = []
+    for w in weights:
+        ints = [x * scale // sum(w) for x in w]
+        ints[ints.index(max(ints))] += scale - sum(ints)
+        rows.append([i / scale for i in ints])
+    ratio, tv = _exact_parameters(rows)
+    assume(ratio > 1)
+    rz = R.from_pmfs(rows)
+    assert Fraction(rz.p) >= ratio and Fraction(rz.q) >= ratio, (rz.p, float(ratio))
+    assert Fraction(rz.beta) >= tv, (rz.beta, float(tv))
+    assert rz.p <= float(ratio) * (1 + 1e-14) and rz.beta <= float(tv) * (1 + 1e-14) + 1e-300
+    assert rz.eps0 >= math.log(rz.p) - 1e-15 and math.exp(rz.eps0) >= float(ratio) * (1 - 1e-15)
+
+
+@pytest.mark.parametrize("kind, params", [("binary-rr", {}), ("grr", {"d": 3}), ("grr", {"d": 5}),
+                                          ("subset-selection", {"d": 4, "k": 2}), ("unary-encoding", {"d": 3})])
+@pytest.mark.parametrize("eps0", [0.05, 1.0, 4.0])
+def test_registry_pmfs_against_independent_exact_pmfs(kind, params, eps0):
+    """Each registry randomizer's pmfs and (p, beta, q) against the exact pmfs built independently
+    (tests/oracles/exact_shuffle.py, mpmath at 90 digits): the pmfs to 1e-15 (a product of
+    d rounded factors for unary encoding), the parameters to
+    1e-13 (beta's closed form (e^eps0 - 1)/(e^eps0 + 1) cancels at small eps0: about 2e-15 at
+    eps0 = 0.05)."""
+    import mpmath
+
+    from tests.oracles.exact_shuffle import pmfs_of
+
+    factory, names = R.REGISTRY[kind]
+    rz = factory(eps0, *[params[x] for x in names[1:]])
+    exact = pmfs_of(kind, eps0, **params)
+    with mpmath.workdps(50):
+        ex = [[mpmath.mpf(v) for v in row] for row in exact]
+        # the library orders outputs its own way: compare the multisets of each row
+        for got, want in zip(rz.pmfs, ex):
+            assert len(got) == len(want)
+            for g, w in zip(sorted(got), sorted(want)):
+                assert abs(mpmath.mpf(g) - w) <= 1e-15 * w, (kind, g, w)
+        ratio = max(a / b for ra in ex for rb in ex for a, b in zip(ra, rb))
+        tv = max(sum(abs(a - b) for a, b in zip(ra, rb)) / 2 for ra in ex for rb in ex)
+        assert abs(mpmath.mpf(rz.p) / ratio - 1) <= 1e-13 and abs(mpmath.mpf(rz.q) / ratio - 1) <= 1e-13
+        assert abs(mpmath.mpf(rz.beta) - tv) <= 1e-13 * tv
 
 
 def test_bad_inputs():
