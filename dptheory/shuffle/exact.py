@@ -50,12 +50,16 @@ _U = rounding.EPS / 2
 #: seconds per element operation of the dynamic programme (scatter-add) and per numpy call,
 #: and per element of one hockey-stick evaluation (both directions); measured on the reference
 #: machine (benchmarks/bench_exact.py), used only to decide what to skip
-SECONDS_PER_ELEMENT = 1.2e-8
-SECONDS_PER_CALL = 4e-6
-SECONDS_PER_EVALUATION_ELEMENT = 2e-8
+SECONDS_PER_ELEMENT = 2e-8
+SECONDS_PER_CALL = 1e-5
+SECONDS_PER_EVALUATION_ELEMENT = 3e-8
 
 #: datasets beyond which the exhaustive search is not attempted at all
 MAX_DATASETS = 200_000
+
+#: datasets and users beyond which :func:`estimate_seconds` does not enumerate (infinite cost)
+ESTIMATE_MAX_DATASETS = 20_000
+ESTIMATE_MAX_N = 2_000
 
 #: entries of cached histogram distributions an :class:`Engine` keeps between evaluations
 _KEEP_ENTRIES = 4_000_000
@@ -214,10 +218,12 @@ def count_datasets(blocks, n: int) -> int:
     total = 0
     for x0, x1, same in _pairs(blocks):
         free = [sum(1 for v in b if v not in (x0, x1)) for b in blocks]
-        poly = [1] + [0] * top
+        poly = None
         for f in free:
             if f:
-                poly = poly_mul(poly, partitions_poly(f))
+                poly = partitions_poly(f) if poly is None else poly_mul(poly, partitions_poly(f))
+        if poly is None:
+            poly = [1] + [0] * top
         for s in range(top + 1):
             ways = s // 2 + 1 if same else s + 1
             total += ways * poly[top - s]
@@ -488,15 +494,16 @@ def estimate_seconds(randomizer, n, evaluations: int = 1) -> float:
     :data:`MAX_DATASETS` datasets or where the histograms cannot be indexed)."""
     nn = validate.integer("n", n, low=1)
     table = _float_matrix(randomizer)
-    return _estimate(table.tobytes(), table.shape, nn, evaluations)
+    if nn > ESTIMATE_MAX_N:
+        return math.inf
+    return _estimate(table.tobytes(), table.shape, nn, int(evaluations))
 
 
 @functools.lru_cache(maxsize=256)
 def _estimate(key, shape, n, evaluations) -> float:
     table = np.frombuffer(key, dtype=float).reshape(shape)
     blocks = symmetry_blocks(table)
-    count = count_datasets(blocks, n)
-    if count > 20_000:
+    if count_datasets(blocks, n) > ESTIMATE_MAX_DATASETS:
         return math.inf
     classes: dict[tuple, int] = {}
     total = 0.0
@@ -508,7 +515,8 @@ def _estimate(key, shape, n, evaluations) -> float:
         if c * math.log2(n + 1) > 62:
             return math.inf
         size = _histograms(c, n)
-        build = sum(_histograms(c, s) for s in range(n)) * c + 2 * c * math.comb(n + c - 2, c - 1)
+        # sum_{s < n} C(s + c - 1, c - 1) histograms per class for the other users, two more steps
+        build = c * math.comb(n + c - 1, c) + 2 * c * math.comb(n + c - 2, c - 1)
         total += (SECONDS_PER_ELEMENT * build + SECONDS_PER_CALL * (n + 1) * c
                   + evaluations * SECONDS_PER_EVALUATION_ELEMENT * 2 * size)
     return total
