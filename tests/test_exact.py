@@ -174,3 +174,25 @@ def test_bad_inputs():
         exact.Engine(R.general_ldp(1.0), 3)
     with pytest.raises(exact.validate.DomainError, match="inputs"):
         exact.delta(R.binary_rr(1.0), [0, 5], [1, 5], 0.1)
+
+
+def test_exact_method_near_eps0_is_refined_by_mpmath():
+    """Issue 9's case: binary RR, eps0 = 2, n = 2, eps = 1.9999999999999: exact delta 7.752e-14
+    (closed form E (E - g) / (E + 1)^2). The float enclosure is 6% wide there (the terms cancel);
+    the exact method refines the candidates by mpmath to the requested relative width."""
+    from dptheory.shuffle import METHODS
+
+    rz, eps = R.binary_rr(2.0), 1.9999999999999
+    with mpmath.workdps(60):
+        E, g = mpmath.exp(mpmath.mpf(2)), mpmath.exp(mpmath.mpf(eps))
+        ref = E * (E - g) / (E + 1) ** 2
+    lo, _, hi, _, _ = exact.Engine(rz, 2).evaluate(eps)
+    assert lo <= ref <= hi and hi - lo > 1e-3 * ref
+    res = METHODS["exact"].delta(rz, 2, eps, rtol=1e-9)
+    assert res.lower <= ref <= res.upper and res.upper - res.lower <= 1e-9 * ref
+    # GRR on 3 options, n = 3, just below eps0: against the brute force at 60 digits
+    rz, eps = R.grr(2.0, 3), 1.99999999999
+    res = METHODS["exact"].delta(rz, 3, eps, rtol=1e-9)
+    with mpmath.workdps(60):
+        ref = brute_worst(rz, 3, eps)
+    assert res.lower <= ref <= res.upper and res.upper - res.lower <= 1e-8 * ref

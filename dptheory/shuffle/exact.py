@@ -61,6 +61,9 @@ MAX_DATASETS = 200_000
 ESTIMATE_MAX_DATASETS = 20_000
 ESTIMATE_MAX_N = 2_000
 
+#: datasets (and directions) the mpmath refinement of :meth:`Engine.evaluate` recomputes at most
+MP_REFINE_MAX = 8
+
 #: entries of cached histogram distributions an :class:`Engine` keeps between evaluations
 _KEEP_ENTRIES = 4_000_000
 
@@ -411,9 +414,10 @@ class Engine:
     an epsilon(delta) inversion costs one build and cheap vector evaluations.
     """
 
-    def __init__(self, randomizer, n, *, pairs=None, pmf_rel: float | None = None):
+    def __init__(self, randomizer, n, *, pairs=None, pmf_rel: float | None = None, pmfs_exact=None):
         self.n = validate.integer("n", n, low=1)
         self.table = _float_matrix(randomizer)
+        self._exact_fn = pmfs_exact if pmfs_exact is not None else getattr(randomizer, "pmfs_exact", None)
         if pmf_rel is None:
             pmf_rel = pmf_error(randomizer) if isinstance(randomizer, Randomizer) else 0.0
         self.pmf_rel = pmf_rel
@@ -464,13 +468,21 @@ class Engine:
         err = err * (1 + (sizes + 4) * _U * 1.01) + sizes * _U * 1.01 * value
         return rounding.down_nonneg(value, err), value, rounding.up(value, err)
 
-    def evaluate(self, epsilon: float):
+    def evaluate(self, epsilon: float, rtol: float | None = None):
         """(lower, value, upper, inputs0, inputs1): the certified enclosure of the worst-case
-        delta(epsilon), the computed value and the dataset attaining it."""
+        delta(epsilon), the computed value and the dataset attaining it.
+
+        With ``rtol``, where the float64 enclosure is wider than ``rtol`` times its upper end
+        (near eps0 the terms cancel), the datasets that can attain the maximum are recomputed by
+        mpmath from the randomizer's exact pmfs (at most :data:`MP_REFINE_MAX` of them).
+        """
         e = validate.real("epsilon", epsilon)
         g = math.exp(e)
         g_rel = 2 * _U if e != 0 else 0.0
         lo, value, hi = self._segments(g, g_rel)
+        lo_max = float(np.max(lo))
+        if rtol is not None and float(np.max(hi)) - lo_max > rtol * float(np.max(hi)) > 0:
+            lo, value, hi = self._refine(e, rtol, lo, value, hi)
         k = int(np.argmax(value))
         pair = self._pairs[k % len(self._pairs)]
         a, b = _inputs(pair.x0, pair.x1, pair.counts)
@@ -478,9 +490,41 @@ class Engine:
             a, b = b, a
         return float(np.max(lo)), float(value[k]), float(np.max(hi)), a, b
 
-    def log_delta(self, epsilon: float) -> Enclosure:
-        """Certified enclosure of log delta(epsilon), the worst case over the datasets."""
-        lo, _, hi, _, _ = self.evaluate(epsilon)
+    def _refine(self, e, rtol, lo, value, hi):
+        candidates = np.flatnonzero(hi >= np.max(lo))
+        if candidates.size > MP_REFINE_MAX:
+            return lo, value, hi
+        lo, value, hi = lo.copy(), value.copy(), hi.copy()
+        digits = max(20, int(-math.log10(rtol)) + 6)
+        tiny = mpmath.mpf(10) ** (2 - digits)
+        for k in candidates.tolist():
+            pair = self._pairs[k % len(self._pairs)]
+            x0, x1 = (pair.x0, pair.x1) if k < len(self._pairs) else (pair.x1, pair.x0)
+
+            def fn(x0=x0, x1=x1, pair=pair):
+                table = self._mp_table()
+                zero = mpmath.mpf(0)
+                p0, p1, _, _ = _pair_distributions(table, x0, x1, pair.counts, zero)
+                g = mpmath.exp(mpmath.mpf(e))
+                return mpmath.fsum(max(u - g * v, zero) for u, v in zip(p0.tolist(), p1.tolist()))
+
+            v = mp_adaptive(fn, digits)
+            with mpmath.workdps(digits + 5):
+                lo[k] = max(lo[k], rounding.mp_down(v * (1 - tiny)))
+                hi[k] = min(hi[k], rounding.mp_up(v * (1 + tiny)))
+                value[k] = float(v)
+        return lo, value, hi
+
+    def _mp_table(self):
+        if self._exact_fn is not None:
+            return np.array([[mpmath.mpf(v) for v in row] for row in np.asarray(self._exact_fn()).tolist()],
+                            dtype=object)
+        return np.array([[mpmath.mpf(v) for v in row] for row in self.table.tolist()], dtype=object)
+
+    def log_delta(self, epsilon: float, rtol: float | None = None) -> Enclosure:
+        """Certified enclosure of log delta(epsilon), the worst case over the datasets (refined by
+        mpmath to relative width ``rtol`` where the float enclosure is wider)."""
+        lo, _, hi, _, _ = self.evaluate(epsilon, rtol)
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
     @property
@@ -523,8 +567,8 @@ def _estimate(key, shape, n, evaluations) -> float:
 
 
 @functools.lru_cache(maxsize=4)
-def _engine_cached(key, shape, n, pmf_rel):
-    return Engine(np.frombuffer(key, dtype=float).reshape(shape), n, pmf_rel=pmf_rel)
+def _engine_cached(key, shape, n, pmf_rel, pmfs_exact):
+    return Engine(np.frombuffer(key, dtype=float).reshape(shape), n, pmf_rel=pmf_rel, pmfs_exact=pmfs_exact)
 
 
 def engine(randomizer, n) -> Engine:
@@ -533,7 +577,7 @@ def engine(randomizer, n) -> Engine:
     nn = validate.integer("n", n, low=1)
     table = _float_matrix(randomizer)
     pmf_rel = pmf_error(randomizer) if isinstance(randomizer, Randomizer) else 0.0
-    return _engine_cached(table.tobytes(), table.shape, nn, pmf_rel)
+    return _engine_cached(table.tobytes(), table.shape, nn, pmf_rel, getattr(randomizer, "pmfs_exact", None))
 
 
 # ----------------------------------------------------------------------------- public functions

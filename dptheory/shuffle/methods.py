@@ -284,12 +284,12 @@ def _blanket_log_delta(bound):
             return Enclosure(v, v)
         v = min(v, 0.0)
         err = 1e-12 * (1 + abs(v))
-        return Enclosure(v - err, min(0.0, v + err))
+        return Enclosure(rounding.down(v, err), min(0.0, rounding.up(v, err)))
     return fn
 
 
 def _exact_log_delta(rz, n, e, tol):
-    return exact.engine(rz, n).log_delta(e)
+    return exact.engine(rz, n).log_delta(e, rtol=tol)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
