@@ -313,6 +313,10 @@ def _zeros(size: int, zero):
 
 
 def _add_user(dist, row, succ_s, size: int, zero):
+    if succ_s.shape[1] == 2 and dist.dtype != object:
+        # two classes: level-s histograms are ordered by the count of class 1, so adding a user is
+        # new[j] = P[j] row[0] + P[j-1] row[1], the same products and sums as the scatter-add
+        return np.convolve(dist, np.asarray(row, dtype=float))
     new = _zeros(size, zero)
     for y, py in enumerate(row):
         if py != 0:
@@ -561,7 +565,7 @@ def _estimate(key, shape, n, evaluations) -> float:
         size = _histograms(c, n)
         # sum_{s < n} C(s + c - 1, c - 1) histograms per class for the other users, two more steps
         build = c * math.comb(n + c - 1, c) + 2 * c * math.comb(n + c - 2, c - 1)
-        total += (SECONDS_PER_ELEMENT * build + SECONDS_PER_CALL * (n + 1) * c
+        total += (SECONDS_PER_ELEMENT * build + SECONDS_PER_CALL * (n + 1) * (1 if c == 2 else c)
                   + evaluations * SECONDS_PER_EVALUATION_ELEMENT * 2 * size)
     return total
 

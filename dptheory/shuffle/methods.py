@@ -4,6 +4,10 @@ A :class:`Method` knows its kind (upper / lower / exact / approximation), its pr
 given randomizer, where it applies, and how to compute delta(epsilon) or epsilon(delta) as a
 certified interval. :func:`epsilon` and :func:`delta` run one method (``"auto"``: the tightest
 applicable upper bound that is proven for the randomizer); :func:`compare` runs them all.
+Neither starts a method whose estimated cost (:meth:`Method.cost`) exceeds
+:data:`BUDGET_SECONDS` unless it was named: ``auto`` says in its note what it skipped,
+:func:`compare` gives the skipped method an :class:`~dptheory.results.Inapplicable` row with the
+estimate.
 """
 
 from __future__ import annotations
