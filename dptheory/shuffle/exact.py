@@ -53,6 +53,8 @@ _U = rounding.EPS / 2
 SECONDS_PER_ELEMENT = 4e-8
 SECONDS_PER_CALL = 2e-5
 SECONDS_PER_EVALUATION_ELEMENT = 8e-8
+#: fixed seconds of a build (symmetry blocks, the pmfs' error at 40 digits, simplex tables)
+SECONDS_FIXED = 0.03
 
 #: datasets beyond which the exhaustive search is not attempted at all
 MAX_DATASETS = 200_000
@@ -554,7 +556,7 @@ def _estimate(key, shape, n, evaluations) -> float:
     if count_datasets(blocks, n) > ESTIMATE_MAX_DATASETS:
         return math.inf
     classes: dict[tuple, int] = {}
-    total = 0.0
+    total = SECONDS_FIXED
     for x0, x1, counts in canonical_datasets(blocks, n):
         used = tuple(sorted({x0, x1} | {v for v, c in enumerate(counts) if c}))
         if used not in classes:
