@@ -7,10 +7,14 @@ import pytest
 
 from dptheory import shuffle
 from dptheory.cli import main
-from dptheory.results import Kind, Status
+from dptheory.results import Inapplicable, Kind, Result, Status
+from dptheory.shuffle import methods
 from dptheory.shuffle import blanket, randomizers as R
 from dptheory.validate import DomainError
 from tests.conftest import raises_naming
+from tests.test_exact import brute_worst
+
+import mpmath
 
 
 def test_clone_bound_against_a_direct_sum():
@@ -118,13 +122,16 @@ def test_command_json_rows(capsys):
     assert {r["method"] for r in rows} >= {"variation-ratio", "variation-ratio-lower", "variation-ratio-analytic",
                                           "variation-ratio-asymptotic", "clones", "clones-closed-form",
                                           "stronger-clones", "exact"}
+    g = R.general_ldp(1.0)
     for r in rows:
         assert set(r) >= {"method", "kind", "status", "applicable", "source", "note"}
-        assert r["kind"] in ("upper", "lower", "exact", "approximation")
-        assert r["status"] in ("proven", "refuted", "unproven")
+        # each row carries its method record's kind and status (set in one place)
+        method = shuffle.METHODS[r["method"]]
+        assert r["kind"] == str(method.kind) and r["status"] == str(method.status(g)), r
         if r["applicable"]:
-            assert r["lower"] <= r["upper"] and r["params"]["seconds"] >= 0
+            assert 0 <= r["lower"] <= r["upper"] <= 1.0, r
     by = {r["method"]: r for r in rows}
+    assert not by["exact"]["applicable"] and "pmfs" in by["exact"]["note"]
     assert by["variation-ratio-lower"]["upper"] <= by["clones"]["lower"]
     # the answer first: the tightest proven upper bound and the best lower bound
     summary = data["summary"]
@@ -137,7 +144,11 @@ def test_command_small_n_has_exact_and_delta_mode(capsys):
     code, out, _ = run(capsys, "shuffle", "--randomizer", "grr", "--d", "3", "--n", "4", "--eps0", "1",
                        "--epsilon", "0.3", "--json")
     rows = {r["method"]: r for r in json.loads(out)["results"]}
-    assert rows["exact"]["applicable"] and rows["exact"]["upper"] is not None
+    # the exact row against an independent enumeration of every dataset and output sequence
+    with mpmath.workdps(30):
+        ref = brute_worst(R.grr(1.0, 3), 4, 0.3)
+    assert rows["exact"]["applicable"] and rows["exact"]["lower"] <= ref <= rows["exact"]["upper"]
+    assert rows["exact"]["upper"] - rows["exact"]["lower"] <= 1e-12
     assert rows["variation-ratio"]["status"] == "refuted"
     assert rows["variation-ratio-labelled"]["upper"] >= rows["exact"]["lower"]
 
@@ -157,3 +168,53 @@ def test_bare_command_runs_the_default_job(capsys):
 def test_command_bad_input(capsys, argv, fragment):
     code, _, err = run(capsys, *argv)
     assert code == 2 and fragment in err
+
+
+def test_auto_skips_what_it_cannot_finish_and_says_so():
+    """GRR on 8 options at n = 10: the exact epsilon needs an inversion over 162 datasets of up
+    to 19448 histograms (estimated above the budget): auto skips it, names it in the note, and
+    returns a proven upper bound; delta(epsilon) needs one evaluation and stays exact."""
+    rz = R.grr(1.0, 8)
+    assert shuffle.METHODS["exact"].cost(rz, 10, "epsilon") > methods.BUDGET_SECONDS
+    res = shuffle.epsilon(rz, 10, 1e-3)
+    assert res.method != "exact" and res.status is Status.PROVEN and res.kind is Kind.UPPER
+    assert "skipped" in res.note and "exact" in res.note and "estimated" in res.note
+    d = shuffle.delta(rz, 5, 0.3)
+    assert d.method == "exact" and "skipped" not in d.note
+
+
+def test_compare_reports_a_skipped_method_unless_named(monkeypatch):
+    rz = R.grr(1.0, 3)
+    monkeypatch.setattr(methods, "BUDGET_SECONDS", 1e-9)
+    rows = {r.method: r for r in shuffle.compare(rz, 4, epsilon_value=0.3)}
+    assert isinstance(rows["exact"], Inapplicable)
+    assert "skipped for cost" in rows["exact"].reason and "estimated" in rows["exact"].reason
+    assert rows["exact"].params["estimated_seconds"] > 1e-9
+    named = shuffle.compare(rz, 4, epsilon_value=0.3, methods=["exact"])
+    assert isinstance(named[0], Result) and named[0].kind is Kind.EXACT
+    # auto skips it too, and says so
+    res = shuffle.delta(rz, 4, 0.3)
+    assert res.method != "exact" and "auto skipped exact" in res.note
+
+
+def test_auto_picks_only_proven_bounds():
+    """GRR on 10 options: the paper's variation-ratio bound at its own beta is refuted and tighter
+    than every proven bound; auto must not return it."""
+    rz = R.grr(1.0, 10)
+    refuted = shuffle.epsilon(rz, 10**5, 1e-6, method="variation-ratio")
+    assert refuted.status is Status.REFUTED
+    res = shuffle.epsilon(rz, 10**5, 1e-6)
+    assert res.status is Status.PROVEN and res.method != "variation-ratio"
+    assert refuted.upper < res.upper
+
+
+def test_every_method_has_its_status_set_once():
+    """Closed forms read the status their registered formula carries; every method gives a
+    Status for every registered randomizer."""
+    assert shuffle.METHODS["efmrtt19"].status(R.general_ldp(0.3)) is methods.ERLINGSSON.status
+    assert shuffle.METHODS["clones-closed-form"].status(R.general_ldp(0.3)) is methods.clones.CLOSED_FORM.status
+    for name, (factory, params) in R.REGISTRY.items():
+        values = {"eps0": 1.0, "d": 4, "k": 2, "l": 3}
+        rz = factory(*[values[p] for p in params])
+        for m in shuffle.METHODS.values():
+            assert isinstance(m.status(rz), Status), (name, m.slug)

@@ -4,6 +4,10 @@ A :class:`Method` knows its kind (upper / lower / exact / approximation), its pr
 given randomizer, where it applies, and how to compute delta(epsilon) or epsilon(delta) as a
 certified interval. :func:`epsilon` and :func:`delta` run one method (``"auto"``: the tightest
 applicable upper bound that is proven for the randomizer); :func:`compare` runs them all.
+Neither starts a method whose estimated cost (:meth:`Method.cost`) exceeds
+:data:`BUDGET_SECONDS` unless it was named: ``auto`` says in its note what it skipped,
+:func:`compare` gives the skipped method an :class:`~dptheory.results.Inapplicable` row with the
+estimate.
 """
 
 from __future__ import annotations
@@ -38,8 +42,12 @@ ERLINGSSON = register(Formula(
     lhs=r"\epsilon",
 ))
 
-#: largest n for the exact method (histogram enumeration)
-EXACT_MAX_N = 12
+#: seconds of estimated work above which ``auto`` and :func:`compare` skip a method that was not
+#: named explicitly (the note of the result says what was skipped and why)
+BUDGET_SECONDS = 1.0
+
+#: delta evaluations an epsilon(delta) inversion needs (8-12 measured; used to estimate its cost)
+INVERSION_EVALUATIONS = 12
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,9 +55,11 @@ class Method:
     """One bound on shuffled (epsilon, delta)-DP, as data.
 
     ``why_not(randomizer, n)`` gives the reason the method does not apply (None where it
-    applies); :meth:`applies` answers the question its name asks. ``epsilon`` and ``delta``
-    return :class:`~dptheory.results.Result`s or raise :class:`NotApplicable` with the reason
-    (a closed form outside the domain where it is defined included).
+    applies); :meth:`applies` answers the question its name asks; :meth:`status` is the proof
+    status for a randomizer, set here and nowhere else; :meth:`cost` estimates the seconds a
+    computation takes before it is started. ``epsilon`` and ``delta`` return
+    :class:`~dptheory.results.Result`s or raise :class:`NotApplicable` with the reason (a closed
+    form outside the domain where it is defined included).
     """
 
     slug: str
@@ -63,6 +73,8 @@ class Method:
     log_delta: Callable | None = None
     #: (randomizer, n, delta) -> epsilon, for closed forms
     closed_epsilon: Callable | None = None
+    #: (randomizer, n, delta evaluations) -> estimated seconds; None: cheap at every n
+    cost_fn: Callable[[Randomizer, int, int], float] | None = None
 
     def why_not(self, rz: Randomizer, n: int) -> str | None:
         return self.why_not_fn(rz, n)
@@ -72,6 +84,12 @@ class Method:
 
     def status(self, rz: Randomizer) -> Status:
         return self.status_fn(rz)[0]
+
+    def cost(self, rz: Randomizer, n: int, quantity: str = "epsilon") -> float:
+        """Estimated seconds to compute ``quantity`` ("epsilon" or "delta") at n, before starting."""
+        if self.cost_fn is None or not self.applies(rz, n):
+            return 0.0
+        return self.cost_fn(rz, n, INVERSION_EVALUATIONS if quantity == "epsilon" else 1)
 
     def _begin(self, rz: Randomizer, n: int) -> tuple[Status, str, float]:
         """(status, note, start time), or NotApplicable with the reason."""
@@ -177,11 +195,13 @@ def _needs_ldp(rz, n):
 def _needs_pmfs_small(rz, n):
     if rz.pmfs is None:
         return "needs a finite randomizer with known pmfs"
-    if n > EXACT_MAX_N:
-        return f"exact enumeration is limited to n <= {EXACT_MAX_N}"
-    if exact.search_size(rz.pmfs.shape[0], n) > 20000:
-        return "too many datasets to search"
+    if math.isinf(exact.estimate_seconds(rz, n)):
+        return f"exact enumeration: too many datasets or histograms at n = {n}"
     return None
+
+
+def _exact_cost(rz, n, evaluations):
+    return exact.estimate_seconds(rz, n, evaluations)
 
 
 def _lower_applies(rz, n):
@@ -214,6 +234,11 @@ def _always(rz, n):
 
 def _proven(source_note=""):
     return lambda rz: (Status.PROVEN, source_note)
+
+
+def _formula_status(formula):
+    """The status a registered closed form carries (set once, on the formula)."""
+    return lambda rz: (formula.status, "")
 
 
 def _stronger_status(rz):
@@ -263,15 +288,12 @@ def _blanket_log_delta(bound):
             return Enclosure(v, v)
         v = min(v, 0.0)
         err = 1e-12 * (1 + abs(v))
-        return Enclosure(v - err, min(0.0, v + err))
+        return Enclosure(rounding.down(v, err), min(0.0, rounding.up(v, err)))
     return fn
 
 
 def _exact_log_delta(rz, n, e, tol):
-    value, _, _, _ = exact.worst_case(rz, n, e, max_datasets=20000)
-    err = exact.delta_error(n, e)
-    lo = math.log(value - err) if value > err else -math.inf
-    return Enclosure(lo, math.log(value + err) if value + err > 0 else -math.inf)
+    return exact.engine(rz, n).log_delta(e, rtol=tol)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
@@ -314,7 +336,7 @@ METHODS: dict[str, Method] = {m.slug: m for m in [
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
            closed_epsilon=_asymptotic),
     Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta),
-    Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _proven(),
+    Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
            closed_epsilon=_clones_closed),
     Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _needs_ldp, _stronger_status,
            log_delta=_stronger_log_delta),
@@ -322,9 +344,11 @@ METHODS: dict[str, Method] = {m.slug: m for m in [
            log_delta=_blanket_log_delta("hoeffding")),
     Method("blanket-bennett", Kind.UPPER, blanket.SOURCE + ", Bennett", _blanket_applies, _proven(),
            log_delta=_blanket_log_delta("bennett")),
-    Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _proven(), closed_epsilon=_erlingsson),
-    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset",
-           _needs_pmfs_small, _proven(), log_delta=_exact_log_delta),
+    Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
+           closed_epsilon=_erlingsson),
+    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry orbit)",
+           _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
+           cost_fn=_exact_cost),
 ]}
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms
@@ -352,31 +376,46 @@ def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: flo
     """epsilon(delta) of n shuffled users of ``randomizer`` by one method, as a certified interval.
 
     ``method="auto"`` returns the tightest applicable bound that is proven for this randomizer
-    (an exact value when n is small enough to enumerate).
+    (an exact value when n is small enough to enumerate). It starts no computation estimated to
+    take more than :data:`BUDGET_SECONDS`; the result's note names what it skipped and why.
     """
     nn = validate.integer("n", n, low=1)
     d = validate.delta("delta", delta)
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     if method != "auto":
         return _method(method).epsilon(randomizer, nn, d, rtol)
-    return _tightest(randomizer, nn, lambda m: m.epsilon(randomizer, nn, d, rtol), lambda res: res.upper)
+    return _tightest(randomizer, nn, "epsilon", lambda m: m.epsilon(randomizer, nn, d, rtol), lambda res: res.upper)
 
 
-def _tightest(randomizer: Randomizer, nn: int, compute, key) -> Result:
+def _skip_reason(cost: float) -> str:
+    shown = "too many datasets to enumerate" if math.isinf(cost) else f"estimated {cost:.3g} s"
+    return f"skipped for cost: {shown} > budget {BUDGET_SECONDS:g} s (name the method to run it)"
+
+
+def _tightest(randomizer: Randomizer, nn: int, quantity: str, compute, key) -> Result:
     """The exact value if a method gives one, else the result with the smallest ``key`` among
-    the proven upper bounds that apply."""
+    the proven upper bounds that apply and fit the time budget."""
     best = None
+    skipped = []
     for m in _candidates(randomizer, nn):
+        cost = m.cost(randomizer, nn, quantity)
+        if cost > BUDGET_SECONDS:
+            skipped.append(f"{m.slug} ({_skip_reason(cost)})")
+            continue
         try:
             res = compute(m)
         except (ConditionError, NotApplicable):
             continue
         if m.kind is Kind.EXACT:
-            return res
+            best = res
+            break
         if best is None or key(res) < key(best):
             best = res
     if best is None:
-        raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}")
+        raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}"
+                            + (f"; {'; '.join(skipped)}" if skipped else ""))
+    if skipped:
+        best = dataclasses.replace(best, note=_join(best.note, "auto skipped " + "; ".join(skipped)))
     return best
 
 
@@ -387,14 +426,16 @@ def delta(randomizer: Randomizer, n, epsilon_value, method: str = "auto", *, rto
     if method != "auto":
         return _method(method).delta(randomizer, nn, e, rtol)
     # compared in log space: bounds below the float range still order correctly
-    return _tightest(randomizer, nn, lambda m: m.delta(randomizer, nn, e, rtol), lambda res: res.log_upper)
+    return _tightest(randomizer, nn, "delta", lambda m: m.delta(randomizer, nn, e, rtol), lambda res: res.log_upper)
 
 
 def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, methods=None,
             rtol: float = 1e-3) -> list[Result | Inapplicable]:
     """Run every method (or those named): a :class:`Result` per method that applies, an
     :class:`Inapplicable` with the failed condition for the others. Never raises for a method
-    that does not apply."""
+    that does not apply. Without ``methods``, a method estimated to take more than
+    :data:`BUDGET_SECONDS` is not started: its row is :class:`Inapplicable`, the reason giving the
+    estimate; a method named in ``methods`` always runs."""
     nn = validate.integer("n", n, low=1)
     if (delta_value is None) == (epsilon_value is None):
         raise validate.DomainError("give exactly one of delta_value and epsilon_value")
@@ -403,8 +444,16 @@ def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, 
     else:
         validate.real("epsilon", epsilon_value, low=0.0)
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    named = methods is not None
+    quantity = "epsilon" if delta_value is not None else "delta"
     out: list[Result | Inapplicable] = []
     for m in [_method(slug) for slug in (methods or METHODS)]:
+        if not named:
+            cost = m.cost(randomizer, nn, quantity)
+            if cost > BUDGET_SECONDS:
+                out.append(Inapplicable(m.slug, m.kind, m.status(randomizer), m.source, _skip_reason(cost),
+                                        params={"n": nn, "estimated_seconds": cost}))
+                continue
         try:
             if delta_value is not None:
                 out.append(m.epsilon(randomizer, nn, delta_value, rtol))

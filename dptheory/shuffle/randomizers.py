@@ -19,6 +19,7 @@ import itertools
 import math
 from typing import Callable
 
+import mpmath
 import numpy as np
 import sympy as sp
 
@@ -101,6 +102,9 @@ class Randomizer:
     uniform_beta : bool
         Every pair of distinct inputs is at total variation exactly beta (symmetric randomizers).
     source : str
+    pmfs_exact : callable or None
+        ``pmfs_exact()`` evaluates the pmfs from their definition with mpmath at the working
+        precision (``pmfs`` is its float64 rounding); used by the exact engine's mpmath path.
     """
 
     name: str
@@ -112,6 +116,9 @@ class Randomizer:
     blankets: int = 0
     uniform_beta: bool = False
     source: str = ""
+    #: () -> the pmfs from the randomizer's definition as mpmath numbers at the working precision
+    #: (None where the float ``pmfs`` are the definition, as for :func:`from_pmfs`)
+    pmfs_exact: Callable[[], list] | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         p = validate.real("p", self.p, low=1.0, low_open=True, allow_inf=True)
@@ -137,48 +144,56 @@ class Randomizer:
         return n * self.blankets if self.blankets else n - 1
 
     def with_beta(self, beta: float) -> "Randomizer":
-        return dataclasses.replace(self, beta=beta, pmfs=None, uniform_beta=False)
+        return dataclasses.replace(self, beta=beta, pmfs=None, pmfs_exact=None, uniform_beta=False)
 
 
 # ----------------------------------------------------------------------------- pmfs
 
 
-def _grr_pmfs(e0: float, size: int) -> np.ndarray:
-    z = math.exp(e0) + size - 1
-    m = np.full((size, size), 1.0 / z)
-    np.fill_diagonal(m, math.exp(e0) / z)
-    return m
+def _grr_pmfs(e0: float, size: int, ctx=math) -> np.ndarray:
+    e = ctx.exp(e0)
+    z = e + size - 1
+    return np.array([[e / z if x == y else 1 / z for y in range(size)] for x in range(size)],
+                    dtype=float if ctx is math else object)
 
 
-def _subset_pmfs(e0: float, size: int, kk: int) -> np.ndarray:
+def _subset_pmfs(e0: float, size: int, kk: int, ctx=math) -> np.ndarray:
     subsets = list(itertools.combinations(range(size), kk))
-    z = math.exp(e0) * math.comb(size - 1, kk - 1) + math.comb(size - 1, kk)
-    m = np.array([[math.exp(e0) / z if x in sub else 1.0 / z for sub in subsets] for x in range(size)])
-    return m
+    e = ctx.exp(e0)
+    z = e * math.comb(size - 1, kk - 1) + math.comb(size - 1, kk)
+    return np.array([[e / z if x in sub else 1 / z for sub in subsets] for x in range(size)],
+                    dtype=float if ctx is math else object)
 
 
-def _unary_pmfs(e0: float, size: int) -> np.ndarray:
-    flip = 1.0 / (math.exp(e0 / 2) + 1)
+def _unary_pmfs(e0: float, size: int, ctx=math) -> np.ndarray:
+    flip = 1 / (ctx.exp(e0 / 2) + 1)
     outs = list(itertools.product((0, 1), repeat=size))
     rows = []
     for x in range(size):
         onehot = [1 if i == x else 0 for i in range(size)]
-        rows.append([math.prod(flip if o != h else 1 - flip for o, h in zip(out, onehot)) for out in outs])
-    return np.array(rows)
+        rows.append([math.prod((flip if o != h else 1 - flip for o, h in zip(out, onehot)), start=ctx.mpf(1) if ctx is not math else 1)
+                     for out in outs])
+    return np.array(rows, dtype=float if ctx is math else object)
 
 
-def _local_hash_pmfs(e0: float, rng: int, size: int) -> np.ndarray:
+def _local_hash_pmfs(e0: float, rng: int, size: int, ctx=math) -> np.ndarray:
     """Local hashing with the family of all functions [size] -> [rng]; output (h, GRR_rng(h(x)))."""
     funcs = list(itertools.product(range(rng), repeat=size))
-    z = math.exp(e0) + rng - 1
+    e = ctx.exp(e0)
+    z = e + rng - 1
     rows = []
     for x in range(size):
         row = []
         for h in funcs:
             for y in range(rng):
-                row.append((math.exp(e0) if h[x] == y else 1.0) / z / len(funcs))
+                row.append((e if h[x] == y else 1) / z / len(funcs))
         rows.append(row)
-    return np.array(rows)
+    return np.array(rows, dtype=float if ctx is math else object)
+
+
+def _exact(builder, e0: float, *args) -> Callable[[], np.ndarray]:
+    """``builder``'s pmfs evaluated by mpmath at the working precision, from the exact float eps0."""
+    return lambda: builder(mpmath.mpf(e0), *args, ctx=mpmath)
 
 
 # ----------------------------------------------------------------------------- factories
@@ -199,7 +214,8 @@ def binary_rr(eps0_value) -> Randomizer:
     """Randomized response on 2 options (Warner 1965): worst-case beta, exact pmfs."""
     e0 = _eps0(eps0_value)
     return Randomizer("binary-rr", math.exp(e0), float(BETA["grr"](e0, 2)), math.exp(e0), eps0=e0,
-                      pmfs=_grr_pmfs(e0, 2), uniform_beta=True, source=BETA["grr"].source)
+                      pmfs=_grr_pmfs(e0, 2), pmfs_exact=_exact(_grr_pmfs, e0, 2), uniform_beta=True,
+                      source=BETA["grr"].source)
 
 
 def grr(eps0_value, d_value) -> Randomizer:
@@ -208,7 +224,8 @@ def grr(eps0_value, d_value) -> Randomizer:
     dd = validate.integer("d", d_value, low=2)
     pm = _grr_pmfs(e0, dd) if dd <= 64 else None
     return Randomizer(f"grr(d={dd})", math.exp(e0), float(BETA["grr"](e0, dd)), math.exp(e0), eps0=e0,
-                      pmfs=pm, uniform_beta=True, source=BETA["grr"].source)
+                      pmfs=pm, pmfs_exact=_exact(_grr_pmfs, e0, dd) if pm is not None else None, uniform_beta=True,
+                      source=BETA["grr"].source)
 
 
 def unary_encoding(eps0_value, d_value) -> Randomizer:
@@ -218,7 +235,8 @@ def unary_encoding(eps0_value, d_value) -> Randomizer:
     dd = validate.integer("d", d_value, low=2)
     pm = _unary_pmfs(e0, dd) if dd <= 12 else None
     return Randomizer(f"unary-encoding(d={dd})", math.exp(e0), float(BETA["unary-encoding"](e0)), math.exp(e0),
-                      eps0=e0, pmfs=pm, uniform_beta=True, source=BETA["unary-encoding"].source)
+                      eps0=e0, pmfs=pm, pmfs_exact=_exact(_unary_pmfs, e0, dd) if pm is not None else None,
+                      uniform_beta=True, source=BETA["unary-encoding"].source)
 
 
 def subset_selection(eps0_value, d_value, k_value) -> Randomizer:
@@ -228,7 +246,8 @@ def subset_selection(eps0_value, d_value, k_value) -> Randomizer:
     kk = validate.integer("k", k_value, low=1, high=dd - 1)
     pm = _subset_pmfs(e0, dd, kk) if math.comb(dd, kk) <= 5000 else None
     return Randomizer(f"subset-selection(d={dd},k={kk})", math.exp(e0), float(BETA["subset-selection"](e0, dd, kk)),
-                      math.exp(e0), eps0=e0, pmfs=pm, uniform_beta=True, source=BETA["subset-selection"].source)
+                      math.exp(e0), eps0=e0, pmfs=pm, pmfs_exact=_exact(_subset_pmfs, e0, dd, kk) if pm is not None else None,
+                      uniform_beta=True, source=BETA["subset-selection"].source)
 
 
 def local_hash(eps0_value, l_value, d_value=None) -> Randomizer:
@@ -237,14 +256,15 @@ def local_hash(eps0_value, l_value, d_value=None) -> Randomizer:
     total variation is (1 - 1/l) times the table's, which remains a valid, larger, beta)."""
     e0 = _eps0(eps0_value)
     ll = validate.integer("l", l_value, low=2)
-    pm = None
+    pm = exact_pm = None
     if d_value is not None:
         dd = validate.integer("d", d_value, low=2)
         if ll**dd * ll > 20000:
             raise validate.DomainError(f"d = {dd} is too large for exact local-hash pmfs with l = {ll} (l^(d+1) <= 20000)")
         pm = _local_hash_pmfs(e0, ll, dd)
+        exact_pm = _exact(_local_hash_pmfs, e0, ll, dd)
     return Randomizer(f"local-hash(l={ll})", math.exp(e0), float(BETA["local-hash"](e0, ll)), math.exp(e0), eps0=e0,
-                      pmfs=pm, uniform_beta=True, source=BETA["local-hash"].source)
+                      pmfs=pm, pmfs_exact=exact_pm, uniform_beta=True, source=BETA["local-hash"].source)
 
 
 def optimal_local_hash(eps0_value) -> Randomizer:
