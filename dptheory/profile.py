@@ -23,6 +23,7 @@ about -1e300) and carries a running error bound (:func:`gdp_log_delta_enclosure`
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -236,6 +237,8 @@ def composed_mu(mu, compositions=1) -> tuple[float, float]:
     if t == 1:
         return mu_v, mu_v
     v = math.sqrt(t) * mu_v  # two correctly rounded operations
+    if Fraction(v) ** 2 == t * Fraction(mu_v) ** 2:
+        return v, v  # exact (t a perfect square and no rounding in the product)
     return rounding.down(v, rel_err=_EPS), rounding.up(v, rel_err=_EPS)
 
 
