@@ -1,16 +1,21 @@
-"""Renyi DP curves: composition and conversion to (epsilon, delta)-DP.
+"""Renyi DP curves: composition and the one route from RDP to (epsilon, delta)-DP.
 
 An RDP curve is a set of orders lambda > 1 with values rho(lambda) >= D_lambda of every
 neighbouring pair. Composition adds curves order by order (Mironov 2017, Prop. 1). Conversion to
-(epsilon, delta) minimises over the available orders; both conversions are sound for every order,
-so the minimum over any set of orders is an upper bound:
+(epsilon, delta) goes through one route, :func:`epsilon_from_rdp` (and its inverse direction
+:func:`delta_from_rdp`): the minimum over the available orders and over the proven conversions,
 
 * ``balle``: epsilon = rho + log((lambda-1)/lambda) - (log delta + log lambda)/(lambda-1)
-  (Balle et al. 2020 / Asoodeh et al. 2021; Girgis et al. 2021, Lemma 2.1), the default;
+  (Balle et al. 2020, Thm 21; Canonne, Kamath, Steinke 2020, Prop. 12; Girgis et al. 2021,
+  Lemma 2.1);
 * ``mironov``: epsilon = rho + log(1/delta)/(lambda-1) (Mironov 2017, Prop. 3).
 
-Results are rounded up by a few ulps, so that a returned epsilon is never below the exact
-minimum of the conversion.
+Both are sound at every order, so the minimum over any set of orders is an upper bound. The
+float64 evaluation uses forms that do not cancel (log1p(-1/lambda) for large orders, log(lambda-1)
+- log(lambda) near 1), carries an error bound, and rounds outwards
+(:mod:`dptheory.rounding`): the returned upper end is never below the exact formula. The older
+entry points (:func:`to_dp`, :func:`to_dp_with_order`, :func:`to_delta`, :func:`to_dp_adaptive`,
+:func:`to_dp_search`) return the upper end of the same route.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ import sympy as sp
 
 from . import validate
 from .formula import Formula, register
-from .precision import round_up
-from .results import Kind
+from . import rounding
+from .results import Curve, Kind, Result, Status
 from .symbols import delta, eps, lam, mu, rho
 
 TO_DP = {
@@ -99,14 +104,240 @@ def _orders_and_values(orders, values):
     return o, v
 
 
-def _check_method(method: str) -> str:
+#: the proven conversions; "best" takes, at every order, the smaller of the two
+CONVERSIONS = ("balle", "mironov")
+_EPS = rounding.EPS
+
+
+def _check_method(method: str) -> tuple[str, ...]:
+    if method == "best":
+        return CONVERSIONS
     if method not in TO_DP:
-        raise validate.DomainError(f"method = {method!r} is invalid: must be one of {sorted(TO_DP)}")
-    return method
+        raise validate.DomainError(f"method = {method!r} is invalid: must be 'best' or one of {sorted(TO_DP)}")
+    return (method,)
 
 
-def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
-    """Smallest epsilon over the orders such that the mechanism is (epsilon, delta)-DP.
+def _log_one_minus_inv(o: np.ndarray):
+    """log(1 - 1/lambda) and its absolute error bound: log(lambda-1) - log(lambda) below 2
+    (lambda - 1 is exact there, Sterbenz), log1p(-1/lambda) above (condition number <= 1.45)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        near = o < 2.0
+        lm1 = np.log(np.where(near, o - 1.0, 1.0))
+        lo = np.log(o)
+        val = np.where(near, lm1 - lo, np.log1p(-1.0 / np.where(near, 2.0, o)))
+        err = np.where(near, _EPS * (np.abs(lm1) + np.abs(lo) + np.abs(val)), 4 * _EPS * np.abs(val))
+    return val, err
+
+
+def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
+    """(lower, upper) of the conversion's epsilon at each order, float64 with its error bound.
+
+    Every operation is correctly rounded or a libm call within one ulp, so each contributes at
+    most EPS times its result; the bound below sums those contributions (each term's magnitude
+    once per operation it passes through) and doubles the sum.
+    """
+    lm1 = o - 1.0  # exact below 2^53
+    log_d = math.log(d)
+    if conversion == "mironov":
+        t3 = -log_d / lm1
+        val = v + t3
+        err = _EPS * (3 * np.abs(t3) + np.abs(val))
+    else:
+        l1, e1 = _log_one_minus_inv(o)
+        log_o = np.log(o)
+        num = log_d + log_o
+        t3 = num / lm1
+        s1 = v + l1
+        val = s1 - t3
+        err = e1 + _EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
+    err = 2 * err
+    inf = np.isinf(v)
+    val = np.where(inf, 0.0, val)
+    lo = np.where(inf, np.inf, rounding.down(val, abs_err=np.where(inf, 0.0, err)))
+    hi = np.where(inf, np.inf, rounding.up(val, abs_err=np.where(inf, 0.0, err)))
+    return np.atleast_1d(lo), np.atleast_1d(hi)
+
+
+def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
+    """(lower, upper) of the conversion's log delta at each order (see :func:`_epsilon_float`)."""
+    lm1 = o - 1.0
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        gap = v - e
+        egap = _EPS * np.abs(gap)
+        if conversion == "mironov":
+            val = lm1 * gap
+            err = lm1 * egap + _EPS * np.abs(val)
+        else:
+            near = o < 2.0
+            log_lm1 = np.log(lm1)
+            log_o = np.log(o)
+            # below 2: (lambda-1)(rho - eps + log(lambda-1)) - lambda log lambda
+            inner = gap + log_lm1
+            prod = lm1 * inner
+            lam_log = o * log_o
+            val_near = prod - lam_log
+            err_near = (lm1 * (egap + _EPS * (np.abs(log_lm1) + np.abs(inner))) + _EPS * np.abs(prod)
+                        + 2 * _EPS * np.abs(lam_log) + _EPS * np.abs(val_near))
+            # above: (lambda-1)(rho - eps) - log(lambda-1) + lambda log1p(-1/lambda)
+            l1, e1 = _log_one_minus_inv(o)
+            prod2 = lm1 * gap
+            tail = o * l1
+            s2 = prod2 - log_lm1
+            val_far = s2 + tail
+            err_far = (lm1 * egap + _EPS * np.abs(prod2) + _EPS * np.abs(log_lm1) + o * e1
+                       + _EPS * np.abs(tail) + _EPS * (np.abs(s2) + np.abs(val_far)))
+            val = np.where(near, val_near, val_far)
+            err = np.where(near, err_near, err_far)
+        err = 2 * err
+        bad = ~np.isfinite(val)
+        val_c = np.where(bad, 0.0, val)
+        err_c = np.where(bad | ~np.isfinite(err), 0.0, err)
+        lo = np.where(bad, val, rounding.down(val_c, abs_err=err_c))
+        hi = np.where(bad, val, rounding.up(val_c, abs_err=err_c))
+        hi = np.where(np.isfinite(err) | bad, hi, np.inf)
+        lo = np.where(np.isfinite(err) | bad, lo, -np.inf)
+    lo = np.where(np.isnan(lo), np.inf, lo)  # inf * 0 (rho = inf at lambda -> 1): no bound
+    hi = np.where(np.isnan(hi), np.inf, hi)
+    return np.atleast_1d(lo), np.atleast_1d(hi)
+
+
+def _mp_values(formulas, o, v, x, digits: int):
+    """The conversion formula(s) at each order with mpmath: (value, conversion, order) triples."""
+    out = []
+    with mpmath.workdps(digits + 10):
+        for name in formulas:
+            fn = formulas[name].mpmath(digits + 10, check=False)
+            for ov, rv in zip(o, v):
+                out.append((mpmath.inf if math.isinf(rv) else fn(rv, ov, x), name, float(ov)))
+    return out
+
+
+def _mp_widen(value, digits: int):
+    """Float ends around an mpmath value computed at ``digits + 10`` digits from float inputs:
+    wrong by far less than 10^-digits relative to the terms (which are at most 1e6 times the
+    value's scale in the formulas here)."""
+    with mpmath.workdps(digits + 10):
+        err = (abs(value) + 1) * mpmath.mpf(10) ** (6 - digits)
+        return rounding.mp_down(value - err), rounding.mp_up(value + err)
+
+
+def _curve_input(orders, rdp):
+    """Orders and values from arrays or from a Curve (its upper ends), and the kind/status of
+    the bound the conversion yields."""
+    if isinstance(orders, Curve):
+        curve = orders
+        if curve.axis != "order":
+            raise validate.DomainError(f"curve axis = {curve.axis!r} is invalid: an RDP curve is over 'order'")
+        if curve.kind in (Kind.UPPER, Kind.EXACT):
+            return curve.grid, curve.upper, Kind.UPPER, curve.status, ""
+        return curve.grid, curve.value, Kind.APPROXIMATION, Status.NOT_A_BOUND, (
+            f"converted from an RDP curve of kind {curve.kind}: not a bound on epsilon")
+    o, v = _orders_and_values(orders, rdp)
+    return o, v, Kind.UPPER, Status.PROVEN, ""
+
+
+def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digits=None) -> Result:
+    """The one RDP -> (epsilon, delta) route: the smallest epsilon over the orders (and over the
+    proven conversions) such that an RDP mechanism is (epsilon, delta)-DP.
+
+    Conversions, both valid at every order lambda > 1:
+
+    * ``balle``: epsilon = rho + log(1 - 1/lambda) - (log delta + log lambda)/(lambda - 1)
+      (Balle et al. 2020, Thm 21; Canonne, Kamath, Steinke 2020, Prop. 12; Girgis et al. 2021,
+      Lemma 2.1);
+    * ``mironov``: epsilon = rho + log(1/delta)/(lambda - 1) (Mironov 2017, Prop. 3).
+
+    ``method="best"`` (default) takes the smaller at every order (mathematically ``balle``,
+    which is below ``mironov`` by log(lambda)/(lambda-1) - log(1 - 1/lambda) > 0).
+
+    Parameters
+    ----------
+    orders, rdp : array_like
+        Orders lambda > 1 and RDP values rho(lambda) >= 0 (``inf`` allowed); or a
+        :class:`~dptheory.results.Curve` over orders as ``orders`` (its upper ends are used; a
+        lower or approximate curve gives an approximation).
+    delta : float
+        Target delta in (0, 1).
+    method : {"best", "balle", "mironov"}
+    digits : int, optional
+        Evaluate the formulas with mpmath at this many digits (the ends are then a few ulps
+        apart).
+
+    Returns
+    -------
+    Result
+        ``[lower, upper]`` encloses the exact minimum of the conversion formula(s) (clamped at
+        0: a negative value means (0, delta)-DP); kind ``upper``; ``params`` holds the order
+        and the conversion attaining it.
+    """
+    if delta is None and rdp is not None and isinstance(orders, Curve):
+        rdp, delta = None, rdp
+    o, v, kind, status, note = _curve_input(orders, rdp)
+    d = validate.delta("delta", delta)
+    names = _check_method(method)
+    digits = validate.digits(digits)
+    if digits is None:
+        best = None
+        for name in names:
+            lo, hi = _epsilon_float(o, v, d, name)
+            i = int(np.argmin(hi))
+            if best is None or hi[i] < best[1]:
+                best = (float(np.min(lo)) if best is None else min(best[0], float(np.min(lo))), float(hi[i]), name, float(o[i]))
+            else:
+                best = (min(best[0], float(np.min(lo))),) + best[1:]
+        lower, upper, name, order = best
+    else:
+        vals = _mp_values({n: TO_DP[n] for n in names}, o, v, d, digits)
+        value, name, order = min(vals, key=lambda t: t[0])
+        lower, upper = _mp_widen(value, digits)
+    lower, upper = max(0.0, lower), max(0.0, upper)
+    sources = "; ".join(TO_DP[n].source for n in names)
+    return Result("epsilon", lower, upper, kind, status, f"rdp-to-dp:{name}", sources, note,
+                  params={"delta": d, "order": order, "conversion": name})
+
+
+def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digits=None) -> Result:
+    """The smallest delta over the orders (and the proven conversions) for which an RDP
+    mechanism is (epsilon, delta)-DP, capped at 1: the inverse direction of
+    :func:`epsilon_from_rdp` at each order (Balle et al. 2020, Thm 21 / Canonne, Kamath,
+    Steinke 2020, Prop. 12: delta = e^{(lambda-1)(rho-epsilon)} (1-1/lambda)^lambda/(lambda-1);
+    Mironov 2017, Prop. 3: delta = e^{(lambda-1)(rho-epsilon)}). Any real epsilon.
+
+    Returns a Result of quantity ``delta`` with log ends (kind ``upper``), the order and the
+    conversion in ``params``.
+    """
+    if epsilon is None and rdp is not None and isinstance(orders, Curve):
+        rdp, epsilon = None, rdp
+    o, v, kind, status, note = _curve_input(orders, rdp)
+    e = validate.real("epsilon", epsilon)
+    names = _check_method(method)
+    digits = validate.digits(digits)
+    if digits is None:
+        lows, best = [], None
+        for name in names:
+            lo, hi = _log_delta_float(o, v, e, name)
+            lows.append(float(np.min(lo)))
+            i = int(np.argmin(hi))
+            if best is None or hi[i] < best[0]:
+                best = (float(hi[i]), name, float(o[i]))
+        log_hi, name, order = best
+        log_lo = min(lows)
+    else:
+        with mpmath.workdps(digits + 10):
+            vals = [(mpmath.log(val) if val > 0 else -mpmath.inf, n, od)
+                    for val, n, od in _mp_values({n: TO_DELTA[n] for n in names}, o, v, e, digits)]
+        value, name, order = min(vals, key=lambda t: t[0])
+        log_lo, log_hi = _mp_widen(value, digits) if mpmath.isfinite(value) else (float(value), float(value))
+    log_lo, log_hi = min(log_lo, 0.0), min(log_hi, 0.0)
+    sources = "; ".join(TO_DELTA[n].source for n in names)
+    return Result.from_log("delta", log_lo, log_hi, kind=kind, status=status, method=f"rdp-to-delta:{name}",
+                           source=sources, note=note, params={"epsilon": e, "order": order, "conversion": name})
+
+
+def to_dp(orders, rdp, delta, method: str = "best", digits=None):
+    """Smallest epsilon over the orders such that the mechanism is (epsilon, delta)-DP: the upper
+    end of :func:`epsilon_from_rdp` (float), or with ``digits`` the mpmath value of the minimum
+    (mpf).
 
     Parameters
     ----------
@@ -114,7 +345,7 @@ def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
         Orders lambda > 1 and RDP values rho(lambda) at them (``inf`` allowed).
     delta : float
         Target delta in (0, 1).
-    method : {"balle", "mironov"}
+    method : {"best", "balle", "mironov"}
     digits : int, optional
         Evaluate the conversion with mpmath (returns mpf).
 
@@ -128,22 +359,18 @@ def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
     return eps_val
 
 
-def to_dp_with_order(orders, rdp, delta, method: str = "balle", digits=None):
+def to_dp_with_order(orders, rdp, delta, method: str = "best", digits=None):
     """Like :func:`to_dp`, and also the order at which the minimum is attained."""
-    o, v = _orders_and_values(orders, rdp)
-    d = validate.delta("delta", delta)
-    formula = TO_DP[_check_method(method)]
     digits = validate.digits(digits)
     if digits is None:
-        with np.errstate(invalid="ignore"):
-            vals = formula.numpy(check=False)(v, o, d)
-        vals = np.where(np.isinf(v), np.inf, vals)
-        i = int(np.argmin(vals))
-        return max(0.0, float(round_up(vals[i]))), float(o[i])
-    fn = formula.mpmath(digits, check=False)
-    vals = [mpmath.inf if math.isinf(rv) else fn(rv, ov, d) for ov, rv in zip(o, v)]
-    i = min(range(len(vals)), key=lambda j: vals[j])
-    return max(mpmath.mpf(0), vals[i]), float(o[i])
+        res = epsilon_from_rdp(orders, rdp, delta, method=method)
+        return res.upper, res.params["order"]
+    o, v = _orders_and_values(orders, rdp)
+    d = validate.delta("delta", delta)
+    vals = _mp_values({n: TO_DP[n] for n in _check_method(method)}, o, v, d, digits)
+    value, _, order = min(vals, key=lambda t: t[0])
+    with mpmath.workdps(digits):
+        return max(mpmath.mpf(0), +value), order
 
 
 def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
@@ -156,7 +383,7 @@ def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
 
 
 def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256, cap: int = 2**20,
-                   method: str = "balle") -> tuple[float, float]:
+                   method: str = "best") -> tuple[float, float]:
     """(epsilon, order): :func:`to_dp_with_order` over :func:`order_grid` (top), with the top
     raised eightfold while the optimum sits on it, up to ``cap``. ``curve(orders)`` returns the
     RDP values. The result is an upper bound whatever the grid (a minimum over valid orders); the
@@ -172,7 +399,7 @@ def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256,
         top = min(cap, 8 * top)
 
 
-def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "balle",
+def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "best",
                  points: int = 16, start_high: float = 256.0, rounds: int = 2,
                  around: float | None = None) -> tuple[float, float]:
     """(epsilon, order): the conversion minimised over orders in (1, ``high``]: a geometric grid of
@@ -236,24 +463,18 @@ def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, meth
     return best
 
 
-def to_delta(orders, rdp, epsilon, method: str = "balle", digits=None):
-    """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at 1)."""
-    o, v = _orders_and_values(orders, rdp)
-    e = validate.real("epsilon", epsilon)
-    formula = TO_DELTA[_check_method(method)]
+def to_delta(orders, rdp, epsilon, method: str = "best", digits=None):
+    """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at
+    1): the upper end of :func:`delta_from_rdp` (float, never 0 for a finite log), or with
+    ``digits`` the mpmath value of the minimum (mpf)."""
     digits = validate.digits(digits)
     if digits is None:
-        # log delta, to keep huge orders from overflowing
-        if method == "balle":
-            logs = (o - 1) * (v - e) - np.log(o - 1) + o * np.log1p(-1 / o)
-        else:
-            logs = (o - 1) * (v - e)
-        logs = np.where(np.isinf(v), np.inf, logs)
-        best = float(np.min(logs))
-        return min(1.0, float(round_up(math.exp(best)))) if best < 709 else 1.0
-    fn = formula.mpmath(digits, check=False)
-    vals = [mpmath.mpf(1) if math.isinf(rv) else fn(rv, ov, e) for ov, rv in zip(o, v)]
-    return min(mpmath.mpf(1), min(vals))
+        return delta_from_rdp(orders, rdp, epsilon, method=method).upper
+    o, v = _orders_and_values(orders, rdp)
+    e = validate.real("epsilon", epsilon)
+    vals = _mp_values({n: TO_DELTA[n] for n in _check_method(method)}, o, v, e, digits)
+    with mpmath.workdps(digits):
+        return min(mpmath.mpf(1), +min(t[0] for t in vals))
 
 
 def compose(*curves):
@@ -311,5 +532,5 @@ class RDPCurve:
         pair of one round is the worst pair of every round."""
         return RDPCurve(self.orders, compose_identical(self.values, t), self.kind, self.method, self.source)
 
-    def to_dp(self, delta, method="balle"):
+    def to_dp(self, delta, method="best"):
         return to_dp(self.orders, self.values, delta, method=method)
