@@ -36,7 +36,7 @@ def test_mechanism_tables(capsys):
     assert code == 0 and "randomized-response-profile" in out
     code, out, _ = run(capsys, "mechanism", "gaussian", "--sigma", "2", "--json")
     data = json.loads(out)
-    assert data["epsilon"][1]["epsilon_upper"] >= data["epsilon"][0]["epsilon_upper"]
+    assert data["epsilon"][1]["upper"] >= data["epsilon"][0]["upper"]
 
 
 @pytest.mark.parametrize("argv,fragment", [

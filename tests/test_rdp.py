@@ -104,8 +104,10 @@ def test_rr_rdp_conversion_is_an_upper_bound(eps0, k):
     mech = mechanisms.RandomizedResponse(eps0, k)
     for delta in (1e-3, 1e-6):
         exact = mech.epsilon(delta)
-        assert rdp.to_dp(ORDERS, mech.rdp(ORDERS), delta) >= exact.upper
-        d = rdp.to_delta(ORDERS, mech.rdp(ORDERS), exact.upper)
+        curve = mech.rdp(ORDERS)
+        assert rdp.to_dp(ORDERS, curve.upper, delta) >= exact.upper
+        assert rdp.epsilon_from_rdp(curve, delta).upper == rdp.to_dp(ORDERS, curve.upper, delta)
+        d = rdp.to_delta(ORDERS, curve.upper, exact.upper)
         assert d >= delta * (1 - 1e-9)
 
 
