@@ -130,7 +130,9 @@ def _log_one_minus_inv(o: np.ndarray):
 
 
 def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
-    """(lower, upper) of the conversion's epsilon at each order, float64 with its error bound.
+    """(value - error, value + error) of the conversion's epsilon at each order, float64 (the
+    caller rounds the ends it keeps outwards by :mod:`dptheory.rounding`, which also covers the
+    rounding of these two sums).
 
     Every operation is correctly rounded or a libm call within one ulp, so each contributes at
     most EPS times its result; the bound below sums those contributions (each term's magnitude
@@ -152,14 +154,15 @@ def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
         err = e1 + _EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
     err = 2 * err
     inf = np.isinf(v)
-    val = np.where(inf, 0.0, val)
-    lo = np.where(inf, np.inf, rounding.down(val, abs_err=np.where(inf, 0.0, err)))
-    hi = np.where(inf, np.inf, rounding.up(val, abs_err=np.where(inf, 0.0, err)))
+    with np.errstate(invalid="ignore"):
+        lo = np.where(inf, np.inf, val - err)
+        hi = np.where(inf, np.inf, val + err)
     return np.atleast_1d(lo), np.atleast_1d(hi)
 
 
 def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
-    """(lower, upper) of the conversion's log delta at each order (see :func:`_epsilon_float`)."""
+    """(value - error, value + error) of the conversion's log delta at each order (see
+    :func:`_epsilon_float`)."""
     lm1 = o - 1.0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         gap = v - e
@@ -190,14 +193,10 @@ def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
             err = np.where(near, err_near, err_far)
         err = 2 * err
         bad = ~np.isfinite(val)
-        val_c = np.where(bad, 0.0, val)
-        err_c = np.where(bad | ~np.isfinite(err), 0.0, err)
-        lo = np.where(bad, val, rounding.down(val_c, abs_err=err_c))
-        hi = np.where(bad, val, rounding.up(val_c, abs_err=err_c))
-        hi = np.where(np.isfinite(err) | bad, hi, np.inf)
-        lo = np.where(np.isfinite(err) | bad, lo, -np.inf)
-    lo = np.where(np.isnan(lo), np.inf, lo)  # inf * 0 (rho = inf at lambda -> 1): no bound
-    hi = np.where(np.isnan(hi), np.inf, hi)
+        lo = np.where(bad, val, val - err)
+        hi = np.where(bad, val, val + err)
+        lo = np.where(np.isnan(lo), np.inf, lo)  # inf * 0 (rho = inf at lambda -> 1): no bound
+        hi = np.where(np.isnan(hi), np.inf, hi)
     return np.atleast_1d(lo), np.atleast_1d(hi)
 
 
@@ -286,6 +285,8 @@ def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digi
             else:
                 best = (min(best[0], float(np.min(lo))),) + best[1:]
         lower, upper, name, order = best
+        lower = rounding.down(lower) if math.isfinite(lower) else lower
+        upper = rounding.up(upper) if math.isfinite(upper) else upper
     else:
         vals = _mp_values({n: TO_DP[n] for n in names}, o, v, d, digits)
         value, name, order = min(vals, key=lambda t: t[0])
@@ -322,6 +323,8 @@ def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digi
                 best = (float(hi[i]), name, float(o[i]))
         log_hi, name, order = best
         log_lo = min(lows)
+        log_hi = rounding.up(log_hi) if math.isfinite(log_hi) else log_hi
+        log_lo = rounding.down(log_lo) if math.isfinite(log_lo) else log_lo
     else:
         with mpmath.workdps(digits + 10):
             vals = [(mpmath.log(val) if val > 0 else -mpmath.inf, n, od)
