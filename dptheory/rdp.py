@@ -20,7 +20,6 @@ entry points (:func:`to_dp`, :func:`to_dp_with_order`, :func:`to_delta`, :func:`
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import mpmath
@@ -480,60 +479,62 @@ def to_delta(orders, rdp, epsilon, method: str = "best", digits=None):
         return min(mpmath.mpf(1), +min(t[0] for t in vals))
 
 
+def _status_of(curves) -> Status:
+    order = [Status.REFUTED, Status.NOT_A_BOUND, Status.UNPROVEN, Status.PROVEN]
+    return min((c.status for c in curves), key=order.index)
+
+
 def compose(*curves):
-    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Prop. 1)."""
+    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Prop. 1),
+    rounded up.
+
+    Arrays give an array; :class:`~dptheory.results.Curve` objects over the same orders give a
+    Curve whose ends are the sums of the ends (rounded outwards), of kind ``upper`` when every
+    curve is an upper bound or exact, ``approximation`` otherwise.
+    """
     if not curves:
         raise validate.DomainError("compose needs at least one RDP curve")
+    if all(isinstance(c, Curve) for c in curves):
+        grid = curves[0].grid
+        for i, c in enumerate(curves):
+            if c.axis != "order" or not np.array_equal(c.grid, grid):
+                raise validate.DomainError(f"curve[{i}] is not over the orders of curve[0]: curves must share orders")
+        m = len(curves)
+        low = np.sum([c.lower for c in curves], axis=0)
+        high = np.sum([c.upper for c in curves], axis=0)
+        sound = all(c.kind in (Kind.UPPER, Kind.EXACT) for c in curves)
+        return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * _EPS),
+                     _up_inf(high, (m - 1) * _EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
+                     _status_of(curves), "+".join(c.method for c in curves), "; ".join(c.source for c in curves),
+                     "composed (Mironov 2017, Prop. 1)" + ("" if sound else ": a curve that is not an upper bound"))
     arrays = [validate.real_array(f"curve[{i}]", c, low=0.0, allow_inf=True) for i, c in enumerate(curves)]
     shape = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != shape:
             raise validate.DomainError(f"curve[{i}] has shape {a.shape}, expected {shape}: curves must share orders")
-    return np.sum(arrays, axis=0)
+    return _up_inf(np.sum(arrays, axis=0), (len(arrays) - 1) * _EPS)
+
+
+def _up_inf(x, rel_err):
+    """rounding.up that keeps inf (an order without a bound)."""
+    arr = np.asarray(x, dtype=float)
+    out = np.where(np.isinf(arr), arr, rounding.up(np.where(np.isinf(arr), 0.0, arr), rel_err=rel_err))
+    return out if out.ndim else float(out)
 
 
 def compose_identical(rdp, times):
-    """T-fold composition of one mechanism: T rho(lambda)."""
+    """T-fold composition of one mechanism: T rho(lambda), rounded up (a Curve keeps its kind:
+    the worst pair of one round is the worst pair of every round)."""
     t = validate.integer("times", times, low=1)
-    return t * validate.real_array("rdp", rdp, low=0.0, allow_inf=True)
+    if isinstance(rdp, Curve):
+        return rdp.replace(lower=rounding.down_nonneg(t * rdp.lower), upper=_up_inf(t * rdp.upper, 0.0),
+                           note=(rdp.note + "; " if rdp.note else "") + f"composed {t} times",
+                           params={**rdp.params, "compositions": t})
+    return _up_inf(t * validate.real_array("rdp", rdp, low=0.0, allow_inf=True), 0.0)
 
 
 def gdp_to_rdp(mu_value, orders):
-    """RDP curve lambda mu^2 / 2 implied by mu-GDP."""
+    """RDP curve lambda mu^2 / 2 implied by mu-GDP (an upper bound: rounded up)."""
     m = validate.nonnegative("mu", mu_value)
     o = validate.real_array("orders", orders, low=1.0, low_open=True)
-    return GDP_RDP.numpy(check=False)(m, o)
-
-
-@dataclasses.dataclass(frozen=True)
-class RDPCurve:
-    """An RDP curve with what it is and where it comes from."""
-
-    orders: np.ndarray
-    values: np.ndarray
-    kind: Kind
-    method: str
-    source: str
-
-    def __post_init__(self):
-        o, v = _orders_and_values(self.orders, self.values)
-        object.__setattr__(self, "orders", o)
-        object.__setattr__(self, "values", v)
-
-    def compose(self, other: "RDPCurve") -> "RDPCurve":
-        """Adaptive composition with another mechanism: upper (or exact) curves give an upper
-        bound; anything involving a lower bound or an approximation is an approximation."""
-        if not np.array_equal(self.orders, other.orders):
-            raise validate.DomainError("curves must share their orders to be composed")
-        sound = {Kind.UPPER, Kind.EXACT}
-        kind = Kind.UPPER if self.kind in sound and other.kind in sound else Kind.APPROXIMATION
-        return RDPCurve(self.orders, self.values + other.values, kind,
-                        f"{self.method}+{other.method}", f"{self.source}; {other.source}")
-
-    def times(self, t) -> "RDPCurve":
-        """T-fold composition of this mechanism with itself; the kind is kept, because the worst
-        pair of one round is the worst pair of every round."""
-        return RDPCurve(self.orders, compose_identical(self.values, t), self.kind, self.method, self.source)
-
-    def to_dp(self, delta, method="best"):
-        return to_dp(self.orders, self.values, delta, method=method)
+    return rounding.up(GDP_RDP.numpy(check=False)(m, o), rel_err=2 * _EPS)

@@ -131,9 +131,12 @@ def test_mpmath_conversion_agrees_and_composition_adds():
     T = 9
     assert np.allclose(rdp.compose(*[curve] * T), rdp.gdp_to_rdp(0.8 * 3, ORDERS))
     assert np.allclose(rdp.compose_identical(curve, T), rdp.compose(*[curve] * T))
-    c = rdp.RDPCurve(ORDERS, curve, rdp.Kind.UPPER, "gdp", "test")
-    assert c.times(4).to_dp(1e-6) == rdp.to_dp(ORDERS, 4 * curve, 1e-6)
-    assert c.compose(c).kind is rdp.Kind.UPPER
+    c = rdp.Curve("rdp", "order", ORDERS, curve, curve, rdp.Kind.UPPER, rdp.Status.PROVEN, "gdp", "test")
+    four = rdp.compose_identical(c, 4)
+    assert rdp.epsilon_from_rdp(four, 1e-6).upper >= rdp.to_dp(ORDERS, 4 * curve, 1e-6)
+    both = rdp.compose(c, c.replace(kind=rdp.Kind.EXACT))
+    assert both.kind is rdp.Kind.UPPER and np.all(both.upper >= 2 * curve)
+    assert rdp.compose(c, c.replace(kind=rdp.Kind.LOWER)).kind is rdp.Kind.APPROXIMATION
 
 
 def test_to_dp_clamps_negative_and_handles_infinite_orders():
@@ -188,3 +191,17 @@ def test_order_search_matches_a_dense_grid_and_handles_partial_curves():
     assert rdp.to_dp_search(partial, 1e-9, integer=True, around=300.0)[1] == 5.0
     with raises_naming("curve", "no value"):
         rdp.to_dp_search(lambda o: (o[:0], o[:0]), 1e-9)
+
+
+def test_composition_and_gdp_curve_round_up():
+    """A sum of upper bounds rounded to nearest can fall below the exact sum: rounded up."""
+    a, b, c = [0.1, 1e-17], [0.2, 1.0], [0.3, 3.0]
+    got = rdp.compose(a, b, c)
+    with mpmath.workdps(60):
+        for i in range(2):
+            assert got[i] >= mpmath.mpf(a[i]) + mpmath.mpf(b[i]) + mpmath.mpf(c[i])
+        assert rdp.compose_identical([0.1], 3)[0] >= 3 * mpmath.mpf(0.1)
+        o = np.array([1.1, 3.0, 7.7])
+        ref = [mpmath.mpf(x) * mpmath.mpf(0.3) ** 2 / 2 for x in o]
+        assert all(g >= r for g, r in zip(rdp.gdp_to_rdp(0.3, o), ref))
+    assert rdp.compose([math.inf], [1.0])[0] == math.inf
