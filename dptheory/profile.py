@@ -194,9 +194,11 @@ def gdp_delta(mu, epsilon, digits=None):
 
     The float64 path returns delta rounded to a float: 0.0 or a subnormal where delta is below
     the float range, as scipy's functions do; for those values use :func:`gdp_log_delta`,
-    ``digits=...`` or :func:`gdp_delta_result`. Its relative error is that of
-    :func:`gdp_log_delta` (about 1e-14 where mu is not tiny). With ``digits`` the value is an
-    mpmath number with that many correct digits.
+    ``digits=...`` or :func:`gdp_delta_result`. Its relative error is at most the width of
+    :func:`gdp_log_delta_enclosure` (measured: below 5e-12 for 1e-3 <= mu <= 100, the largest
+    where the Mills ratios cancel at small mu; a few 1e-16 for mu near 1). For a certified
+    interval use :func:`gdp_delta_result`. With ``digits`` the value is an mpmath number with
+    that many correct digits.
     """
     digits = validate.digits(digits)
     if digits is not None:
