@@ -35,7 +35,7 @@ from scipy import integrate, special
 from . import divergences, rounding, validate
 from .formula import Formula, register
 from .inverse import SearchParameters, epsilon_bracket
-from .profile import gdp_delta, gdp_log_delta
+from .profile import gdp_delta, gdp_delta_result, gdp_log_delta
 from .results import Kind, Result, Status
 from .symbols import Phi, alpha, eps, lam, mu, pi as prior
 
@@ -272,14 +272,32 @@ class Gaussian(TradeOff):
         return out.reshape(y.shape) if y.ndim else float(out[0])
 
     def delta(self, epsilon):
+        if self.mu == 0:  # identical distributions: delta(eps) = (1 - e^eps)_+
+            e = validate.real_array("epsilon", epsilon)
+            out = np.maximum(-np.expm1(e), 0.0)
+            return out if out.ndim else float(out)
         return gdp_delta(self.mu, epsilon, digits=self.digits)
 
     def log_delta(self, epsilon):
+        if self.mu == 0:
+            with np.errstate(divide="ignore"):
+                return np.log(self.delta(epsilon))
         return gdp_log_delta(self.mu, epsilon, digits=self.digits)
+
+    def log_delta_enclosure(self, epsilon) -> tuple[float, float]:
+        """The certified enclosure of :func:`dptheory.profile.gdp_delta_result`."""
+        if self.mu == 0:
+            return super().log_delta_enclosure(epsilon)
+        res = gdp_delta_result(self.mu, epsilon, digits=self.digits)
+        return res.log_lower, res.log_upper
 
     def epsilon(self, delta):
         from .profile import gdp_epsilon
 
+        if self.mu == 0:
+            validate.delta("delta", delta)
+            return Result("epsilon", 0.0, 0.0, Kind.EXACT, Status.PROVEN, "gdp", GAUSSIAN_TRADEOFF.source,
+                          note="mu = 0: the two distributions are identical", params={"mu": 0.0})
         return gdp_epsilon(self.mu, delta, digits=self.digits)
 
     def bayes_error(self, prior_values):

@@ -251,3 +251,16 @@ def test_piecewise_linear_epsilon_encloses_the_exact_inverse_near_the_kink(eps0,
         ref = mpmath.log((ps[0] - mpmath.mpf(delta)) / qs[0])
         assert ref > mpmath.log(max(a / b for a, b in zip(ps, qs) if a / b < ratio))
     assert res.lower <= ref <= res.upper, (res.lower, res.upper, ref)
+
+
+def test_gaussian_log_delta_enclosure_and_mu_zero():
+    g = tf.gaussian(1.0)
+    lo, hi = g.log_delta_enclosure(40.0)
+    with mpmath.workdps(80):
+        x = mpmath.mpf(40)
+        ref = mpmath.log(mpmath.ncdf(-x + mpmath.mpf(0.5)) - mpmath.exp(x) * mpmath.ncdf(-x - mpmath.mpf(0.5)))
+    assert lo <= ref <= hi
+    # mu = 0: identical distributions, delta(eps) = (1 - e^eps)_+ and epsilon(delta) = 0
+    z = tf.gaussian(0.0)
+    assert z.delta(0.5) == 0.0 and math.isclose(z.delta(-1.0), 1 - math.exp(-1.0), rel_tol=1e-15)
+    assert z.epsilon(1e-6).upper == 0.0
