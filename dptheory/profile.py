@@ -28,6 +28,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.special import ndtri
 
 from . import rounding, validate
 from .formula import Formula, register
@@ -276,17 +277,26 @@ def gdp_delta_result(mu, epsilon, digits=None, *, compositions=1) -> Result:
 # ---------------------------------------------------------------------------- inversion
 
 
+def _theory_upper(mu_v: float, delta: float) -> float:
+    """mu^2/2 + mu sqrt(2 log(1/delta)), rounded up: there Phi(-eps/mu + mu/2) <= delta/2, and
+    delta_mu(eps) <= Phi(-eps/mu + mu/2), so epsilon(delta) is below it (the search's limit)."""
+    return rounding.up(mu_v * mu_v / 2 + mu_v * math.sqrt(-2 * math.log(delta)), rel_err=1e-12)
+
+
 def _epsilon_bracket(mu_v: float, delta: float, digits: int | None):
+    top = _theory_upper(mu_v, delta)
+    # Phi(-eps/mu + mu/2) = delta: above the answer, and close to it where delta is small
+    guess = min(max(mu_v * (-float(ndtri(delta))) + mu_v * mu_v / 2, 1e-6), top)
     if digits is None:
         def bounds(e, tol):
             return _log_enclosure(mu_v, e, max(min(tol, FLOAT_WIDTH_LIMIT), 1e-14), None)
 
-        search = SearchParameters(rtol=1e-9, atol=1e-15)
+        search = SearchParameters(rtol=1e-9, atol=1e-15, initial_guess=guess, max_epsilon=max(1e6, top))
     else:
         def bounds(e, _tol):
             return _mp_enclosure(mu_v, e, digits)
 
-        search = SearchParameters(rtol=4 * rounding.EPS, atol=1e-300)
+        search = SearchParameters(rtol=4 * rounding.EPS, atol=1e-300, initial_guess=guess, max_epsilon=max(1e6, top))
     return epsilon_bracket(bounds, delta, search)
 
 

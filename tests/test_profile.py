@@ -172,3 +172,15 @@ def test_bad_inputs():
         profile.gdp_epsilon(1.0, 0.0)
     with raises_naming("epsilon"):
         profile.gdp_delta(1.0, float("nan"))
+
+
+def test_large_mu_does_not_run_out_of_search_range():
+    """epsilon(1e-10) of mu = 5e4 (T = 1e6 compositions of 50-GDP) is about 1.25e9, beyond the
+    inverter's default limit of 1e6: the search limit comes from the Gaussian tail bound."""
+    res = profile.gdp_epsilon(50.0, 1e-10, compositions=10**6)
+    mu = 5e4
+    with mpmath.workdps(60):
+        target = mpmath.log(mpmath.mpf(1e-10))
+        f = lambda x: mpmath.log(mpmath.ncdf(-x / mu + mpmath.mpf(mu) / 2) - mpmath.exp(x) * mpmath.ncdf(-x / mu - mpmath.mpf(mu) / 2)) - target
+        ref = mpmath.findroot(f, mpmath.mpf(res.upper))
+    assert res.lower <= ref <= res.upper
