@@ -60,6 +60,25 @@ FLOAT_WIDTH_LIMIT = 1e-10
 FALLBACK_DIGITS = 30
 
 
+#: absolute error of a float64 result in the subnormal range (a few units of 2^-1074)
+_SUBNORMAL = 1e-322
+
+
+def _log_ndtr_flush(x: np.ndarray) -> np.ndarray:
+    """Absolute error of scipy's log_ndtr where log Phi(x) = -Phi(-x) is subnormal: it returns
+    -0.0 from x = 38 on (true value -2.9e-316 there); |log Phi(x)| <= phi(x)/x bounds it."""
+    with np.errstate(under="ignore", divide="ignore"):
+        tail = 2 * np.exp(-0.5 * np.minimum(x * x, 1e300)) / np.maximum(x, 1.0)
+    return np.where(x > 30, tail + _SUBNORMAL, 0.0)
+
+
+def _log_ndtr_slope(x: np.ndarray) -> np.ndarray:
+    """A bound on d/dx log Phi(x) = phi(x)/Phi(x): |x| + 1 for x < 0 (Mills ratio
+    R(y) >= 1/(y + 1)), 2 phi(x) <= 0.8 e^{-x^2/2} for x >= 0 (Phi(x) >= 1/2)."""
+    with np.errstate(under="ignore"):
+        return np.where(x < 0, np.abs(x) + 1.0, 0.8 * np.exp(-0.5 * np.minimum(x * x, 1e300)))
+
+
 def _enclosure_float(mu_v: float, e: np.ndarray):
     """(mid, lower, upper) of log delta_mu(e), float64, with a running error bound.
 
@@ -74,7 +93,8 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
       (which cancels for small mu) gets the absolute error of both terms; log phi(a) gets
       |a| da + EPS (a^2 + 1).
     * Body (a >= 0): delta = Phi(a) (1 - e^t), t = e + log Phi(b) - log Phi(a). The slope of
-      log Phi at x is 1/R(-x) <= |x| + 1; ``log_ndtr`` is within :data:`LOG_NDTR_RTOL`
+      log Phi at x is 1/R(-x) <= |x| + 1, and <= 2 phi(x) for x >= 0 (:func:`_log_ndtr_slope`);
+      ``log_ndtr`` is within :data:`LOG_NDTR_RTOL`
       relative. The error of t is propagated through log(1 - e^t) at the ends of its interval
       (where t cancels, the interval is wide and the caller goes to mpmath).
     """
@@ -106,16 +126,17 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
             ab, bb, eb, dab, dbb = a[body], b[body], e[body], da[body], db[body]
             la = log_ndtr(ab)
             lb = log_ndtr(bb)
-            dla = (np.abs(ab) + 1.0) * dab + LOG_NDTR_RTOL * np.abs(la)
-            dlb = (np.abs(bb) + 1.0) * dbb + LOG_NDTR_RTOL * np.abs(lb)
+            dla = _log_ndtr_slope(ab) * dab + LOG_NDTR_RTOL * np.abs(la) + _log_ndtr_flush(ab)
+            dlb = _log_ndtr_slope(bb) * dbb + LOG_NDTR_RTOL * np.abs(lb) + _log_ndtr_flush(bb)
             t = eb + lb - la
             dt = dla + dlb + 2 * _EPS * (np.abs(eb) + np.abs(lb) + np.abs(la))
             m = log1mexp(np.minimum(t, 0.0))
             m_lo = log1mexp(np.minimum(t + dt, 0.0))
             m_hi = log1mexp(np.minimum(t - dt, 0.0))
             mid[body] = la + m
-            lo[body] = la - dla + m_lo - 2 * _EPS * np.abs(m_lo)
-            hi[body] = la + dla + m_hi + 2 * _EPS * np.abs(m_hi)
+            # + _SUBNORMAL: exp(t) and log1p of it lose relative accuracy below the normal range
+            lo[body] = la - dla + m_lo - 2 * _EPS * np.abs(m_lo) - _SUBNORMAL
+            hi[body] = la + dla + m_hi + 2 * _EPS * np.abs(m_hi) + _SUBNORMAL
     lo = np.where(np.isfinite(lo), rounding.down(np.where(np.isfinite(lo), lo, 0.0), 2 * _EPS * np.abs(lo)), lo)
     hi = np.where(np.isfinite(hi), rounding.up(np.where(np.isfinite(hi), hi, 0.0), 2 * _EPS * np.abs(hi)), hi)
     hi = np.minimum(hi, 0.0)  # delta <= 1

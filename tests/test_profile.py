@@ -15,17 +15,22 @@ MUS = [1e-3, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 20.0, 100.0]
 EPS = [-3.0, -0.5, 0.0, 1e-6, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 1000.0]
 
 
-def _mp_delta(mu, e, dps=60):
-    # mpmath's ncdf at a precision that covers the cancellation: the difference cancels about
-    # log10(eps / mu^2) digits, and 60 digits are kept after it
-    with mpmath.workdps(dps + 60):
-        m, x = mpmath.mpf(mu), mpmath.mpf(e)
-        return mpmath.ncdf(-x / m + m / 2) - mpmath.exp(x) * mpmath.ncdf(-x / m - m / 2)
-
-
 def _mp_log_delta(mu, e):
+    """log delta at 60+ digits from mpmath's ncdf, written so that nothing cancels but the
+    difference itself (which 120 working digits cover: it loses about log10(eps / mu^2) digits):
+    log Phi(a) + log(1 - e^eps Phi(b) / Phi(a)), with log Phi(a) = log1p(-Phi(-a)) for a > 0
+    (delta = 1 - 1e-230 has a log of -1e-230, not 0)."""
     with mpmath.workdps(120):
-        return mpmath.log(_mp_delta(mu, e))
+        m, x = mpmath.mpf(mu), mpmath.mpf(e)
+        a, b = -x / m + m / 2, -x / m - m / 2
+        la = mpmath.log1p(-mpmath.ncdf(-a)) if a > 0 else mpmath.log(mpmath.ncdf(a))
+        ratio = mpmath.exp(x + mpmath.log(mpmath.ncdf(b)) - mpmath.log(mpmath.ncdf(a)))
+        return la + mpmath.log1p(-ratio)
+
+
+def _mp_delta(mu, e):
+    with mpmath.workdps(120):
+        return mpmath.exp(_mp_log_delta(mu, e))
 
 
 def _mp_epsilon(mu, delta, start):
@@ -103,7 +108,7 @@ def test_gdp_delta_result_encloses_the_60_digit_value(log_mu, log_ratio):
         return
     res = profile.gdp_delta_result(mu, e)
     ref = _mp_delta(mu, e)
-    assert res.log_lower <= mpmath.log(ref) <= res.log_upper
+    assert res.log_lower <= _mp_log_delta(mu, e) <= res.log_upper
     assert res.lower <= ref <= res.upper
     assert res.log_upper - res.log_lower <= profile.FLOAT_WIDTH_LIMIT * 10
 
@@ -184,3 +189,13 @@ def test_large_mu_does_not_run_out_of_search_range():
         f = lambda x: mpmath.log(mpmath.ncdf(-x / mu + mpmath.mpf(mu) / 2) - mpmath.exp(x) * mpmath.ncdf(-x / mu - mpmath.mpf(mu) / 2)) - target
         ref = mpmath.findroot(f, mpmath.mpf(res.upper))
     assert res.lower <= ref <= res.upper
+
+
+@pytest.mark.parametrize("mu,e", [(76.44214271482657, 3.331194297888853), (78.0762992429349, 79.34922579704222),
+                                  (74.41003784622897, 341.35819210422915), (1e-6, -50.0)])
+def test_enclosure_where_log_delta_is_subnormal_or_delta_is_one(mu, e):
+    """delta = 1 - 1e-318: log delta is subnormal, and scipy's log_ndtr returns -0.0 from x = 38 on
+    (the truth is -2.9e-316): the enclosure accounts for it."""
+    lo, hi = profile.gdp_log_delta_enclosure(mu, e)
+    ref = _mp_log_delta(mu, e)
+    assert lo <= ref <= hi, (lo, hi, ref)
