@@ -291,8 +291,9 @@ def gdp_delta_result(mu, epsilon, digits=None, *, compositions=1) -> Result:
     params = _params(mu, compositions, mu_hi, epsilon=e)
     if digits is not None:
         params["value"] = mpmath.nstr(gdp_delta(mu_hi, e, digits=digits), digits)
-    return Result.from_log("delta", lo, hi, kind=Kind.EXACT, status=Status.PROVEN, method="gdp",
-                           source=GDP_DELTA.source, params=params)
+    res = Result.from_log("delta", lo, hi, kind=Kind.EXACT, status=Status.PROVEN, method="gdp",
+                          source=GDP_DELTA.source, params=params)
+    return res.replace(upper=min(res.upper, 1.0))  # delta <= 1
 
 
 # ---------------------------------------------------------------------------- inversion

@@ -332,8 +332,9 @@ def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digi
         log_lo, log_hi = _mp_widen(value, digits) if mpmath.isfinite(value) else (float(value), float(value))
     log_lo, log_hi = min(log_lo, 0.0), min(log_hi, 0.0)
     sources = "; ".join(TO_DELTA[n].source for n in names)
-    return Result.from_log("delta", log_lo, log_hi, kind=kind, status=status, method=f"rdp-to-delta:{name}",
-                           source=sources, note=note, params={"epsilon": e, "order": order, "conversion": name})
+    res = Result.from_log("delta", log_lo, log_hi, kind=kind, status=status, method=f"rdp-to-delta:{name}",
+                          source=sources, note=note, params={"epsilon": e, "order": order, "conversion": name})
+    return res.replace(upper=min(res.upper, 1.0))  # every delta is at most 1
 
 
 def to_dp(orders, rdp, delta, method: str = "best", digits=None):
