@@ -332,8 +332,7 @@ class RandomizedResponse(Mechanism):
         ln = self._log_norm()
         z = log_expm1 + l2 - ln
         dz = _EPS * (4 * np.abs(x) + 3 * np.abs(log_expm1 - x) + 4 * np.abs(l2) + 3 * ln + 2 * np.abs(z) + 4 * e0 * o)
-        # softplus(z) = log(1 + e^z); numpy's logaddexp(0, z) is off by 1e-11 relative at z = -40
-        soft = np.where(z > 0, z + np.log1p(np.exp(-np.abs(z))), np.log1p(np.exp(np.minimum(z, 0.0))))
+        soft = np.logaddexp(0.0, z)  # softplus(z) = log(1 + e^z)
         v = soft / lm1
         # d softplus / dz = sigmoid(z), and sigmoid(z) / softplus(z) <= min(1, 1/z)
         rel = dz * np.where(z > 1.0, 1.0 / np.maximum(z, 1.0), 1.0) + 4 * _EPS
