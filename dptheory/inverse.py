@@ -21,7 +21,7 @@ import dataclasses
 import math
 from typing import Callable
 
-from . import validate
+from . import rounding, validate
 
 #: ``(epsilon, tol) -> (log_lower, log_upper)``: an enclosure of log delta(epsilon); ``tol`` is
 #: the relative accuracy of delta the search would like (profiles that cannot refine ignore it)
@@ -102,6 +102,8 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         Bracket, tolerances and budget.
     """
     target = math.log(validate.delta("delta", delta))
+    # the float log of delta is rounded: certify against the float on the safe side of the true log
+    target_down, target_up = rounding.log_down(delta), rounding.log_up(delta)
     tol0 = params.tol if params.tol is not None else min(1e-2, max(0.25 * params.rtol * abs(target), 1e-12))
     count = 0
 
@@ -120,9 +122,9 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         tol = tol0
         for _ in range(5 if tighten else 1):
             lo, hi = enclose(e, tol)
-            if lo > target:
+            if lo > target_up:
                 return 1, 0.5 * (lo + hi)
-            if hi <= target:
+            if hi <= target_down:
                 return -1, (0.5 * (lo + hi) if math.isfinite(lo) else hi)
             tol = max(tol * 1e-2, 1e-15)
         return 0, 0.5 * (lo + hi) if math.isfinite(lo) else hi

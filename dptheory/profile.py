@@ -1,37 +1,42 @@
-"""Privacy profiles delta(epsilon), their inversion epsilon(delta), and Gaussian DP.
+"""Privacy profiles delta(epsilon) of Gaussian DP, their logarithms and their inverse.
 
 A privacy profile of a pair (P, Q) is delta(epsilon) = H_{e^epsilon}(P||Q), non-increasing in
-epsilon. Its inverse epsilon(delta) = inf{epsilon >= 0 : delta(epsilon) <= delta} is computed by
-:func:`invert` as a certified bracket: the routine evaluates an enclosure of log delta at each
-trial epsilon and stops only when both ends of the bracket are proven, so the upper end is an
-epsilon at which the profile is at most delta even after the evaluation's own error.
+epsilon; its inverse epsilon(delta) = inf{epsilon >= 0 : delta(epsilon) <= delta} is computed by
+the one inverter, :func:`dptheory.inverse.epsilon_bracket`, from a certified enclosure of
+log delta.
 
 Gaussian DP (Dong, Roth, Su 2022, Cor. 2.13):
 ``delta_mu(epsilon) = Phi(-epsilon/mu + mu/2) - e^epsilon Phi(-epsilon/mu - mu/2)``.
-The float64 path works in log space through the Mills ratio, so it stays accurate where the
-naive formula underflows (delta = 1e-300 and far below).
+
+Three ways to evaluate it:
+
+* :func:`gdp_delta` (float64): the value rounded to a float, 0.0 or a subnormal where the truth
+  is below the float range (as scipy does), so that arrays and root finders work;
+* :func:`gdp_log_delta` (float64 or mpmath): log delta, accurate far below the float range;
+* :func:`gdp_delta_result`: a certified :class:`~dptheory.results.Result` (log ends included),
+  which goes to mpmath where the float64 enclosure is too wide (cancellation).
+
+The float64 path works in log space through the Mills ratio (no underflow down to log delta of
+about -1e300) and carries a running error bound (:func:`gdp_log_delta_enclosure`).
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.special import ndtri
 
-from . import validate
+from . import rounding, validate
 from .formula import Formula, register
-from . import rounding
 from .inverse import SearchParameters, epsilon_bracket
 from .precision import log1mexp, mp_adaptive
 from .results import Kind, Result, Status
-from .special import log_ndtr, mills
+from .special import ERFCX_RTOL, LOG_NDTR_RTOL, log_ndtr, mills
 from .symbols import Phi, eps, mu
-
-
-class Underflow(ArithmeticError):
-    """A float64 result would underflow to 0: ask for the logarithm or for mpmath digits."""
-
 
 GDP_DELTA = register(Formula(
     name="gdp-delta",
@@ -44,36 +49,131 @@ GDP_DELTA = register(Formula(
     description="privacy profile of mu-GDP",
 ))
 
+_EPS = rounding.EPS
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+#: relative width of the float64 enclosure of delta above which :func:`gdp_delta_result` and
+#: :func:`gdp_epsilon` evaluate with mpmath instead
+FLOAT_WIDTH_LIMIT = 1e-10
+
+#: decimal digits of the mpmath fallback
+FALLBACK_DIGITS = 30
 
 
-def gdp_log_delta_error(log_delta):
-    """Error bound of :func:`gdp_log_delta` (float64) on log delta, for 1e-3 <= mu <= 1e3.
+#: absolute error of a float64 result in the subnormal range (a few units of 2^-1074)
+_SUBNORMAL = 1e-322
 
-    The error is inherent in float64: log delta itself carries a relative rounding error. The
-    largest error against mpmath on the grid of tests/test_profile.py is 1.2e-16 |log delta|
-    plus 1e-15; the bound is about 100 times that.
+
+def _log_ndtr_flush(x: np.ndarray) -> np.ndarray:
+    """Absolute error of scipy's log_ndtr where log Phi(x) = -Phi(-x) is subnormal: it returns
+    -0.0 from x = 38 on (true value -2.9e-316 there); |log Phi(x)| <= phi(x)/x bounds it."""
+    with np.errstate(under="ignore", divide="ignore"):
+        tail = 2 * np.exp(-0.5 * np.minimum(x * x, 1e300)) / np.maximum(x, 1.0)
+    return np.where(x > 30, tail + _SUBNORMAL, 0.0)
+
+
+def _log_ndtr_slope(x: np.ndarray) -> np.ndarray:
+    """A bound on d/dx log Phi(x) = phi(x)/Phi(x): |x| + 1 for x < 0 (Mills ratio
+    R(y) >= 1/(y + 1)), 2 phi(x) <= 0.8 e^{-x^2/2} for x >= 0 (Phi(x) >= 1/2)."""
+    with np.errstate(under="ignore"):
+        return np.where(x < 0, np.abs(x) + 1.0, 0.8 * np.exp(-0.5 * np.minimum(x * x, 1e300)))
+
+
+def _enclosure_float(mu_v: float, e: np.ndarray):
+    """(mid, lower, upper) of log delta_mu(e), float64, with a running error bound.
+
+    Error analysis (EPS = 2^-52 bounds the relative error of every correctly rounded operation
+    and of the libm ``exp``/``log``/``log1p``/``expm1``):
+
+    * q = e/mu and a = -q + mu/2, b = -q - mu/2 carry an absolute error of at most
+      EPS (|q| + |a|) (resp. |b|).
+    * Tail (a < 0): delta = phi(a) (R(-a) - R(-b)), R the Mills ratio (e^eps phi(b) = phi(a)).
+      An argument error dx changes R by the relative amount |x - 1/R(x)| dx <= dx (x >= 0);
+      ``scipy.special.erfcx`` is within :data:`ERFCX_RTOL`. The difference R(-a) - R(-b)
+      (which cancels for small mu) gets the absolute error of both terms; log phi(a) gets
+      |a| da + EPS (a^2 + 1).
+    * Body (a >= 0): delta = Phi(a) (1 - e^t), t = e + log Phi(b) - log Phi(a). The slope of
+      log Phi at x is 1/R(-x) <= |x| + 1, and <= 2 phi(x) for x >= 0 (:func:`_log_ndtr_slope`);
+      ``log_ndtr`` is within :data:`LOG_NDTR_RTOL`
+      relative. The error of t is propagated through log(1 - e^t) at the ends of its interval
+      (where t cancels, the interval is wide and the caller goes to mpmath).
     """
-    return 1e-12 + 1e-14 * np.abs(log_delta)
-
-
-def _gdp_log_delta_float(mu_v: float, e: np.ndarray) -> np.ndarray:
-    a = -e / mu_v + mu_v / 2.0
-    b = -e / mu_v - mu_v / 2.0
-    out = np.empty_like(e)
+    q = e / mu_v
+    a = -q + mu_v / 2.0
+    b = -q - mu_v / 2.0
+    da = _EPS * (np.abs(q) + np.abs(a))
+    db = _EPS * (np.abs(q) + np.abs(b))
+    mid = np.empty_like(e)
+    lo = np.empty_like(e)
+    hi = np.empty_like(e)
     tail = a < 0
-    if np.any(tail):
-        at, bt = a[tail], b[tail]
-        # Phi(a) - e^eps Phi(b) = phi(a) (R(-a) - R(-b)), because e^eps phi(b) = phi(a)
-        diff = mills(-at) - mills(-bt)
-        with np.errstate(divide="ignore"):
-            out[tail] = -0.5 * at * at - 0.5 * math.log(2 * math.pi) + np.log(diff)
-    body = ~tail
-    if np.any(body):
-        ab, bb, eb = a[body], b[body], e[body]
-        la = log_ndtr(ab)
-        lb = log_ndtr(bb)
-        out[body] = la + log1mexp(np.minimum(eb + lb - la, 0.0))
-    return out
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if np.any(tail):
+            at, bt, dat, dbt = a[tail], b[tail], da[tail], db[tail]
+            x1, x2 = -at, -bt
+            r1, r2 = mills(np.atleast_1d(x1)), mills(np.atleast_1d(x2))
+            rel1 = ERFCX_RTOL + 3 * _EPS + dat + _EPS * x1
+            rel2 = ERFCX_RTOL + 3 * _EPS + dbt + _EPS * x2
+            diff = r1 - r2
+            ddiff = rel1 * r1 + rel2 * r2 + _EPS * np.abs(diff)
+            quad = -0.5 * at * at - _HALF_LOG_2PI
+            dquad = np.abs(at) * dat + _EPS * (at * at + 1.0)
+            mid[tail] = quad + np.log(diff)
+            lo[tail] = quad - dquad + rounding.log_down(np.maximum(diff - ddiff, 0.0))
+            hi[tail] = quad + dquad + rounding.log_up(diff + ddiff)
+        body = ~tail
+        if np.any(body):
+            ab, bb, eb, dab, dbb = a[body], b[body], e[body], da[body], db[body]
+            la = log_ndtr(ab)
+            lb = log_ndtr(bb)
+            dla = _log_ndtr_slope(ab) * dab + LOG_NDTR_RTOL * np.abs(la) + _log_ndtr_flush(ab)
+            dlb = _log_ndtr_slope(bb) * dbb + LOG_NDTR_RTOL * np.abs(lb) + _log_ndtr_flush(bb)
+            t = eb + lb - la
+            dt = dla + dlb + 2 * _EPS * (np.abs(eb) + np.abs(lb) + np.abs(la))
+            m = log1mexp(np.minimum(t, 0.0))
+            m_lo = log1mexp(np.minimum(t + dt, 0.0))
+            m_hi = log1mexp(np.minimum(t - dt, 0.0))
+            mid[body] = la + m
+            # + _SUBNORMAL: exp(t) and log1p of it lose relative accuracy below the normal range
+            lo[body] = la - dla + m_lo - 2 * _EPS * np.abs(m_lo) - _SUBNORMAL
+            hi[body] = la + dla + m_hi + 2 * _EPS * np.abs(m_hi) + _SUBNORMAL
+    lo = np.where(np.isfinite(lo), rounding.down(np.where(np.isfinite(lo), lo, 0.0), 2 * _EPS * np.abs(lo)), lo)
+    hi = np.where(np.isfinite(hi), rounding.up(np.where(np.isfinite(hi), hi, 0.0), 2 * _EPS * np.abs(hi)), hi)
+    hi = np.minimum(hi, 0.0)  # delta <= 1
+    return mid, lo, hi
+
+
+def _mp_log_delta(mu_v: float, e, digits: int):
+    f = GDP_DELTA.mpmath(None, check=False)
+    return mp_adaptive(lambda: mpmath.log(f(mu_v, e)), digits)
+
+
+def _mp_enclosure(mu_v: float, e: float, digits: int) -> tuple[float, float]:
+    """Float ends around the mpmath log delta: ``digits`` correct digits (widened a thousandfold)."""
+    v = _mp_log_delta(mu_v, e, digits)
+    with mpmath.workdps(digits + 10):
+        err = abs(v) * mpmath.mpf(10) ** (3 - digits) + mpmath.mpf(10) ** (-digits)
+        return rounding.mp_down(v - err), min(rounding.mp_up(v + err), 0.0)
+
+
+def _mu_and_epsilon(mu, epsilon):
+    mu_v = validate.positive("mu", mu)
+    e = validate.real_array("epsilon", epsilon)
+    return mu_v, e
+
+
+def gdp_log_delta_enclosure(mu, epsilon):
+    """Certified float64 enclosure ``(lower, upper)`` of log delta_mu(epsilon), vectorised.
+
+    See :func:`_enclosure_float` for the error analysis. Where the computation cancels (tiny
+    mu, or delta far below Phi(-epsilon/mu + mu/2)) the enclosure is wide, or ``lower`` is
+    ``-inf``; :func:`gdp_delta_result` then goes to mpmath.
+    """
+    mu_v, e = _mu_and_epsilon(mu, epsilon)
+    _, lo, hi = _enclosure_float(mu_v, np.atleast_1d(e).astype(float))
+    if e.ndim:
+        return lo.reshape(e.shape), hi.reshape(e.shape)
+    return float(lo[0]), float(hi[0])
 
 
 def gdp_log_delta(mu, epsilon, digits=None):
@@ -86,7 +186,12 @@ def gdp_log_delta(mu, epsilon, digits=None):
     epsilon : float or array_like
         Any real epsilon (vectorised in float64).
     digits : int, optional
-        Evaluate the closed form with mpmath at this many digits instead.
+        Evaluate the closed form with mpmath at this many digits instead (returns mpf).
+
+    Returns
+    -------
+    float, ndarray or mpf
+        The float64 value is within the bound of :func:`gdp_log_delta_enclosure`.
 
     Source: Dong, Roth, Su (2022), Corollary 2.13.
     """
@@ -94,24 +199,28 @@ def gdp_log_delta(mu, epsilon, digits=None):
     digits = validate.digits(digits)
     if digits is not None:
         vals = np.asarray(epsilon, dtype=object)
-        f = GDP_DELTA.mpmath(None, check=False)
 
         def one(e):
-            validate.real("epsilon", e)
-            return mp_adaptive(lambda: mpmath.log(f(mu_v, e)), digits)
+            return _mp_log_delta(mu_v, validate.real("epsilon", e), digits)
 
         if vals.ndim == 0:
             return one(epsilon)
         return np.array([one(e) for e in vals.ravel()], dtype=object).reshape(vals.shape)
     e = validate.real_array("epsilon", epsilon)
-    out = _gdp_log_delta_float(mu_v, np.atleast_1d(e).astype(float))
+    out, _, _ = _enclosure_float(mu_v, np.atleast_1d(e).astype(float))
     return out.reshape(e.shape) if e.ndim else float(out[0])
 
 
 def gdp_delta(mu, epsilon, digits=None):
-    """The mu-GDP privacy profile delta(epsilon) (see :func:`gdp_log_delta`).
+    """The mu-GDP privacy profile delta_mu(epsilon) (Dong, Roth, Su 2022, Cor. 2.13).
 
-    Raises :class:`Underflow` instead of returning 0 where delta is below the float64 range.
+    The float64 path returns delta rounded to a float: 0.0 or a subnormal where delta is below
+    the float range, as scipy's functions do; for those values use :func:`gdp_log_delta`,
+    ``digits=...`` or :func:`gdp_delta_result`. Its relative error is at most the width of
+    :func:`gdp_log_delta_enclosure` (measured: below 5e-12 for 1e-3 <= mu <= 100, the largest
+    where the Mills ratios cancel at small mu; a few 1e-16 for mu near 1). For a certified
+    interval use :func:`gdp_delta_result`. With ``digits`` the value is an mpmath number with
+    that many correct digits.
     """
     digits = validate.digits(digits)
     if digits is not None:
@@ -127,47 +236,119 @@ def gdp_delta(mu, epsilon, digits=None):
             return one(epsilon)
         return np.array([one(e) for e in vals.ravel()], dtype=object).reshape(vals.shape)
     logd = np.asarray(gdp_log_delta(mu, epsilon))
-    if np.any(logd < -708.0):
-        raise Underflow(
-            f"gdp_delta(mu={mu}, epsilon=...) is below 1e-307 and would underflow to 0; "
-            "use gdp_log_delta or pass digits=..."
-        )
-    out = np.exp(logd)
+    with np.errstate(under="ignore"):
+        out = np.exp(logd)
     return out if out.ndim else float(out)
+
+
+def _log_enclosure(mu_v: float, e: float, tol: float, digits: int | None) -> tuple[float, float]:
+    """Enclosure of log delta at one point: float64 where it is narrower than ``tol`` in log
+    (about the relative width of delta), else mpmath."""
+    if digits is None:
+        _, lo, hi = _enclosure_float(mu_v, np.array([float(e)]))
+        lo, hi = float(lo[0]), float(hi[0])
+        if hi - lo <= tol:
+            return lo, hi
+        digits = FALLBACK_DIGITS
+    return _mp_enclosure(mu_v, e, digits)
+
+
+def composed_mu(mu, compositions=1) -> tuple[float, float]:
+    """Certified ``(lower, upper)`` of sqrt(T) mu, the GDP parameter of T compositions of a
+    mu-GDP mechanism (Dong, Roth, Su 2022, Cor. 3.3); both ends are ``mu`` for T = 1."""
+    mu_v = validate.positive("mu", mu)
+    t = validate.integer("compositions", compositions, low=1)
+    if t == 1:
+        return mu_v, mu_v
+    v = math.sqrt(t) * mu_v  # two correctly rounded operations
+    if Fraction(v) ** 2 == t * Fraction(mu_v) ** 2:
+        return v, v  # exact (t a perfect square and no rounding in the product)
+    return rounding.down(v, rel_err=_EPS), rounding.up(v, rel_err=_EPS)
+
+
+def _params(mu, compositions, mu_hi, **extra) -> dict:
+    out = {"mu": float(mu)}
+    if int(compositions) != 1:
+        out.update(compositions=int(compositions), composed_mu=mu_hi)
+    out.update(extra)
+    return out
+
+
+def gdp_delta_result(mu, epsilon, digits=None, *, compositions=1) -> Result:
+    """delta(epsilon) of mu-GDP (T-fold composed: sqrt(T) mu) as a certified Result.
+
+    ``lower``/``upper`` are the linear ends (rounded outwards; ``upper`` never 0),
+    ``log_lower``/``log_upper`` the log ends, which stay informative far below the float
+    range. The float64 enclosure is used where its relative width is below
+    :data:`FLOAT_WIDTH_LIMIT`, else mpmath (at ``digits``, or :data:`FALLBACK_DIGITS`). With
+    ``digits``, ``params["value"]`` holds the mpmath value as a string of that many digits.
+    """
+    mu_lo, mu_hi = composed_mu(mu, compositions)
+    e = validate.real("epsilon", epsilon)
+    digits = validate.digits(digits)
+    lo, _ = _log_enclosure(mu_lo, e, FLOAT_WIDTH_LIMIT, digits)
+    _, hi = _log_enclosure(mu_hi, e, FLOAT_WIDTH_LIMIT, digits) if mu_hi != mu_lo else (lo, _)
+    params = _params(mu, compositions, mu_hi, epsilon=e)
+    if digits is not None:
+        params["value"] = mpmath.nstr(gdp_delta(mu_hi, e, digits=digits), digits)
+    res = Result.from_log("delta", lo, hi, kind=Kind.EXACT, status=Status.PROVEN, method="gdp",
+                          source=GDP_DELTA.source, params=params)
+    return res.replace(upper=min(res.upper, 1.0))  # delta <= 1
 
 
 # ---------------------------------------------------------------------------- inversion
 
 
-def gdp_epsilon(mu, delta, digits=None) -> Result:
-    """epsilon(delta) of mu-GDP as a certified interval (kind ``exact``).
+def _theory_upper(mu_v: float, delta: float) -> float:
+    """mu^2/2 + mu sqrt(2 log(1/delta)), rounded up: there Phi(-eps/mu + mu/2) <= delta/2, and
+    delta_mu(eps) <= Phi(-eps/mu + mu/2), so epsilon(delta) is below it (the search's limit)."""
+    return rounding.up(mu_v * mu_v / 2 + mu_v * math.sqrt(-2 * math.log(delta)), rel_err=1e-12)
 
-    With ``digits`` the profile is evaluated with mpmath and the bracket is narrowed to about
-    ``10**-(digits - 5)`` relative width.
-    """
-    mu_v = validate.positive("mu", mu)
-    validate.delta("delta", delta)
-    digits = validate.digits(digits)
+
+def _epsilon_bracket(mu_v: float, delta: float, digits: int | None):
+    top = _theory_upper(mu_v, delta)
+    # Phi(-eps/mu + mu/2) = delta: above the answer, and close to it where delta is small
+    guess = min(max(mu_v * (-float(ndtri(delta))) + mu_v * mu_v / 2, 1e-6), top)
     if digits is None:
-        def bounds(e, _tol):
-            v = float(gdp_log_delta(mu_v, e))
-            err = float(gdp_log_delta_error(v))
-            return rounding.down(v, err), rounding.up(v, err)
+        def bounds(e, tol):
+            return _log_enclosure(mu_v, e, max(min(tol, FLOAT_WIDTH_LIMIT), 1e-14), None)
 
-        search = SearchParameters(rtol=1e-9, atol=1e-15)
+        search = SearchParameters(rtol=1e-9, atol=1e-15, initial_guess=guess, max_epsilon=max(1e6, top))
     else:
         def bounds(e, _tol):
-            # mp_adaptive returns `digits` correct digits: widen by 10^(3 - digits) relative,
-            # then round the mpmath ends outwards to floats
-            v = gdp_log_delta(mu_v, e, digits=digits)
-            with mpmath.workdps(digits + 10):
-                err = abs(v) * mpmath.mpf(10) ** (3 - digits) + mpmath.mpf(10) ** (-digits)
-                return rounding.mp_down(v - err), rounding.mp_up(v + err)
+            return _mp_enclosure(mu_v, e, digits)
 
-        search = SearchParameters(rtol=4 * rounding.EPS, atol=1e-300)
-    bracket = epsilon_bracket(bounds, delta, search)
-    lo, hi = bracket.lower, bracket.upper
-    return Result(
-        quantity="epsilon", lower=lo, upper=hi, kind=Kind.EXACT, status=Status.PROVEN,
-        method="gdp", source=GDP_DELTA.source, params={"mu": mu_v, "delta": float(delta)},
-    )
+        search = SearchParameters(rtol=4 * rounding.EPS, atol=1e-300, initial_guess=guess, max_epsilon=max(1e6, top))
+    return epsilon_bracket(bounds, delta, search)
+
+
+def gdp_epsilon(mu, delta, digits=None, *, compositions=1) -> Result:
+    """epsilon(delta) of mu-GDP (T-fold composed: sqrt(T) mu) as a certified interval (kind
+    ``exact``).
+
+    The bracket is certified by the enclosure of log delta at its ends (float64 with its error
+    bound, or mpmath where that is too wide). With ``digits`` the profile is evaluated with
+    mpmath and the bracket is narrowed to a few ulps.
+
+    Source: Dong, Roth, Su (2022), Corollary 2.13, inverted.
+    """
+    mu_lo, mu_hi = composed_mu(mu, compositions)
+    d = validate.delta("delta", delta)
+    digits = validate.digits(digits)
+    bracket = _epsilon_bracket(mu_lo, d, digits)
+    low, high = bracket.lower, bracket.upper
+    if mu_hi != mu_lo:
+        high = _epsilon_bracket(mu_hi, d, digits).upper
+    params = _params(mu, compositions, mu_hi, delta=d)
+    return Result("epsilon", low, high, Kind.EXACT, Status.PROVEN, "gdp", GDP_DELTA.source, params=params)
+
+
+def gdp(mu, *, epsilon=None, delta=None, compositions=1, digits=None) -> Result:
+    """The privacy of T compositions of a mu-GDP mechanism, as ``dptheory gdp`` reports it:
+    delta at ``epsilon`` (:func:`gdp_delta_result`) when ``epsilon`` is given, else epsilon at
+    ``delta`` (:func:`gdp_epsilon`). Both are certified Results of kind ``exact``."""
+    if epsilon is not None:
+        return gdp_delta_result(mu, epsilon, digits, compositions=compositions)
+    if delta is None:
+        raise validate.DomainError("delta = None is invalid: give epsilon or delta")
+    return gdp_epsilon(mu, delta, digits, compositions=compositions)

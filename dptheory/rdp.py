@@ -1,21 +1,25 @@
-"""Renyi DP curves: composition and conversion to (epsilon, delta)-DP.
+"""Renyi DP curves: composition and the one route from RDP to (epsilon, delta)-DP.
 
 An RDP curve is a set of orders lambda > 1 with values rho(lambda) >= D_lambda of every
 neighbouring pair. Composition adds curves order by order (Mironov 2017, Prop. 1). Conversion to
-(epsilon, delta) minimises over the available orders; both conversions are sound for every order,
-so the minimum over any set of orders is an upper bound:
+(epsilon, delta) goes through one route, :func:`epsilon_from_rdp` (and its inverse direction
+:func:`delta_from_rdp`): the minimum over the available orders and over the proven conversions,
 
 * ``balle``: epsilon = rho + log((lambda-1)/lambda) - (log delta + log lambda)/(lambda-1)
-  (Balle et al. 2020 / Asoodeh et al. 2021; Girgis et al. 2021, Lemma 2.1), the default;
+  (Balle et al. 2020, Thm 21; Canonne, Kamath, Steinke 2020, Prop. 12; Girgis et al. 2021,
+  Lemma 2.1);
 * ``mironov``: epsilon = rho + log(1/delta)/(lambda-1) (Mironov 2017, Prop. 3).
 
-Results are rounded up by a few ulps, so that a returned epsilon is never below the exact
-minimum of the conversion.
+Both are sound at every order, so the minimum over any set of orders is an upper bound. The
+float64 evaluation uses forms that do not cancel (log1p(-1/lambda) for large orders, log(lambda-1)
+- log(lambda) near 1), carries an error bound, and rounds outwards
+(:mod:`dptheory.rounding`): the returned upper end is never below the exact formula. The older
+entry points (:func:`to_dp`, :func:`to_dp_with_order`, :func:`to_delta`, :func:`to_dp_adaptive`,
+:func:`to_dp_search`) return the upper end of the same route.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import mpmath
@@ -24,8 +28,8 @@ import sympy as sp
 
 from . import validate
 from .formula import Formula, register
-from .precision import round_up
-from .results import Kind
+from . import rounding
+from .results import Curve, Kind, Result, Status
 from .symbols import delta, eps, lam, mu, rho
 
 TO_DP = {
@@ -99,14 +103,244 @@ def _orders_and_values(orders, values):
     return o, v
 
 
-def _check_method(method: str) -> str:
+#: the proven conversions; "best" takes, at every order, the smaller of the two
+CONVERSIONS = ("balle", "mironov")
+_EPS = rounding.EPS
+
+
+def _check_method(method: str) -> tuple[str, ...]:
+    if method == "best":
+        return CONVERSIONS
     if method not in TO_DP:
-        raise validate.DomainError(f"method = {method!r} is invalid: must be one of {sorted(TO_DP)}")
-    return method
+        raise validate.DomainError(f"method = {method!r} is invalid: must be 'best' or one of {sorted(TO_DP)}")
+    return (method,)
 
 
-def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
-    """Smallest epsilon over the orders such that the mechanism is (epsilon, delta)-DP.
+def _log_one_minus_inv(o: np.ndarray):
+    """log(1 - 1/lambda) and its absolute error bound: log(lambda-1) - log(lambda) below 2
+    (lambda - 1 is exact there, Sterbenz), log1p(-1/lambda) above (condition number <= 1.45)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        near = o < 2.0
+        lm1 = np.log(np.where(near, o - 1.0, 1.0))
+        lo = np.log(o)
+        val = np.where(near, lm1 - lo, np.log1p(-1.0 / np.where(near, 2.0, o)))
+        err = np.where(near, _EPS * (np.abs(lm1) + np.abs(lo) + np.abs(val)), 4 * _EPS * np.abs(val))
+    return val, err
+
+
+def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
+    """(value - error, value + error) of the conversion's epsilon at each order, float64 (the
+    caller rounds the ends it keeps outwards by :mod:`dptheory.rounding`, which also covers the
+    rounding of these two sums).
+
+    Every operation is correctly rounded or a libm call within one ulp, so each contributes at
+    most EPS times its result; the bound below sums those contributions (each term's magnitude
+    once per operation it passes through) and doubles the sum.
+    """
+    lm1 = o - 1.0  # exact below 2^53
+    log_d = math.log(d)
+    if conversion == "mironov":
+        t3 = -log_d / lm1
+        val = v + t3
+        err = _EPS * (3 * np.abs(t3) + np.abs(val))
+    else:
+        l1, e1 = _log_one_minus_inv(o)
+        log_o = np.log(o)
+        num = log_d + log_o
+        t3 = num / lm1
+        s1 = v + l1
+        val = s1 - t3
+        err = e1 + _EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
+    err = 2 * err
+    inf = np.isinf(v)
+    with np.errstate(invalid="ignore"):
+        lo = np.where(inf, np.inf, val - err)
+        hi = np.where(inf, np.inf, val + err)
+    return np.atleast_1d(lo), np.atleast_1d(hi)
+
+
+def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
+    """(value - error, value + error) of the conversion's log delta at each order (see
+    :func:`_epsilon_float`)."""
+    lm1 = o - 1.0
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        gap = v - e
+        egap = _EPS * np.abs(gap)
+        if conversion == "mironov":
+            val = lm1 * gap
+            err = lm1 * egap + _EPS * np.abs(val)
+        else:
+            near = o < 2.0
+            log_lm1 = np.log(lm1)
+            log_o = np.log(o)
+            # below 2: (lambda-1)(rho - eps + log(lambda-1)) - lambda log lambda
+            inner = gap + log_lm1
+            prod = lm1 * inner
+            lam_log = o * log_o
+            val_near = prod - lam_log
+            err_near = (lm1 * (egap + _EPS * (np.abs(log_lm1) + np.abs(inner))) + _EPS * np.abs(prod)
+                        + 2 * _EPS * np.abs(lam_log) + _EPS * np.abs(val_near))
+            # above: (lambda-1)(rho - eps) - log(lambda-1) + lambda log1p(-1/lambda)
+            l1, e1 = _log_one_minus_inv(o)
+            prod2 = lm1 * gap
+            tail = o * l1
+            s2 = prod2 - log_lm1
+            val_far = s2 + tail
+            err_far = (lm1 * egap + _EPS * np.abs(prod2) + _EPS * np.abs(log_lm1) + o * e1
+                       + _EPS * np.abs(tail) + _EPS * (np.abs(s2) + np.abs(val_far)))
+            val = np.where(near, val_near, val_far)
+            err = np.where(near, err_near, err_far)
+        err = 2 * err
+        bad = ~np.isfinite(val)
+        lo = np.where(bad, val, val - err)
+        hi = np.where(bad, val, val + err)
+        lo = np.where(np.isnan(lo), np.inf, lo)  # inf * 0 (rho = inf at lambda -> 1): no bound
+        hi = np.where(np.isnan(hi), np.inf, hi)
+    return np.atleast_1d(lo), np.atleast_1d(hi)
+
+
+def _mp_values(formulas, o, v, x, digits: int):
+    """The conversion formula(s) at each order with mpmath: (value, conversion, order) triples."""
+    out = []
+    with mpmath.workdps(digits + 10):
+        for name in formulas:
+            fn = formulas[name].mpmath(digits + 10, check=False)
+            for ov, rv in zip(o, v):
+                out.append((mpmath.inf if math.isinf(rv) else fn(rv, ov, x), name, float(ov)))
+    return out
+
+
+def _mp_widen(value, digits: int):
+    """Float ends around an mpmath value computed at ``digits + 10`` digits from float inputs:
+    wrong by far less than 10^-digits relative to the terms (which are at most 1e6 times the
+    value's scale in the formulas here)."""
+    with mpmath.workdps(digits + 10):
+        err = (abs(value) + 1) * mpmath.mpf(10) ** (6 - digits)
+        return rounding.mp_down(value - err), rounding.mp_up(value + err)
+
+
+def _curve_input(orders, rdp):
+    """Orders and values from arrays or from a Curve (its upper ends), and the kind/status of
+    the bound the conversion yields."""
+    if isinstance(orders, Curve):
+        curve = orders
+        if curve.axis != "order":
+            raise validate.DomainError(f"curve axis = {curve.axis!r} is invalid: an RDP curve is over 'order'")
+        if curve.kind in (Kind.UPPER, Kind.EXACT):
+            return curve.grid, curve.upper, Kind.UPPER, curve.status, ""
+        return curve.grid, curve.value, Kind.APPROXIMATION, Status.NOT_A_BOUND, (
+            f"converted from an RDP curve of kind {curve.kind}: not a bound on epsilon")
+    o, v = _orders_and_values(orders, rdp)
+    return o, v, Kind.UPPER, Status.PROVEN, ""
+
+
+def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digits=None) -> Result:
+    """The one RDP -> (epsilon, delta) route: the smallest epsilon over the orders (and over the
+    proven conversions) such that an RDP mechanism is (epsilon, delta)-DP.
+
+    Conversions, both valid at every order lambda > 1:
+
+    * ``balle``: epsilon = rho + log(1 - 1/lambda) - (log delta + log lambda)/(lambda - 1)
+      (Balle et al. 2020, Thm 21; Canonne, Kamath, Steinke 2020, Prop. 12; Girgis et al. 2021,
+      Lemma 2.1);
+    * ``mironov``: epsilon = rho + log(1/delta)/(lambda - 1) (Mironov 2017, Prop. 3).
+
+    ``method="best"`` (default) takes the smaller at every order (mathematically ``balle``,
+    which is below ``mironov`` by log(lambda)/(lambda-1) - log(1 - 1/lambda) > 0).
+
+    Parameters
+    ----------
+    orders, rdp : array_like
+        Orders lambda > 1 and RDP values rho(lambda) >= 0 (``inf`` allowed); or a
+        :class:`~dptheory.results.Curve` over orders as ``orders`` (its upper ends are used; a
+        lower or approximate curve gives an approximation).
+    delta : float
+        Target delta in (0, 1).
+    method : {"best", "balle", "mironov"}
+    digits : int, optional
+        Evaluate the formulas with mpmath at this many digits (the ends are then a few ulps
+        apart).
+
+    Returns
+    -------
+    Result
+        ``[lower, upper]`` encloses the exact minimum of the conversion formula(s) (clamped at
+        0: a negative value means (0, delta)-DP); kind ``upper``; ``params`` holds the order
+        and the conversion attaining it.
+    """
+    if delta is None and rdp is not None and isinstance(orders, Curve):
+        rdp, delta = None, rdp
+    o, v, kind, status, note = _curve_input(orders, rdp)
+    d = validate.delta("delta", delta)
+    names = _check_method(method)
+    digits = validate.digits(digits)
+    if digits is None:
+        best = None
+        for name in names:
+            lo, hi = _epsilon_float(o, v, d, name)
+            i = int(np.argmin(hi))
+            if best is None or hi[i] < best[1]:
+                best = (float(np.min(lo)) if best is None else min(best[0], float(np.min(lo))), float(hi[i]), name, float(o[i]))
+            else:
+                best = (min(best[0], float(np.min(lo))),) + best[1:]
+        lower, upper, name, order = best
+        lower = rounding.down(lower) if math.isfinite(lower) else lower
+        upper = rounding.up(upper) if math.isfinite(upper) else upper
+    else:
+        vals = _mp_values({n: TO_DP[n] for n in names}, o, v, d, digits)
+        value, name, order = min(vals, key=lambda t: t[0])
+        lower, upper = _mp_widen(value, digits)
+    lower, upper = max(0.0, lower), max(0.0, upper)
+    sources = "; ".join(TO_DP[n].source for n in names)
+    return Result("epsilon", lower, upper, kind, status, f"rdp-to-dp:{name}", sources, note,
+                  params={"delta": d, "order": order, "conversion": name})
+
+
+def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digits=None) -> Result:
+    """The smallest delta over the orders (and the proven conversions) for which an RDP
+    mechanism is (epsilon, delta)-DP, capped at 1: the inverse direction of
+    :func:`epsilon_from_rdp` at each order (Balle et al. 2020, Thm 21 / Canonne, Kamath,
+    Steinke 2020, Prop. 12: delta = e^{(lambda-1)(rho-epsilon)} (1-1/lambda)^lambda/(lambda-1);
+    Mironov 2017, Prop. 3: delta = e^{(lambda-1)(rho-epsilon)}). Any real epsilon.
+
+    Returns a Result of quantity ``delta`` with log ends (kind ``upper``), the order and the
+    conversion in ``params``.
+    """
+    if epsilon is None and rdp is not None and isinstance(orders, Curve):
+        rdp, epsilon = None, rdp
+    o, v, kind, status, note = _curve_input(orders, rdp)
+    e = validate.real("epsilon", epsilon)
+    names = _check_method(method)
+    digits = validate.digits(digits)
+    if digits is None:
+        lows, best = [], None
+        for name in names:
+            lo, hi = _log_delta_float(o, v, e, name)
+            lows.append(float(np.min(lo)))
+            i = int(np.argmin(hi))
+            if best is None or hi[i] < best[0]:
+                best = (float(hi[i]), name, float(o[i]))
+        log_hi, name, order = best
+        log_lo = min(lows)
+        log_hi = rounding.up(log_hi) if math.isfinite(log_hi) else log_hi
+        log_lo = rounding.down(log_lo) if math.isfinite(log_lo) else log_lo
+    else:
+        with mpmath.workdps(digits + 10):
+            vals = [(mpmath.log(val) if val > 0 else -mpmath.inf, n, od)
+                    for val, n, od in _mp_values({n: TO_DELTA[n] for n in names}, o, v, e, digits)]
+        value, name, order = min(vals, key=lambda t: t[0])
+        log_lo, log_hi = _mp_widen(value, digits) if mpmath.isfinite(value) else (float(value), float(value))
+    log_lo, log_hi = min(log_lo, 0.0), min(log_hi, 0.0)
+    sources = "; ".join(TO_DELTA[n].source for n in names)
+    res = Result.from_log("delta", log_lo, log_hi, kind=kind, status=status, method=f"rdp-to-delta:{name}",
+                          source=sources, note=note, params={"epsilon": e, "order": order, "conversion": name})
+    return res.replace(upper=min(res.upper, 1.0))  # every delta is at most 1
+
+
+def to_dp(orders, rdp, delta, method: str = "best", digits=None):
+    """Smallest epsilon over the orders such that the mechanism is (epsilon, delta)-DP: the upper
+    end of :func:`epsilon_from_rdp` (float), or with ``digits`` the mpmath value of the minimum
+    (mpf).
 
     Parameters
     ----------
@@ -114,7 +348,7 @@ def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
         Orders lambda > 1 and RDP values rho(lambda) at them (``inf`` allowed).
     delta : float
         Target delta in (0, 1).
-    method : {"balle", "mironov"}
+    method : {"best", "balle", "mironov"}
     digits : int, optional
         Evaluate the conversion with mpmath (returns mpf).
 
@@ -128,22 +362,18 @@ def to_dp(orders, rdp, delta, method: str = "balle", digits=None):
     return eps_val
 
 
-def to_dp_with_order(orders, rdp, delta, method: str = "balle", digits=None):
+def to_dp_with_order(orders, rdp, delta, method: str = "best", digits=None):
     """Like :func:`to_dp`, and also the order at which the minimum is attained."""
-    o, v = _orders_and_values(orders, rdp)
-    d = validate.delta("delta", delta)
-    formula = TO_DP[_check_method(method)]
     digits = validate.digits(digits)
     if digits is None:
-        with np.errstate(invalid="ignore"):
-            vals = formula.numpy(check=False)(v, o, d)
-        vals = np.where(np.isinf(v), np.inf, vals)
-        i = int(np.argmin(vals))
-        return max(0.0, float(round_up(vals[i]))), float(o[i])
-    fn = formula.mpmath(digits, check=False)
-    vals = [mpmath.inf if math.isinf(rv) else fn(rv, ov, d) for ov, rv in zip(o, v)]
-    i = min(range(len(vals)), key=lambda j: vals[j])
-    return max(mpmath.mpf(0), vals[i]), float(o[i])
+        res = epsilon_from_rdp(orders, rdp, delta, method=method)
+        return res.upper, res.params["order"]
+    o, v = _orders_and_values(orders, rdp)
+    d = validate.delta("delta", delta)
+    vals = _mp_values({n: TO_DP[n] for n in _check_method(method)}, o, v, d, digits)
+    value, _, order = min(vals, key=lambda t: t[0])
+    with mpmath.workdps(digits):
+        return max(mpmath.mpf(0), +value), order
 
 
 def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
@@ -156,7 +386,7 @@ def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
 
 
 def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256, cap: int = 2**20,
-                   method: str = "balle") -> tuple[float, float]:
+                   method: str = "best") -> tuple[float, float]:
     """(epsilon, order): :func:`to_dp_with_order` over :func:`order_grid` (top), with the top
     raised eightfold while the optimum sits on it, up to ``cap``. ``curve(orders)`` returns the
     RDP values. The result is an upper bound whatever the grid (a minimum over valid orders); the
@@ -172,7 +402,7 @@ def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256,
         top = min(cap, 8 * top)
 
 
-def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "balle",
+def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "best",
                  points: int = 16, start_high: float = 256.0, rounds: int = 2,
                  around: float | None = None) -> tuple[float, float]:
     """(epsilon, order): the conversion minimised over orders in (1, ``high``]: a geometric grid of
@@ -236,80 +466,76 @@ def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, meth
     return best
 
 
-def to_delta(orders, rdp, epsilon, method: str = "balle", digits=None):
-    """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at 1)."""
-    o, v = _orders_and_values(orders, rdp)
-    e = validate.real("epsilon", epsilon)
-    formula = TO_DELTA[_check_method(method)]
+def to_delta(orders, rdp, epsilon, method: str = "best", digits=None):
+    """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at
+    1): the upper end of :func:`delta_from_rdp` (float, never 0 for a finite log), or with
+    ``digits`` the mpmath value of the minimum (mpf)."""
     digits = validate.digits(digits)
     if digits is None:
-        # log delta, to keep huge orders from overflowing
-        if method == "balle":
-            logs = (o - 1) * (v - e) - np.log(o - 1) + o * np.log1p(-1 / o)
-        else:
-            logs = (o - 1) * (v - e)
-        logs = np.where(np.isinf(v), np.inf, logs)
-        best = float(np.min(logs))
-        return min(1.0, float(round_up(math.exp(best)))) if best < 709 else 1.0
-    fn = formula.mpmath(digits, check=False)
-    vals = [mpmath.mpf(1) if math.isinf(rv) else fn(rv, ov, e) for ov, rv in zip(o, v)]
-    return min(mpmath.mpf(1), min(vals))
+        return delta_from_rdp(orders, rdp, epsilon, method=method).upper
+    o, v = _orders_and_values(orders, rdp)
+    e = validate.real("epsilon", epsilon)
+    vals = _mp_values({n: TO_DELTA[n] for n in _check_method(method)}, o, v, e, digits)
+    with mpmath.workdps(digits):
+        return min(mpmath.mpf(1), +min(t[0] for t in vals))
+
+
+def _status_of(curves) -> Status:
+    order = [Status.REFUTED, Status.NOT_A_BOUND, Status.UNPROVEN, Status.PROVEN]
+    return min((c.status for c in curves), key=order.index)
 
 
 def compose(*curves):
-    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Prop. 1)."""
+    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Prop. 1),
+    rounded up.
+
+    Arrays give an array; :class:`~dptheory.results.Curve` objects over the same orders give a
+    Curve whose ends are the sums of the ends (rounded outwards), of kind ``upper`` when every
+    curve is an upper bound or exact, ``approximation`` otherwise.
+    """
     if not curves:
         raise validate.DomainError("compose needs at least one RDP curve")
+    if all(isinstance(c, Curve) for c in curves):
+        grid = curves[0].grid
+        for i, c in enumerate(curves):
+            if c.axis != "order" or not np.array_equal(c.grid, grid):
+                raise validate.DomainError(f"curve[{i}] is not over the orders of curve[0]: curves must share orders")
+        m = len(curves)
+        low = np.sum([c.lower for c in curves], axis=0)
+        high = np.sum([c.upper for c in curves], axis=0)
+        sound = all(c.kind in (Kind.UPPER, Kind.EXACT) for c in curves)
+        return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * _EPS),
+                     _up_inf(high, (m - 1) * _EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
+                     _status_of(curves), "+".join(c.method for c in curves), "; ".join(c.source for c in curves),
+                     "composed (Mironov 2017, Prop. 1)" + ("" if sound else ": a curve that is not an upper bound"))
     arrays = [validate.real_array(f"curve[{i}]", c, low=0.0, allow_inf=True) for i, c in enumerate(curves)]
     shape = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != shape:
             raise validate.DomainError(f"curve[{i}] has shape {a.shape}, expected {shape}: curves must share orders")
-    return np.sum(arrays, axis=0)
+    return _up_inf(np.sum(arrays, axis=0), (len(arrays) - 1) * _EPS)
+
+
+def _up_inf(x, rel_err):
+    """rounding.up that keeps inf (an order without a bound)."""
+    arr = np.asarray(x, dtype=float)
+    out = np.where(np.isinf(arr), arr, rounding.up(np.where(np.isinf(arr), 0.0, arr), rel_err=rel_err))
+    return out if out.ndim else float(out)
 
 
 def compose_identical(rdp, times):
-    """T-fold composition of one mechanism: T rho(lambda)."""
+    """T-fold composition of one mechanism: T rho(lambda), rounded up (a Curve keeps its kind:
+    the worst pair of one round is the worst pair of every round)."""
     t = validate.integer("times", times, low=1)
-    return t * validate.real_array("rdp", rdp, low=0.0, allow_inf=True)
+    if isinstance(rdp, Curve):
+        return rdp.replace(lower=rounding.down_nonneg(t * rdp.lower), upper=_up_inf(t * rdp.upper, 0.0),
+                           note=(rdp.note + "; " if rdp.note else "") + f"composed {t} times",
+                           params={**rdp.params, "compositions": t})
+    return _up_inf(t * validate.real_array("rdp", rdp, low=0.0, allow_inf=True), 0.0)
 
 
 def gdp_to_rdp(mu_value, orders):
-    """RDP curve lambda mu^2 / 2 implied by mu-GDP."""
+    """RDP curve lambda mu^2 / 2 implied by mu-GDP (an upper bound: rounded up)."""
     m = validate.nonnegative("mu", mu_value)
     o = validate.real_array("orders", orders, low=1.0, low_open=True)
-    return GDP_RDP.numpy(check=False)(m, o)
-
-
-@dataclasses.dataclass(frozen=True)
-class RDPCurve:
-    """An RDP curve with what it is and where it comes from."""
-
-    orders: np.ndarray
-    values: np.ndarray
-    kind: Kind
-    method: str
-    source: str
-
-    def __post_init__(self):
-        o, v = _orders_and_values(self.orders, self.values)
-        object.__setattr__(self, "orders", o)
-        object.__setattr__(self, "values", v)
-
-    def compose(self, other: "RDPCurve") -> "RDPCurve":
-        """Adaptive composition with another mechanism: upper (or exact) curves give an upper
-        bound; anything involving a lower bound or an approximation is an approximation."""
-        if not np.array_equal(self.orders, other.orders):
-            raise validate.DomainError("curves must share their orders to be composed")
-        sound = {Kind.UPPER, Kind.EXACT}
-        kind = Kind.UPPER if self.kind in sound and other.kind in sound else Kind.APPROXIMATION
-        return RDPCurve(self.orders, self.values + other.values, kind,
-                        f"{self.method}+{other.method}", f"{self.source}; {other.source}")
-
-    def times(self, t) -> "RDPCurve":
-        """T-fold composition of this mechanism with itself; the kind is kept, because the worst
-        pair of one round is the worst pair of every round."""
-        return RDPCurve(self.orders, compose_identical(self.values, t), self.kind, self.method, self.source)
-
-    def to_dp(self, delta, method="balle"):
-        return to_dp(self.orders, self.values, delta, method=method)
+    return rounding.up(GDP_RDP.numpy(check=False)(m, o), rel_err=2 * _EPS)

@@ -44,6 +44,15 @@ def mp_erfcinv(x):
     return y
 
 
+#: relative error bound of ``scipy.special.erfcx`` on the reals used here (x >= 0): 16 EPS
+#: measured against mpmath on 6000 points over [-6, 1e5] (tests/test_special.py), times 4
+ERFCX_RTOL = 64 * float(np.finfo(float).eps)
+
+#: relative error bound of ``scipy.special.log_ndtr``: 43 EPS measured against mpmath on
+#: 6000 points over [-1e5, 8] (tests/test_special.py), times 6
+LOG_NDTR_RTOL = 256 * float(np.finfo(float).eps)
+
+
 def log_ndtr(x):
     """log Phi(x) in float64 (accurate for very negative x)."""
     return special.log_ndtr(x)

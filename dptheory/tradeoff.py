@@ -35,7 +35,7 @@ from scipy import integrate, special
 from . import divergences, rounding, validate
 from .formula import Formula, register
 from .inverse import SearchParameters, epsilon_bracket
-from .profile import gdp_delta, gdp_log_delta
+from .profile import gdp_delta, gdp_delta_result, gdp_log_delta
 from .results import Kind, Result, Status
 from .symbols import Phi, alpha, eps, lam, mu, pi as prior
 
@@ -175,16 +175,20 @@ class TradeOff(abc.ABC):
         with np.errstate(divide="ignore"):
             return np.log(self.delta(epsilon))
 
-    def epsilon(self, delta) -> Result:
-        """epsilon(delta) = inf{epsilon >= 0: delta(epsilon) <= delta}, as a certified bracket."""
-        def bounds(e, _tol):
-            v = float(self.log_delta(e))
-            if not math.isfinite(v):
-                return v, v
-            err = 1e-12 + 1e-13 * abs(v)
-            return rounding.down(v, err), rounding.up(v, err)
+    def log_delta_enclosure(self, epsilon) -> tuple[float, float]:
+        """Certified (lower, upper) of log delta(epsilon) at one epsilon: by default the float
+        value widened by 1e-12 + 1e-13 |log delta| (closed forms without cancellation)."""
+        v = float(self.log_delta(epsilon))
+        if not math.isfinite(v):
+            return v, v
+        err = 1e-12 + 1e-13 * abs(v)
+        return rounding.down(v, err), rounding.up(v, err)
 
-        bracket = epsilon_bracket(bounds, delta, SearchParameters(rtol=1e-9, atol=1e-15))
+    def epsilon(self, delta) -> Result:
+        """epsilon(delta) = inf{epsilon >= 0: delta(epsilon) <= delta}, as a certified bracket
+        (the one inverter, on :meth:`log_delta_enclosure`)."""
+        bracket = epsilon_bracket(lambda e, _tol: self.log_delta_enclosure(e), delta,
+                                  SearchParameters(rtol=1e-9, atol=1e-15))
         return Result("epsilon", bracket.lower, bracket.upper, Kind.EXACT, Status.PROVEN, method=type(self).__name__.lower(),
                       source="Dong, Roth, Su (2022), Prop. 2.12")
 
@@ -268,14 +272,32 @@ class Gaussian(TradeOff):
         return out.reshape(y.shape) if y.ndim else float(out[0])
 
     def delta(self, epsilon):
+        if self.mu == 0:  # identical distributions: delta(eps) = (1 - e^eps)_+
+            e = validate.real_array("epsilon", epsilon)
+            out = np.maximum(-np.expm1(e), 0.0)
+            return out if out.ndim else float(out)
         return gdp_delta(self.mu, epsilon, digits=self.digits)
 
     def log_delta(self, epsilon):
+        if self.mu == 0:
+            with np.errstate(divide="ignore"):
+                return np.log(self.delta(epsilon))
         return gdp_log_delta(self.mu, epsilon, digits=self.digits)
+
+    def log_delta_enclosure(self, epsilon) -> tuple[float, float]:
+        """The certified enclosure of :func:`dptheory.profile.gdp_delta_result`."""
+        if self.mu == 0:
+            return super().log_delta_enclosure(epsilon)
+        res = gdp_delta_result(self.mu, epsilon, digits=self.digits)
+        return res.log_lower, res.log_upper
 
     def epsilon(self, delta):
         from .profile import gdp_epsilon
 
+        if self.mu == 0:
+            validate.delta("delta", delta)
+            return Result("epsilon", 0.0, 0.0, Kind.EXACT, Status.PROVEN, "gdp", GAUSSIAN_TRADEOFF.source,
+                          note="mu = 0: the two distributions are identical", params={"mu": 0.0})
         return gdp_epsilon(self.mu, delta, digits=self.digits)
 
     def bayes_error(self, prior_values):
@@ -520,6 +542,18 @@ class PiecewiseLinear(TradeOff):
     def delta(self, epsilon):
         """delta(epsilon) = 1 + f*(-e^epsilon) = H_{e^epsilon}(Q~||P~) of the canonical pair."""
         return divergences.hockey_stick(self.q_mass.tolist(), self.p_mass.tolist(), epsilon, digits=self.digits)
+
+    def log_delta_enclosure(self, epsilon) -> tuple[float, float]:
+        """Certified enclosure of log delta(epsilon) of the canonical pair
+        (:func:`dptheory.divergences.log_hockey_stick_enclosure`; mpmath with ``digits``)."""
+        if self.digits is not None:
+            v = self.log_delta(epsilon)
+            if not mpmath.isfinite(v):
+                return float(v), float(v)
+            with mpmath.workdps(self.digits + 10):
+                err = abs(v) * mpmath.mpf(10) ** (3 - self.digits) + mpmath.mpf(10) ** (-self.digits)
+                return rounding.mp_down(v - err), rounding.mp_up(v + err)
+        return divergences.log_hockey_stick_enclosure(self.q_mass, self.p_mass, epsilon)
 
     def log_delta(self, epsilon):
         if self.digits is not None:

@@ -26,9 +26,9 @@ def test_formula_latex_and_list(capsys):
 def test_gdp_json(capsys):
     code, out, _ = run(capsys, "gdp", "--mu", "1", "--delta", "1e-5", "--json")
     row = json.loads(out)[0]
-    assert code == 0 and row["epsilon_lower"] <= row["epsilon_upper"]
+    assert code == 0 and row["quantity"] == "epsilon" and row["lower"] <= row["upper"]
     code, out, _ = run(capsys, "gdp", "--mu", "0.5", "--epsilon", "1", "--compose", "4", "--json")
-    assert json.loads(out)[0]["mu"] == 1.0
+    assert json.loads(out)[0]["params"]["composed_mu"] == 1.0
 
 
 def test_mechanism_tables(capsys):
@@ -36,7 +36,7 @@ def test_mechanism_tables(capsys):
     assert code == 0 and "randomized-response-profile" in out
     code, out, _ = run(capsys, "mechanism", "gaussian", "--sigma", "2", "--json")
     data = json.loads(out)
-    assert data["epsilon"][1]["epsilon_upper"] >= data["epsilon"][0]["epsilon_upper"]
+    assert data["epsilon"][1]["upper"] >= data["epsilon"][0]["upper"]
 
 
 @pytest.mark.parametrize("argv,fragment", [

@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 
 from dptheory import divergences as dv
 from tests.conftest import pmf_pairs, raises_naming, random_pmf
@@ -105,3 +105,33 @@ def test_bad_inputs():
         dv.f_divergence([0.5, 0.5], [0.5, 0.5], "kl")
     with raises_naming("q", "outside the valid range"):
         dv.kl([0.5, 0.5], [1.5, -0.5])
+
+
+def _mp_log_hockey(p, q, e):
+    with mpmath.workdps(60):
+        gm1 = mpmath.expm1(mpmath.mpf(e))  # p - e^eps q = (p - q) - q expm1(eps), exact for tiny eps
+        total = mpmath.fsum(max(mpmath.mpf(a) - mpmath.mpf(b) - mpmath.mpf(b) * gm1, 0) for a, b in zip(p, q))
+        return mpmath.log(total) if total > 0 else -mpmath.inf
+
+
+@given(pmf_pairs(), st.floats(-3.0, 3.0), st.floats(-14.0, -1.0), st.booleans())
+@settings(max_examples=200, deadline=None)
+def test_log_hockey_stick_enclosure_contains_the_60_digit_value(pair, e, log_offset, at_kink):
+    """Near a kink (e^eps q_i close to p_i) a term cancels: the enclosure widens instead of
+    missing the value."""
+    p, q = pair
+    if at_kink:
+        i = int(np.argmax((p > 0) & (q > 0)))
+        if p[i] > 0 and q[i] > 0:
+            e = math.log(p[i] / q[i]) + (10.0 ** log_offset) * (1 if e > 0 else -1)
+    lo, hi = dv.log_hockey_stick_enclosure(p, q, e)
+    ref = _mp_log_hockey(p, q, e)
+    assert lo <= ref <= hi, (p, q, e, lo, hi, ref)
+
+
+def test_log_hockey_stick_enclosure_single_atom_near_its_ratio():
+    # one positive term p (1 - e^{eps} q / p) with eps 1e-12 below log(p/q): relative cancellation 1e-12
+    p, q = [0.6, 0.4], [0.3, 0.7]
+    e = math.log(2.0) - 1e-12
+    lo, hi = dv.log_hockey_stick_enclosure(p, q, e)
+    assert lo <= _mp_log_hockey(p, q, e) <= hi and hi - lo < 1e-2

@@ -6,10 +6,43 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from scipy import integrate
+from hypothesis import given, settings, strategies as st
+from scipy import integrate, stats
 
-from dptheory import divergences as dv, mechanisms, tradeoff
+from dptheory import divergences as dv, mechanisms, rdp
 from tests.conftest import raises_naming
+
+
+def _mp_rr_pmfs(eps0, k):
+    E = mpmath.exp(mpmath.mpf(eps0))
+    z = E + k - 1
+    p = [1 / z] * k
+    q = [1 / z] * k
+    p[0] = q[1] = E / z
+    return p, q
+
+
+def _mp_rr_renyi(eps0, k, lam):
+    """D_lambda of the output pmfs at 60 digits, summed atom by atom (not the closed form)."""
+    with mpmath.workdps(60):
+        p, q = _mp_rr_pmfs(eps0, k)
+        L = mpmath.mpf(lam)
+        return mpmath.log(mpmath.fsum(a**L * b ** (1 - L) for a, b in zip(p, q))) / (L - 1)
+
+
+def _mp_rr_delta(eps0, k, e):
+    with mpmath.workdps(60):
+        p, q = _mp_rr_pmfs(eps0, k)
+        g = mpmath.exp(mpmath.mpf(e))
+        return mpmath.fsum(max(a - g * b, 0) for a, b in zip(p, q))
+
+
+def _mp_laplace_renyi(mu, lam):
+    """Mironov (2017), Table II, at 60 digits."""
+    with mpmath.workdps(60):
+        M, L = mpmath.mpf(mu), mpmath.mpf(lam)
+        a = L / (2 * L - 1) * mpmath.exp((L - 1) * M) + (L - 1) / (2 * L - 1) * mpmath.exp(-L * M)
+        return mpmath.log(a) / (L - 1)
 
 
 @pytest.mark.parametrize("eps0,k", [(0.3, 2), (1.0, 3), (2.5, 8)])
@@ -19,7 +52,8 @@ def test_randomized_response_views_agree_with_its_pmfs(eps0, k):
     eps = np.array([0.0, 0.2, eps0 / 2, eps0, eps0 + 1])
     assert np.allclose(rr.delta(eps), dv.hockey_stick(p, q, eps), atol=1e-15)
     orders = np.array([1.5, 2.0, 10.0, 100.0])
-    assert np.allclose(rr.rdp(orders), dv.renyi(p, q, orders), rtol=1e-12)
+    curve = rr.rdp(orders)
+    assert np.all(curve.lower <= dv.renyi(p, q, orders) * (1 + 1e-12)) and np.allclose(curve.upper, dv.renyi(p, q, orders), rtol=1e-12)
     pm, qm = rr.pmfs(digits=50)
     assert abs(dv.hockey_stick(pm, qm, 0.1, digits=50) - mpmath.mpf(rr.delta(0.1))) < 1e-15
     # every pair of distinct inputs is equally distinguishable (symmetry of RR)
@@ -35,7 +69,8 @@ def test_gaussian_mechanism_is_mu_gdp():
         lambda x: max(0.0, math.exp(-x * x / 8) - math.exp(e) * math.exp(-(x - 3) ** 2 / 8)) / math.sqrt(8 * math.pi),
         -40, 40, points=[1.5], limit=200)[0]
     assert math.isclose(mech.delta(e), num, rel_tol=1e-8)
-    assert math.isclose(mech.rdp(4.0), 4 * 1.5**2 / 2)
+    c = mech.rdp(4.0)
+    assert c.lower[0] <= 4 * 1.5**2 / 2 <= c.upper[0]
     res = mech.epsilon(1e-6)
     assert mech.delta(res.lower) > 1e-6 >= mech.delta(res.upper)
 
@@ -45,8 +80,96 @@ def test_laplace_mechanism():
     assert mech.mu == 2.0
     assert mech.delta(2.0) == 0.0 and mech.delta(1.0) > 0
     res = mech.epsilon(0.1)
-    assert math.isclose(res.upper, 2.0 + 2 * math.log(0.9), rel_tol=1e-8)
-    assert isinstance(mech.tradeoff(), tradeoff.Laplace)
+    with mpmath.workdps(60):
+        ref = 2 + 2 * mpmath.log(1 - mpmath.mpf(0.1))
+    assert res.lower <= ref <= res.upper
+    # the trade-off function against Neyman-Pearson threshold tests on scipy's Laplace laws:
+    # reject when x > t has type I error 1 - F(t) and type II error F(t - mu)
+    t = np.linspace(-5.0, 7.0, 97)
+    alpha, beta = stats.laplace.sf(t), stats.laplace.cdf(t - mech.mu)
+    assert np.allclose(mech.tradeoff()(alpha), beta, atol=1e-14)
+    # the profile at the pmf-free closed form: delta(eps) = 1 - e^{(eps - mu)/2} for eps <= mu
+    assert math.isclose(mech.delta(1.0), -math.expm1(-0.5), rel_tol=1e-15)
+
+
+def test_rr_rdp_is_a_certified_interval():
+    """`dptheory mechanism rr --eps0 0.1 --k 4 --orders 2` was labelled exact and was 3.8e-14 below
+    the truth (the log of a ratio near 1)."""
+    curve = mechanisms.RandomizedResponse(0.1, 4).rdp([2.0])
+    ref = _mp_rr_renyi(0.1, 4, 2.0)
+    assert curve.kind is rdp.Kind.EXACT and curve.quantity == "rdp" and curve.axis == "order"
+    assert curve.lower[0] <= ref <= curve.upper[0]
+    assert curve.upper[0] - curve.lower[0] <= 1e-13 * ref
+
+
+@given(st.floats(1e-6, 60.0), st.integers(2, 1000), st.floats(-8.0, 5.0))
+@settings(max_examples=150, deadline=None)
+def test_rr_rdp_encloses_the_60_digit_divergence(eps0, k, log_gap):
+    lam = 1.0 + 10.0 ** log_gap
+    if lam == 1.0:
+        return
+    curve = mechanisms.RandomizedResponse(eps0, k).rdp([lam])
+    ref = _mp_rr_renyi(eps0, k, lam)
+    assert curve.lower[0] <= ref <= curve.upper[0], (eps0, k, lam, curve.lower, curve.upper, ref)
+    assert curve.upper[0] - curve.lower[0] <= 1e-12 * ref
+
+
+@given(st.floats(1e-4, 50.0), st.floats(-6.0, 4.0))
+@settings(max_examples=100, deadline=None)
+def test_laplace_rdp_encloses_the_60_digit_value(scale, log_gap):
+    lam = 1.0 + 10.0 ** log_gap
+    if lam == 1.0:
+        return
+    mech = mechanisms.LaplaceMechanism(scale=scale)
+    curve = mech.rdp([lam])
+    with mpmath.workdps(60):
+        mu = 1 / mpmath.mpf(scale)  # the exact quotient, not the rounded mu
+    ref = _mp_laplace_renyi(mu, lam)
+    assert curve.lower[0] <= ref <= curve.upper[0], (scale, lam, curve.lower, curve.upper, ref)
+
+
+def test_laplace_rdp_against_quadrature():
+    mech = mechanisms.LaplaceMechanism(scale=0.8)
+    for lam in (1.5, 3.0, 20.0):
+        with mpmath.workdps(30):
+            m, L = mpmath.mpf(1) / mpmath.mpf(0.8), mpmath.mpf(lam)
+            dens = lambda x, c: mpmath.exp(-abs(x - c)) / 2
+            total = mpmath.quad(lambda x: dens(x, 0) ** L * dens(x, m) ** (1 - L), [-mpmath.inf, 0, m, mpmath.inf])
+            ref = mpmath.log(total) / (L - 1)
+        c = mech.rdp([lam])
+        assert c.lower[0] - 1e-20 <= ref <= c.upper[0] + 1e-20
+
+
+@given(st.floats(1e-3, 40.0), st.integers(2, 50), st.floats(1.0, 300.0))
+@settings(max_examples=100, deadline=None)
+def test_rr_epsilon_encloses_the_exact_inverse(eps0, k, neg_log10_delta):
+    delta = 10.0 ** -neg_log10_delta
+    res = mechanisms.RandomizedResponse(eps0, k).epsilon(delta)
+    with mpmath.workdps(60):
+        E = mpmath.exp(mpmath.mpf(eps0))
+        inner = E - mpmath.mpf(delta) * (E + k - 1)
+        ref = mpmath.log(inner) if inner > 1 else mpmath.mpf(0)
+    assert res.lower <= ref <= res.upper, (eps0, k, delta, res.lower, res.upper, ref)
+
+
+def test_rr_delta_float_near_eps0_and_for_large_eps0():
+    for eps0, k, e in [(2.0, 3, 1.9999999999999), (0.5, 2, 0.49999), (8.0, 20, 7.999999999899), (800.0, 5, 799.5)]:
+        got = mechanisms.RandomizedResponse(eps0, k).delta(e)
+        ref = _mp_rr_delta(eps0, k, e)
+        assert abs(got - ref) <= 1e-14 * ref, (eps0, k, e, got, ref)
+
+
+@pytest.mark.parametrize("mech", [mechanisms.GaussianMechanism(1.3), mechanisms.LaplaceMechanism(0.7),
+                                  mechanisms.RandomizedResponse(1.5, 6)])
+def test_report_rdp_route_is_above_the_exact_epsilon(mech):
+    rep = mechanisms.report(mech, 1e-6, [1.5, 2, 4, 8, 16, 32, 64])
+    assert rep.epsilon.kind is rdp.Kind.EXACT and rep.epsilon_via_rdp.kind is rdp.Kind.UPPER
+    assert rep.epsilon_via_rdp.upper >= rep.epsilon.upper
+    d = rep.as_dict()
+    assert d["rdp"]["order"][0] == 1.5 and len(d["epsilon"]) == 2
+    assert isinstance(mechanisms.from_name("rr", eps0=1.0, k=3), mechanisms.RandomizedResponse)
+    with raises_naming("mechanism"):
+        mechanisms.from_name("nope")
 
 
 def test_bad_inputs():

@@ -232,3 +232,35 @@ def test_bad_inputs():
         tf.dp(1.0, 1.5)
     with raises_naming("p", "sums to"):
         tf.from_pmfs([0.2, 0.2], [0.5, 0.5])
+
+
+@pytest.mark.parametrize("eps0,k,delta", [(2.0, 3, 1e-13), (0.5, 2, 1e-15), (8.0, 20, 1e-12), (1.0, 4, 1e-3)])
+def test_piecewise_linear_epsilon_encloses_the_exact_inverse_near_the_kink(eps0, k, delta):
+    """For tiny delta the root sits just below log(p/q) of one atom, where that atom's term
+    cancels: the bracket comes from a certified enclosure, and contains the exact inverse
+    log(e^eps0 - delta (e^eps0 + k - 1))."""
+    f = RandomizedResponse(eps0, k).tradeoff()
+    res = f.epsilon(delta)
+    p, q = RandomizedResponse(eps0, k).pmfs()
+    with mpmath.workdps(60):
+        # the canonical pair holds float masses: the exact inverse of their hockey-stick divergence
+        ps = [mpmath.mpf(v) for v in p]
+        qs = [mpmath.mpf(v) for v in q]
+        ratio = ps[0] / qs[0]
+        # the largest-ratio atom alone is positive near the root: p0 - e^eps q0 = delta
+        ref = mpmath.log((ps[0] - mpmath.mpf(delta)) / qs[0])
+        assert ref > mpmath.log(max(a / b for a, b in zip(ps, qs) if a / b < ratio))
+    assert res.lower <= ref <= res.upper, (res.lower, res.upper, ref)
+
+
+def test_gaussian_log_delta_enclosure_and_mu_zero():
+    g = tf.gaussian(1.0)
+    lo, hi = g.log_delta_enclosure(40.0)
+    with mpmath.workdps(80):
+        x = mpmath.mpf(40)
+        ref = mpmath.log(mpmath.ncdf(-x + mpmath.mpf(0.5)) - mpmath.exp(x) * mpmath.ncdf(-x - mpmath.mpf(0.5)))
+    assert lo <= ref <= hi
+    # mu = 0: identical distributions, delta(eps) = (1 - e^eps)_+ and epsilon(delta) = 0
+    z = tf.gaussian(0.0)
+    assert z.delta(0.5) == 0.0 and math.isclose(z.delta(-1.0), 1 - math.exp(-1.0), rel_tol=1e-15)
+    assert z.epsilon(1e-6).upper == 0.0

@@ -1,11 +1,10 @@
-"""``dptheory gdp``: the privacy profile of mu-GDP, or its inverse."""
+"""``dptheory gdp``: the privacy profile of mu-GDP, or its inverse (one call to
+:func:`dptheory.profile.gdp`; the numbers printed are its certified Result)."""
 
 from __future__ import annotations
 
-import mpmath
-
-from .. import profile, validate
-from .output import emit_json, table
+from .. import profile
+from .output import emit_json, fmt_positive, table
 
 
 def add_parser(sub) -> None:
@@ -20,21 +19,25 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    t = validate.integer("compose", args.compose, low=1)
-    mu = validate.positive("mu", args.mu) * t**0.5
-    if args.epsilon is not None:
-        logd = profile.gdp_log_delta(mu, args.epsilon, digits=args.digits)
-        row = {"method": "gdp", "kind": "exact", "mu": mu, "epsilon": args.epsilon,
-               "log_delta": float(logd), "delta": mpmath.nstr(mpmath.exp(logd), 15) if args.digits else float(mpmath.exp(logd)),
-               "source": profile.GDP_DELTA.source}
-        cols = ["method", "kind", "mu", "epsilon", "delta", "log_delta", "source"]
-    else:
-        res = profile.gdp_epsilon(mu, args.delta, digits=args.digits)
-        row = {"method": "gdp", "kind": "exact", "mu": mu, "delta": args.delta,
-               "epsilon_lower": res.lower, "epsilon_upper": res.upper, "source": res.source}
-        cols = ["method", "kind", "mu", "delta", "epsilon_lower", "epsilon_upper", "source"]
+    res = profile.gdp(args.mu, epsilon=args.epsilon, delta=None if args.epsilon is not None else args.delta,
+                      compositions=args.compose, digits=args.digits)
     if args.json:
-        emit_json([row])
-    else:
-        table([row], cols)
+        emit_json([res.as_dict()])
+        return 0
+    d = res.as_dict()
+    row = {"method": d["method"], "kind": d["kind"], "status": d["status"], **d["params"],
+           f"{res.quantity}_lower": fmt_positive(res.lower, res.log_lower),
+           f"{res.quantity}_upper": fmt_positive(res.upper, res.log_upper)}
+    columns = list(row)
+    if res.log_upper is not None:
+        row.update(log_lower=res.log_lower, log_upper=res.log_upper)
+        columns += ["log_lower", "log_upper"]
+    if "value" in d["params"]:
+        columns.remove("value")
+    table([row], columns)
+    if "value" in d["params"]:
+        print(f"\n{res.quantity} = {d['params']['value']}")
+    elif args.digits is not None:
+        print(f"\n{res.quantity} in [{res.lower!r}, {res.upper!r}]")
+    print(f"\nsource: {res.source}")
     return 0

@@ -1,10 +1,9 @@
-"""``dptheory mechanism``: the three views of a basic mechanism."""
+"""``dptheory mechanism``: the three views of a basic mechanism (one call to
+:func:`dptheory.mechanisms.report`; the numbers printed are its certified Results and Curve)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from .. import mechanisms, rdp, validate
+from .. import mechanisms, validate
 from .output import emit_json, table
 
 
@@ -22,31 +21,27 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _mechanism(args):
-    if args.name == "gaussian":
-        return mechanisms.GaussianMechanism(args.sigma, args.sensitivity)
-    if args.name == "laplace":
-        return mechanisms.LaplaceMechanism(args.scale, args.sensitivity)
-    return mechanisms.RandomizedResponse(args.eps0, validate.integer("k", args.k, low=2))
+def _orders(text: str) -> list[float]:
+    try:
+        return [float(v) for v in text.split(",")]
+    except ValueError:
+        raise validate.DomainError(f"orders = {text!r} is invalid: must be comma-separated numbers > 1") from None
 
 
 def run(args) -> int:
-    mech = _mechanism(args)
-    try:
-        orders = np.array([float(v) for v in args.orders.split(",")])
-    except ValueError:
-        raise validate.DomainError(f"orders = {args.orders!r} is invalid: must be comma-separated numbers > 1") from None
-    res = mech.epsilon(args.delta)
-    curve = np.atleast_1d(mech.rdp(orders))
-    rows = [{"method": f"{mech.name}-profile", "kind": "exact", "delta": args.delta,
-             "epsilon_lower": res.lower, "epsilon_upper": res.upper}]
-    via_rdp = rdp.to_dp(orders, curve, args.delta)
-    rows.append({"method": f"{mech.name}-rdp-conversion", "kind": "upper", "delta": args.delta,
-                 "epsilon_lower": None, "epsilon_upper": via_rdp})
+    mech = mechanisms.from_name(args.name, sigma=args.sigma, scale=args.scale, sensitivity=args.sensitivity,
+                                eps0=args.eps0, k=args.k)
+    rep = mechanisms.report(mech, args.delta, _orders(args.orders))
     if args.json:
-        emit_json({"epsilon": rows, "rdp": [{"order": float(o), "rdp": float(v)} for o, v in zip(orders, curve)]})
+        emit_json(rep.as_dict())
         return 0
-    table(rows, ["method", "kind", "delta", "epsilon_lower", "epsilon_upper"])
+    rows = [{"method": r.method, "kind": str(r.kind), "status": str(r.status), "delta": r.params["delta"],
+             "epsilon_lower": r.lower, "epsilon_upper": r.upper, "order": r.params.get("order")}
+            for r in (rep.epsilon, rep.epsilon_via_rdp)]
+    table(rows, ["method", "kind", "status", "delta", "epsilon_lower", "epsilon_upper", "order"])
     print()
-    table([{"order": float(o), "rdp": float(v)} for o, v in zip(orders, curve)], ["order", "rdp"])
+    curve = rep.rdp
+    table([{"order": float(o), "rdp_lower": float(lo), "rdp_upper": float(hi)}
+           for o, lo, hi in zip(curve.grid, curve.lower, curve.upper)], ["order", "rdp_lower", "rdp_upper"])
+    print(f"\nrdp: kind {curve.kind}, {curve.status}; {curve.source}")
     return 0
