@@ -155,7 +155,13 @@ def _guess(rz: Randomizer, n: int, delta: float) -> float:
 
 
 def _eps_cap(rz: Randomizer) -> float | None:
-    return None if math.isinf(rz.p) else math.log(rz.p)
+    """An epsilon at or above the true epsilon of the shuffled mechanism at every delta (the
+    shuffled output's likelihood ratio never exceeds p <= e^eps0), rounded up: log of the
+    float p, whose own rounding is covered by one more relative unit, and never below eps0."""
+    if math.isinf(rz.p):
+        return None
+    cap = rounding.up(rounding.log_up(rz.p), abs_err=4 * rounding.EPS)
+    return max(cap, rounding.up(rz.eps0)) if rz.eps0 is not None else cap
 
 
 def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> Enclosure:

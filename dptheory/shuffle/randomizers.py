@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .. import validate
+from .. import rounding, validate
 from ..formula import Formula, register
 from ..results import Kind
 from ..symbols import d, eps0, k
@@ -395,13 +395,14 @@ def from_pmfs(matrix, name: str = "custom") -> Randomizer:
             raise validate.DomainError(
                 f"matrix rows {a} and {b} are not mutually absolutely continuous: the randomizer is not eps0-LDP")
         support = rb > 0
-        ratio = max(ratio, float(np.max(ra[support] / rb[support])))
-        beta = max(beta, 0.5 * float(np.abs(ra - rb).sum()))
+        # rounded up: a (p, beta) pair below the true values would not be a valid variation bound
+        ratio = max(ratio, rounding.up(float(np.max(ra[support] / rb[support]))))
+        beta = max(beta, rounding.up(0.5 * float(np.abs(ra - rb).sum()), rel_err=len(ra) * rounding.EPS))
     if ratio == 1.0:
         raise validate.DomainError("matrix has identical rows: p = 1, nothing to amplify")
     uniform = all(abs(0.5 * float(np.abs(m[a] - m[b]).sum()) - beta) <= 1e-12
                   for a, b in itertools.combinations(range(m.shape[0]), 2))
-    return Randomizer(name, ratio, min(beta, (ratio - 1) / (ratio + 1)), ratio, eps0=math.log(ratio), pmfs=m,
+    return Randomizer(name, ratio, min(beta, (ratio - 1) / (ratio + 1)), ratio, eps0=rounding.log_up(ratio), pmfs=m,
                       uniform_beta=uniform, source="exact pmfs")
 
 
