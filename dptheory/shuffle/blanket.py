@@ -58,11 +58,19 @@ def log_delta(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None)
     e = validate.real("epsilon", epsilon, low=0.0, low_open=True)
     if e >= e0:
         return -math.inf
+    if bound not in ("hoeffding", "bennett"):
+        raise validate.DomainError(f"bound = {bound!r} is invalid: must be 'hoeffding' or 'bennett'")
+    # a hockey-stick divergence is at most 1: where the bound exceeds it (tiny epsilon, where
+    # its terms overflow) the bound says nothing more than delta <= 1
+    return min(0.0, _log_delta(bound, kind, e0, nn, e, k_value))
+
+
+def _log_delta(bound, kind, e0, nn, e, k_value) -> float:
     g, b, b_plus, c = constants(kind, e0, e, k_value)
     a = math.expm1(e)
     if bound == "hoeffding":
-        return (math.log(b * b / (4 * a * g * nn))
-                + nn * math.log1p(-g * (-math.expm1(-2 * a * a / (b * b)))))
+        return (2 * math.log(b) - math.log(4 * g * nn) - math.log(a)
+                + nn * math.log1p(-g * (-math.expm1(-2 * (a / b) ** 2))))
     if bound == "bennett":
         alpha = c / b_plus**2
         bt = a * b_plus / c
@@ -72,8 +80,9 @@ def log_delta(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None)
         log_all = nn * math.log1p(-g * -math.expm1(-t))
         log_zero = nn * math.log1p(-g) if g < 1 else -math.inf
         log_sum = log_all + float(log1mexp(min(log_zero - log_all, 0.0))) if log_zero < log_all else -math.inf
-        return log_sum + math.log(b_plus / math.log1p(bt)) - math.log(g * nn)
-    raise validate.DomainError(f"bound = {bound!r} is invalid: must be 'hoeffding' or 'bennett'")
+        if bt == 0.0:  # a b_plus / c underflowed: the bound is infinite
+            return math.inf
+        return log_sum + math.log(b_plus) - math.log(math.log1p(bt)) - math.log(g * nn)
 
 
 def epsilon(bound: str, kind: str, eps0_value, n_value, delta_value, k_value=None) -> tuple[float, float]:
