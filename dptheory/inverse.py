@@ -50,7 +50,9 @@ class SearchParameters:
         Budget of profile evaluations; past it the bracket reached so far is returned (still
         certified, just wider than asked).
     max_epsilon : float
-        Give up growing the bracket here: the profile does not reach delta.
+        Stop growing the bracket here: if the profile is still above delta, the bracket is
+        ``[max_epsilon, inf]`` (a profile that stays above delta, as that of a mechanism with
+        an unbounded likelihood ratio, has epsilon(delta) = inf).
     """
 
     lower: float = 0.0
@@ -160,9 +162,8 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
             if side > 0 and not seen_below:
                 if math.isinf(upper):
                     if e >= params.max_epsilon:
-                        raise ArithmeticError(
-                            f"delta({e:g}) is still above the target {delta:g}: the profile does not reach it "
-                            f"for epsilon <= {params.max_epsilon:g}")
+                        # certified: delta(max_epsilon) > delta; nothing is known above it
+                        return Bracket(e, math.inf, count)
                     e = min(e * 4.0, params.max_epsilon)
                     continue
                 break  # bracketed between an evaluated point and the theory limit
@@ -206,8 +207,6 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                 break
     except _Budget:
         pass
-    if math.isinf(upper):
-        raise ArithmeticError(f"no epsilon with delta(epsilon) <= {delta:g} found within {count} evaluations")
     return Bracket(lower, upper, count, theory_upper and not seen_below)
 
 
