@@ -1,32 +1,67 @@
 """Speed of the shuffle RDP routines, as ratios within one run.
 
-1. Girgis et al.'s mixture variant (Theorems 3.6-3.7 summed over the clone count): the certified
-   bucket sum against the straightforward sum over every count within 800 nats of the mode.
-2. Converting the exact clone-pair RDP to (epsilon, delta): the order search against a dense
-   grid of 96 orders up to 1e4 (dptheory.rdp.default_orders).
-3. The exact clone-pair divergence at high orders (where a single shuffle's conversion has its
-   optimum): refinement stopped on the width of the divergence (what CountPair.renyi does) against
-   stopping on the width of the excess sum P^lam Q^(1-lam) - 1, both at rtol 1e-3.
+1. The RDP curve of the shuffle model at 63 orders (2..64), every method, at n = 1e6, 1e8, 1e9
+   and 1e12, against the code of commit ff5a3bc (run from a git worktree of that commit, created
+   under /tmp if missing, in a subprocess of this run); the old code is timed on the two exact
+   pairs (chen-exact, stronger-clones) where it took ~10 s at n = 1e8, and on
+   ``dptheory rdp --eps0 0.1 --n 1e9 --orders 2..64`` with a limit of 120 s.
+2. Girgis et al.'s mixture variant: the certified bucket sum against the sum over every count.
+3. The clone-pair divergence at high orders: refinement stopped on the width of the divergence
+   (what pair_renyi.renyi does) against stopping on the width of the excess sum.
 
 Run: python benchmarks/bench_rdp.py
 """
 
 import math
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
 
-from dptheory import rdp as rdp_module
 from dptheory.precision import binom_logpmf, logsumexp
-from dptheory.shuffle import clones, rdp
-from dptheory.shuffle.pairs import excess_to_renyi
-from dptheory.shuffle.rdp import _log_b37_excess
+from dptheory.shuffle import clones, pair_renyi
+from dptheory.shuffle import rdp
+from dptheory.shuffle.rdp.girgis import _log_b37_excess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OLD = "/tmp/dptheory-ff5a3bc"
+ORDERS = np.arange(2, 65, dtype=float)
+
+_OLD_CURVE = """
+import sys, time, numpy as np
+from dptheory.shuffle import rdp
+stronger = sys.argv[3] == "1"
+t = time.perf_counter()
+lo, hi = rdp.clone_pair_rdp(float(sys.argv[1]), int(float(sys.argv[2])), np.arange(2, 65, dtype=float),
+                            stronger=stronger, rtol=1e-3)
+print(time.perf_counter() - t, hi[0], hi[-1])
+"""
 
 
 def timed(fn):
     start = time.perf_counter()
     out = fn()
     return time.perf_counter() - start, out
+
+
+def old_worktree() -> str | None:
+    if not os.path.isdir(OLD):
+        r = subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", OLD, "ff5a3bc"], capture_output=True)
+        if r.returncode:
+            return None
+    return OLD
+
+
+def old_curve(e0, n, stronger, timeout=300):
+    try:
+        r = subprocess.run([sys.executable, "-c", _OLD_CURVE, str(e0), str(n), "1" if stronger else "0"], cwd=OLD,
+                           capture_output=True, text=True, timeout=timeout)
+        seconds, first, last = r.stdout.split()
+        return float(seconds), float(first), float(last)
+    except subprocess.TimeoutExpired:
+        return None
 
 
 def mixture_full_sum(e0, n, order):
@@ -40,8 +75,39 @@ def mixture_full_sum(e0, n, order):
     return math.log1p(math.exp(total)) / (order - 1)
 
 
-def main():
-    print("1. mixture variant, eps0 = 1: bucketed vs full sum")
+def section_curves():
+    print("1. RDP curve, orders 2..64, rtol 1e-3: every method (seconds); the exact pairs against ff5a3bc")
+    have_old = old_worktree() is not None
+    for e0 in (1.0, 0.1):
+        for n in (10**6, 10**8, 10**9, 10**12):
+            times = {}
+            for slug in rdp.RDP_METHODS:
+                times[slug], _ = timed(lambda: rdp.rdp_curve(slug, e0, n, ORDERS, rtol=1e-3))
+            print(f"   eps0 = {e0}, n = {n:.0e}: total {sum(times.values()):6.2f} s; "
+                  + ", ".join(f"{k} {v:.2f}" for k, v in times.items()))
+            if have_old and n <= 10**8:
+                for stronger, slug in ((False, "chen-exact"), (True, "stronger-clones")):
+                    old = old_curve(e0, n, stronger)
+                    new = rdp.clone_pair_rdp(e0, n, ORDERS, stronger=stronger, rtol=1e-3)
+                    if old is None:
+                        print(f"      {slug}: old > 300 s, new {times[slug]:.2f} s")
+                        continue
+                    t_old, first, last = old
+                    print(f"      {slug}: old {t_old:6.2f} s, new {times[slug]:5.2f} s, ratio {t_old / times[slug]:5.1f}x;"
+                          f" upper at 2: old {first:.6g} new {new.upper[0]:.6g}, at 64: old {last:.6g} new {new.upper[-1]:.6g}")
+    if have_old:
+        cmd = [sys.executable, "-m", "dptheory", "rdp", "--eps0", "0.1", "--n", "1e9", "--orders", "2..64"]
+        t_new, _ = timed(lambda: subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=600))
+        try:
+            t_old, _ = timed(lambda: subprocess.run(cmd, cwd=OLD, capture_output=True, timeout=120))
+            old_text = f"{t_old:.1f} s, ratio {t_old / t_new:.1f}x"
+        except subprocess.TimeoutExpired:
+            old_text = "> 120 s (stopped)"
+        print(f"   dptheory rdp --eps0 0.1 --n 1e9 --orders 2..64: new {t_new:.1f} s, old {old_text}")
+
+
+def section_mixture():
+    print("2. mixture variant, eps0 = 1: bucketed vs full sum")
     for n in (10**4, 10**6):
         for order in (8, 64, 512):
             t_b, v_b = timed(lambda: rdp.upper_1_mixture(1.0, n, [order])[0])
@@ -49,27 +115,23 @@ def main():
             print(f"   n = {n:>8d}, order {order:>4d}: bucketed {t_b * 1e3:8.1f} ms, full {t_f * 1e3:8.1f} ms,"
                   f" ratio {t_f / t_b:6.1f}x; values {v_b:.6g} >= {v_f:.6g}: {v_b >= v_f * (1 - 1e-12)}")
 
-    print("2. exact clone pair RDP -> (epsilon, delta = 1e-8), T = 1000, eps0 = 1")
-    for n in (10**4, 10**6):
-        def curve(o, n=n):
-            return o, 1000 * rdp.clone_pair_rdp(1.0, n, o, rtol=1e-3)[1]
-        calls = []
-        counted = lambda o: (calls.append(len(o)), curve(o))[1]
-        t_s, (e_s, o_s) = timed(lambda: rdp_module.to_dp_search(counted, 1e-8))
-        dense = rdp_module.default_orders()
-        t_d, (e_d, o_d) = timed(lambda: rdp_module.to_dp_with_order(*curve(dense), 1e-8))
-        print(f"   n = {n:>8d}: search {t_s:6.2f} s ({sum(calls)} orders) eps {e_s:.6g} at {o_s:.1f};"
-              f" dense grid {t_d:6.2f} s ({dense.size} orders) eps {e_d:.6g} at {o_d:.0f}; ratio {t_d / t_s:5.1f}x")
 
+def section_high_orders():
     print("3. clone pair D_lam at rtol 1e-3, eps0 = 1: stop on the divergence vs on the excess")
     for n in (10**6, 10**7):
         for order in (64.0, 3000.0, 6000.0):
             pair = clones.clone_pair(1.0, n)
-            t_d, (lo, hi) = timed(lambda: pair.renyi(order, rtol=1e-3))
-            t_e, enc = timed(lambda: pair.renyi_log_excess(order, rtol=1e-3))
-            hi_e = excess_to_renyi(enc.log_upper, order)
+            t_d, (lo, hi) = timed(lambda: pair_renyi.renyi(pair, order, rtol=1e-3))
+            t_e, enc = timed(lambda: pair_renyi.renyi_log_excess(pair, order, rtol=1e-3))
+            hi_e = pair_renyi.excess_to_renyi(enc.log_upper, order)
             print(f"   n = {n:>8d}, order {order:>6.0f}: divergence rule {t_d * 1e3:7.1f} ms (width {(hi - lo) / hi:.1e}),"
                   f" excess rule {t_e * 1e3:7.1f} ms, ratio {t_e / t_d:5.1f}x; upper {hi:.6g} vs {hi_e:.6g}")
+
+
+def main():
+    section_curves()
+    section_mixture()
+    section_high_orders()
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def figure_2(quick: bool) -> list:
     def curves(e0, n, lam):
         lam = np.atleast_1d(lam)
         return {"UB1 (upper)": rdp.upper_1(e0, n, lam), "UB2 (upper)": rdp.upper_2(e0, n, lam.astype(float)),
-                "LB exact (lower)": rdp.lower_bound(e0, n, lam.astype(float), rtol=1e-4)[0],
+                "LB exact (lower)": rdp.lower_bound(e0, n, lam.astype(float), rtol=1e-4).lower,
                 "eq. (9) (upper)": rdp.erlingsson(e0, n, lam.astype(float))}
 
     def over(xs, fn):
@@ -55,7 +55,7 @@ def figure_3(quick: bool) -> list:
 
     def row(e0, n):
         rz = R.general_ldp(e0)
-        lb_route = rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4)[0], d)[0]
+        lb_route = rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4).lower, d)[0]
         return {"UB1 route (upper)": rdp.rdp_route_epsilon(e0, n, 1, d).upper,
                 "LB route (not a bound)": lb_route,
                 "clones (upper)": shuffle.epsilon(rz, n, d, method="clones").upper,
@@ -112,7 +112,7 @@ def chen_figures(quick: bool) -> list:
 
     def curves(e0, lam):
         lam = np.atleast_1d(np.asarray(lam, dtype=float))
-        lo, hi = rdp.clone_pair_rdp(e0, n, lam, rtol=1e-6)
+        hi = rdp.clone_pair_rdp(e0, n, lam, rtol=1e-6).upper
         return {"exact pair (exact)": hi, "Cor. 2 (approximation)": rdp.CHEN_RDP.numpy()(e0, n, lam),
                 "refined (approximation)": lam * rdp.CHEN_GDP_REFINED(e0, n) ** 2 / 2,
                 "Girgis (5) (upper)": rdp.upper_1(e0, n, lam), "Cor. 3.5 (lower)": rdp.COROLLARY_3_5.numpy()(e0, n, lam)}

@@ -3,6 +3,7 @@ bad input."""
 
 import json
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -13,32 +14,45 @@ from tests.test_cli import run
 ARGS = ["rdp", "--eps0", "1", "--n", "1e4", "--orders", "2..6,8,16", "--json"]
 
 
+def _curves(out):
+    return {c["method"]: c for c in json.loads(out)}
+
+
 def test_curves_json_keys_and_order_of_bounds(capsys):
     code, out, _ = run(capsys, *ARGS)
-    rows = json.loads(out)
+    curves = _curves(out)
     assert code == 0
-    slugs = {r["method"] for r in rows}
-    assert {"girgis-upper-1", "girgis-upper-2", "girgis-lower", "exact", "chen-gdp", "chen-exact"} <= slugs
-    valued = [r for r in rows if r["order"] is not None]
-    for r in valued:
-        assert {"method", "kind", "order", "rdp", "source"} <= set(r)
-        assert r["kind"] in ("upper", "lower", "exact", "approximation")
+    assert {"girgis-upper-1", "girgis-upper-2", "girgis-lower", "exact", "chen-gdp", "chen-exact"} <= set(curves)
+    valued = {m: c for m, c in curves.items() if c["applicable"]}
+    for c in valued.values():
+        assert {"method", "quantity", "axis", "kind", "status", "order", "lower", "upper", "source", "note"} <= set(c)
+        assert c["quantity"] == "rdp" and c["axis"] == "order"
+    assert curves["girgis-corollary-3.2"]["applicable"] is False
+    assert curves["chen-gdp"]["status"] == "not a bound" and curves["chen-gdp"]["kind"] == "approximation"
     for order in (2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 16.0):
-        here = [r for r in valued if r["order"] == order]
-        uppers = [r["rdp"] for r in here if r["kind"] == "upper" and r["status"] == "proven"]
-        lowers = [r["rdp"] for r in here if r["kind"] == "lower"]
+        at = lambda c, key: c[key][c["order"].index(order)]
+        uppers = [at(c, "upper") for c in valued.values() if c["kind"] == "upper" and c["status"] == "proven"]
+        lowers = [at(c, "lower") for c in valued.values() if c["kind"] == "lower"]
         assert uppers and lowers and min(uppers) >= max(lowers)
-    # the closed forms match the library (same code path, different entry)
-    ub2 = {r["order"]: r["rdp"] for r in valued if r["method"] == "girgis-upper-2"}
-    assert np.allclose([ub2[o] for o in (2.0, 8.0)], rdp.upper_2(1.0, 10**4, [2.0, 8.0]), rtol=1e-14)
+
+
+def _theorem_3_3(e0, n, order):
+    """Girgis et al. Theorem 3.3 (corrected) at 50 digits, written out here."""
+    with mpmath.workdps(50):
+        E = mpmath.exp(mpmath.mpf(e0))
+        nbar = mpmath.floor((n - 1) / (2 * E)) + 1
+        lam = mpmath.mpf(order)
+        return mpmath.log(mpmath.exp(lam**2 * (E - 1) ** 2 / nbar) + mpmath.exp(e0 * lam - (n - 1) / (8 * E))) / (lam - 1)
 
 
 def test_compositions_scale_the_curve(capsys):
-    one = json.loads(run(capsys, *ARGS, "--methods", "girgis-upper-2,chen-gdp")[1])
-    five = json.loads(run(capsys, *ARGS, "--methods", "girgis-upper-2,chen-gdp", "--compositions", "5")[1])
-    for a, b in zip(one, five):
-        assert a["method"] == b["method"] and a["order"] == b["order"]
-        assert b["rdp"] == pytest.approx(5 * a["rdp"], rel=1e-14)
+    """T compositions: T times the closed form (50 digits), rounded up, at every order."""
+    five = _curves(run(capsys, *ARGS, "--methods", "girgis-upper-2,chen-gdp", "--compositions", "5")[1])
+    c = five["girgis-upper-2"]
+    for order, upper in zip(c["order"], c["upper"]):
+        ref = 5 * _theorem_3_3(1.0, 10**4, order)
+        assert ref <= upper <= ref * (1 + 1e-9)
+    assert "composed 5 times" in c["source"] and c["params"]["compositions"] == 5
 
 
 def test_delta_conversion(capsys):
@@ -47,18 +61,19 @@ def test_delta_conversion(capsys):
     rows = {r["method"]: r for r in json.loads(out)}
     assert code == 0
     for r in rows.values():
-        assert {"method", "kind", "order", "epsilon", "delta", "source"} <= set(r) and r["delta"] == 1e-6
+        assert {"method", "quantity", "kind", "status", "lower", "upper", "source", "params"} <= set(r)
+        assert r["quantity"] == "epsilon" and r["params"]["delta"] == 1e-6
     # a converted lower bound on RDP is not a lower bound on epsilon
-    assert rows["girgis-lower"]["kind"] == "approximation" and rows["girgis-lower"]["status"] is None
-    assert rows["girgis-lower"]["epsilon"] <= rows["chen-exact"]["epsilon"] <= rows["girgis-upper-1"]["epsilon"]
+    assert rows["girgis-lower"]["kind"] == "approximation" and rows["girgis-lower"]["status"] == "not a bound"
+    assert rows["girgis-lower"]["upper"] <= rows["chen-exact"]["upper"] <= rows["girgis-upper-1"]["upper"]
     # the order search is no worse (to 1e-3) than a dense grid of integer orders, and the result is
     # the conversion at the order it reports
     dense = np.arange(2, 1001, dtype=float)
     grid_eps = rdp_module.to_dp(dense, 100 * rdp.upper_1(1.0, 10**4, dense), 1e-6)
-    assert rows["girgis-upper-1"]["epsilon"] <= grid_eps * (1 + 1e-3)
-    o = rows["chen-exact"]["order"]
-    at = rdp_module.to_dp([o], [100 * rdp.clone_pair_rdp(1.0, 10**4, [o], rtol=1e-3)[1][0]], 1e-6)
-    assert rows["chen-exact"]["epsilon"] == pytest.approx(at, rel=1e-3)
+    assert rows["girgis-upper-1"]["upper"] <= grid_eps * (1 + 1e-3)
+    o = rows["chen-exact"]["params"]["order"]
+    at = rdp_module.to_dp([o], [100 * rdp.clone_pair_rdp(1.0, 10**4, [o], rtol=1e-3).upper[0]], 1e-6)
+    assert rows["chen-exact"]["upper"] == pytest.approx(at, rel=1e-3)
 
 
 def test_delta_conversion_warns_at_the_grid_edge(capsys):
@@ -68,8 +83,16 @@ def test_delta_conversion_warns_at_the_grid_edge(capsys):
 
 
 def test_table_output(capsys):
+    """The table prints each method's value at each order: Theorem 3.3's, checked against its
+    50-digit value, and the labels of the approximation."""
     code, out, _ = run(capsys, "rdp", "--eps0", "1", "--n", "1e4", "--orders", "2,4")
-    assert code == 0 and "girgis-upper-1" in out and "approximation" in out and "notes:" in out
+    assert code == 0
+    lines = out.splitlines()
+    header = next(line for line in lines if line.startswith("order"))
+    col = header.split().index("girgis-upper-2")
+    row4 = next(line for line in lines if line.split() and line.split()[0] == "4")
+    assert float(row4.split()[col]) == pytest.approx(float(_theorem_3_3(1.0, 10**4, 4)), rel=1e-5)
+    assert any(line.split()[:3] == ["chen-gdp", "approximation", "not"] for line in lines if line.split())
 
 
 @pytest.mark.parametrize("argv,fragment", [

@@ -20,10 +20,10 @@ def test_girgis_figure_2_values_and_claims():
         lam = np.array([2, 10, 50, 100])
         ub1 = rdp.upper_1(e0, n, lam)
         assert np.all(ub1 <= rdp.upper_2(e0, n, lam)) and np.all(ub1 <= rdp.erlingsson(e0, n, lam))
-        lo, _ = rdp.lower_bound(e0, n, lam.astype(float), rtol=1e-4)
+        lo = rdp.lower_bound(e0, n, lam.astype(float), rtol=1e-4).lower
         assert np.all(lo <= ub1)
     # the lower bound saturates below eps0 as lambda grows
-    lo, _ = rdp.lower_bound(3.0, 10**4, [100.0, 1000.0, 5000.0], rtol=1e-4)
+    lo = rdp.lower_bound(3.0, 10**4, [100.0, 1000.0, 5000.0], rtol=1e-4).lower
     assert np.all(np.diff(lo) > 0) and lo[-1] < 3.0 and lo[-1] > 0.95 * 3.0
 
 
@@ -33,7 +33,7 @@ def test_girgis_figure_3_single_shuffle():
     the exact clone bound, once the orders go past 256 (the optimum is near 750 at eps0 = 0.5), but
     not at eps0 = 0.1 (panel 3a), where the route is 7% above the clone bound."""
     g = lambda e0, n: shuffle.epsilon(R.general_ldp(e0), n, 1e-6, method="clones").upper
-    lb_route = lambda e0, n: rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4)[0], 1e-6)
+    lb_route = lambda e0, n: rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4).lower, 1e-6)
     for e0 in (0.5, 1.0, 3.0):
         assert rdp.rdp_route_epsilon(e0, 10**4, 1, 1e-6).upper > g(e0, 10**4)
         assert lb_route(e0, 10**4)[0] < g(e0, 10**4)
@@ -80,13 +80,15 @@ def test_chen_figure_2_claims():
     for e0 in (1.0, 2.0, 3.0):
         assert rdp.CHEN_RDP(e0, 10**4, 4.0) < rdp.upper_2(e0, 10**4, [4.0])[0]
     for e0 in (0.1, 0.5, 1.0, 2.0, 3.0):
-        lo, hi = rdp.clone_pair_rdp(e0, 10**4, [4.0], rtol=1e-6)
+        c = rdp.clone_pair_rdp(e0, 10**4, [4.0], rtol=1e-6)
+        lo, hi = c.lower, c.upper
         assert rdp.COROLLARY_3_5(e0, 10**4, 4) <= lo[0] <= hi[0] <= rdp.CHEN_RDP(e0, 10**4, 4.0)
 
 
 def test_chen_figure_3_claims():
     """eps0 = 2, n = 1e4 over lambda: lower bound (6) <= exact pair <= Corollary 2 at every order."""
     lam = np.array([2.0, 4.0, 8.0, 16.0, 32.0, 64.0])
-    lo, hi = rdp.clone_pair_rdp(2.0, 10**4, lam, rtol=1e-6)
+    c = rdp.clone_pair_rdp(2.0, 10**4, lam, rtol=1e-6)
+    lo, hi = c.lower, c.upper
     assert np.all(rdp.COROLLARY_3_5.numpy()(2.0, 10**4, lam) <= lo)
     assert np.all(hi <= rdp.CHEN_RDP.numpy()(2.0, 10**4, lam))

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from dptheory import composition, rdp as rdp_module
-from dptheory.results import Status
-from dptheory.shuffle import clones, randomizers as R, rdp
-from dptheory.shuffle.pairs import mp_renyi_moment
+from dptheory.results import Curve, Kind, Status
+from dptheory.shuffle import clones, pair_renyi, randomizers as R, rdp
+from dptheory.shuffle.pair_renyi import mp_renyi_moment, renyi, renyi_curve
 from dptheory.validate import ConditionError, DomainError
 from tests.conftest import raises_naming
 
@@ -24,7 +24,7 @@ def _uppers(e0, n, orders):
         "girgis-upper-1-mixture": rdp.interpolate(lambda k: rdp.upper_1_mixture(e0, n, k), orders),
         "girgis-upper-2": rdp.upper_2(e0, n, orders),
         "erlingsson-rdp": rdp.erlingsson(e0, n, orders),
-        "chen-exact": rdp.clone_pair_rdp(e0, n, orders, rtol=1e-5)[1],
+        "chen-exact": rdp.clone_pair_rdp(e0, n, orders, rtol=1e-5).upper,
     }
     return out
 
@@ -47,18 +47,18 @@ def test_upper_bounds_dominate_the_exact_rdp_by_enumeration(rz):
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_lower_bound_is_the_exact_rdp_of_binary_rr_on_its_datasets(n):
     e0 = 1.2
-    lo, hi = rdp.lower_bound(e0, n, ORDERS, both_directions=True, rtol=1e-10)
+    lo = rdp.lower_bound(e0, n, ORDERS, both_directions=True, rtol=1e-10).lower
     exact = rdp.exact_rdp(R.binary_rr(e0), n, ORDERS)
     assert np.all(lo <= exact * (1 + 1e-9))  # a lower bound on the worst case over datasets
     cor35 = rdp.COROLLARY_3_5.numpy()(e0, n, INT_ORDERS)
-    lb_int, _ = rdp.lower_bound(e0, n, INT_ORDERS, both_directions=False, rtol=1e-10)
+    lb_int = rdp.lower_bound(e0, n, INT_ORDERS, both_directions=False, rtol=1e-10).lower
     assert np.all(cor35 <= lb_int * (1 + 1e-9))  # equal at order 2
 
 
 @pytest.mark.parametrize("e0", [0.1, 1.0, 3.0])
 @pytest.mark.parametrize("n", [100, 10**4, 10**6])
 def test_upper_at_least_lower_on_a_grid(e0, n):
-    lo, _ = rdp.lower_bound(e0, n, ORDERS, rtol=1e-5)
+    lo = rdp.lower_bound(e0, n, ORDERS, rtol=1e-5).lower
     for name, values in _uppers(e0, n, ORDERS).items():
         assert np.all(values >= lo * (1 - 1e-9)), (e0, n, name)
 
@@ -67,7 +67,7 @@ def test_printed_theorem_3_3_fails_against_the_exact_value():
     """Girgis et al. Theorem 3.3 as printed, (eps0-1)^2/n and 8 eps0, is below the exact RDP of
     shuffled binary randomized response; the corrected form is above it."""
     for e0, n, order in [(1.0, 10**4, 4.0), (2.0, 10**4, 4.0), (0.9, 10**5, 10.0)]:
-        exact_lo, _ = rdp.lower_bound(e0, n, [order], rtol=1e-8)
+        exact_lo = rdp.lower_bound(e0, n, [order], rtol=1e-8).lower
         printed = rdp.UPPER_2_PRINTED(e0, n, order)
         corrected = rdp.upper_2(e0, n, [order])[0]
         assert printed < exact_lo[0] <= corrected
@@ -79,8 +79,8 @@ def test_printed_chen_theorem_1_law_is_non_conservative():
     shuffled binary randomized response (so it is no upper bound); the corrected pair is above."""
     e0, n, order = 1.0, 10**4, 4.0
     printed = rdp.theorem_1_printed_law_rdp(e0, n, [order])[0]
-    exact_lo, _ = rdp.lower_bound(e0, n, [order], rtol=1e-8)
-    corrected = rdp.clone_pair_rdp(e0, n, [order], rtol=1e-8)[0][0]
+    exact_lo = rdp.lower_bound(e0, n, [order], rtol=1e-8).lower
+    corrected = rdp.clone_pair_rdp(e0, n, [order], rtol=1e-8).lower[0]
     assert printed < exact_lo[0] < corrected
 
 
@@ -93,7 +93,7 @@ def test_chen_theorem_1_knots_give_the_direct_divergence():
     pair = clones.clone_pair(e0, n)
     for order in (1.5, 4.0, 20.0):
         via_f = f.renyi(order)
-        lo, hi = pair.renyi(order, rtol=1e-12)
+        lo, hi = renyi(pair, order, rtol=1e-12)
         ref = mpmath.log(mp_renyi_moment(pair, order, 50)) / (order - 1)
         assert lo <= ref <= hi
         assert abs(via_f - float(ref)) < 1e-12 * float(ref)
@@ -108,10 +108,10 @@ def test_pair_renyi_rtol_is_the_width_of_the_divergence_at_high_orders():
         ref = mpmath.log(mp_renyi_moment(pair, order, 50)) / (order - 1)
         assert ref * (order - 1) > 5  # the excess is above e^5: the two rules differ here
         for rtol in (1e-2, 1e-4):
-            lo, hi = pair.renyi(order, rtol=rtol)
+            lo, hi = renyi(pair, order, rtol=rtol)
             assert lo <= ref <= hi
             assert (hi - lo) <= rtol * hi * (1 + 1e-9)
-        (lo_c,), (hi_c,) = pair.renyi_curve([order], rtol=1e-3)
+        (lo_c,), (hi_c,) = renyi_curve(pair, [order], rtol=1e-3)
         assert lo_c <= ref <= hi_c and hi_c - lo_c <= 1e-3 * hi_c * (1 + 1e-9)
 
 
@@ -129,12 +129,13 @@ def test_girgis_bounds_agree_with_their_formulas_at_50_digits():
 def test_lower_bound_moment_formula_matches_the_exact_sum_at_50_digits(e0, n, order):
     """Theorem 3.4 with exact binomial central moments (cumulant recursion, mpmath 50 digits)
     equals the direct sum; the digest's independent values 0.043417 (eps0 3) and 0.021154 (eps0 1)."""
-    lo, hi = rdp.lower_bound(e0, n, [order], both_directions=False, rtol=1e-12)
+    c = rdp.lower_bound(e0, n, [order], both_directions=False, rtol=1e-12)
+    lo, hi = c.lower, c.upper
     moments = rdp.lower_bound_moments(e0, n, order, digits=50)
     assert lo[0] * (1 - 1e-12) <= moments <= hi[0] * (1 + 1e-12)
     if (e0, n, order) == (3.0, 1000, 5):
         assert abs(float(moments) - 0.043417) < 5e-7
-        assert abs(rdp.lower_bound(e0, n, [order])[1][0] - 0.048593) < 5e-7  # the other direction
+        assert abs(rdp.lower_bound(e0, n, [order]).upper[0] - 0.048593) < 5e-7  # the other direction
 
 
 def test_digest_values_of_the_mixture_variant():
@@ -182,14 +183,13 @@ def test_real_orders_by_interpolation_are_valid():
 
 
 def test_corollary_3_2_condition_and_certification():
-    values, status = rdp.corollary_3_2(0.5, 10**6, [2, 3])
-    assert status is Status.PROVEN and np.all(values >= rdp.upper_1(0.5, 10**6, [2, 3]))
+    c = rdp.corollary_3_2(0.5, 10**6, [2, 3])
+    assert c.status is Status.PROVEN and np.all(c.upper >= rdp.upper_1(0.5, 10**6, [2, 3]))
     with pytest.raises(ConditionError, match=r"\\lambda"):
         rdp.corollary_3_2(2.0, 10**4, [10])
     # digest seed-004 §4.5: n = 145, tiny eps0 satisfies the condition yet the simplified form is
     # below Theorem 3.1 there, so it is not certified
-    _, status = rdp.corollary_3_2(1e-6, 145, [2])
-    assert status is Status.UNPROVEN
+    assert rdp.corollary_3_2(1e-6, 145, [2]).status is Status.UNPROVEN
 
 
 def test_chen_approximations_measured_against_the_exact_pair():
@@ -197,14 +197,14 @@ def test_chen_approximations_measured_against_the_exact_pair():
     within 1% of the exact RDP of the pair at n = 1e4 (digest seed-001 §5.6: 0.6%)."""
     n, order = 10**4, 4.0
     for e0 in (0.5, 1.0, 2.0, 4.0):
-        exact_lo, exact_hi = rdp.clone_pair_rdp(e0, n, [order], rtol=1e-8)
+        exact_hi = rdp.clone_pair_rdp(e0, n, [order], rtol=1e-8).upper
         cor2 = rdp.CHEN_RDP(e0, n, order)
         refined = rdp_module.gdp_to_rdp(float(rdp.CHEN_GDP_REFINED(e0, n)), order)
         ratio = cor2 / exact_hi[0]
         assert abs(ratio / (1 / math.tanh(e0 / 2) ** 2) - 1) < 0.01, (e0, ratio)
         assert abs(refined / exact_hi[0] - 1) < 0.01
     # digest: q = e^-1, eps0 = 1: exact 4.6442e-4, asymptotic 4.6444e-4
-    lo, hi = rdp.clone_pair_rdp(1.0, 10**4, [4.0], rtol=1e-8)
+    hi = rdp.clone_pair_rdp(1.0, 10**4, [4.0], rtol=1e-8).upper
     assert abs(hi[0] - 4.6442e-4) < 1e-8
 
 
@@ -237,15 +237,29 @@ def test_kov_matches_dp_accounting_test_vectors():
 
 
 def test_shuffled_sgd_accountant():
+    """Chen et al.'s accountant: its Gaussian approximations are labelled "not a bound" (they were
+    "proven" before), Theorem 3's epsilon is the mu-GDP epsilon at mu = sqrt(T) 2 e^(eps0/2) /
+    sqrt(m - 1) solved at 50 digits, and each certified route is Lemma 2.1 at the order it reports,
+    recomputed from the closed form at 50 digits."""
     rows = {r.method: r for r in rdp.shuffled_sgd_epsilon(1.0, 100, 50, 1e-5)}
-    assert rows["chen-theorem-3"].kind.value == "approximation"
-    certified = [r for r in rows.values() if r.kind.value == "upper"]
+    for slug in ("chen-theorem-3", "chen-gdp-refined"):
+        assert rows[slug].kind is Kind.APPROXIMATION and rows[slug].status is Status.NOT_A_BOUND
+    certified = [r for r in rows.values() if r.kind is Kind.UPPER]
     assert {r.method for r in certified} == {"chen-exact", "girgis-upper-1", "girgis-upper-2"}
-    assert rows["chen-exact"].epsilon <= min(rows["girgis-upper-1"].epsilon, rows["girgis-upper-2"].epsilon)
-    # Chen et al. Figure 4's level (lambda, 0.008 lambda) with T = 50 and m = 100 blocks is out of
-    # reach of Theorem 3 (it needs e^eps0 = 0.008 (m-1)/(2T) < 1); with n - 1 = 59999 it needs eps0 = 1.5686
-    assert 0.008 * 99 / (2 * 50) < 1
-    assert abs(math.log(0.008 * 59999 / (2 * 50)) - 1.5686) < 1e-4
+    assert all(r.status is Status.PROVEN for r in certified)
+    assert rows["chen-exact"].upper <= min(rows["girgis-upper-1"].upper, rows["girgis-upper-2"].upper)
+    with mpmath.workdps(50):
+        mu = mpmath.sqrt(50) * 2 * mpmath.exp(mpmath.mpf(0.5)) / mpmath.sqrt(99)
+        gap = lambda e: (mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+                         - mpmath.mpf(1e-5))
+        ref = mpmath.findroot(gap, 12)
+    assert rows["chen-theorem-3"].lower <= ref <= rows["chen-theorem-3"].upper
+    route = rows["girgis-upper-2"]
+    o = route.params["order"]
+    with mpmath.workdps(50):
+        rho_T = 50 * rdp.UPPER_2.mpmath(50)(1.0, 100, o)
+        ref2 = rho_T + mpmath.log((o - 1) / mpmath.mpf(o)) - (mpmath.log(mpmath.mpf(1e-5)) + mpmath.log(o)) / (o - 1)
+    assert ref2 <= route.upper <= ref2 * (1 + 1e-9)
 
 
 def test_large_orders_do_not_overflow():
@@ -259,8 +273,9 @@ def test_large_orders_do_not_overflow():
     ref2 = float(rdp.UPPER_2.mpmath(50)(e0, n, order))
     assert math.isfinite(ub2) and ref2 <= ub2 <= ref2 * (1 + 2e-10)
     mix = rdp.upper_1_mixture(e0, n, [order])[0]
-    lo, hi = rdp.lower_bound(e0, n, [float(order)], rtol=1e-6)
-    pair_lo, pair_hi = rdp.clone_pair_rdp(e0, n, [float(order)], rtol=1e-4)
+    lo = rdp.lower_bound(e0, n, [float(order)], rtol=1e-6).lower
+    pair = rdp.clone_pair_rdp(e0, n, [float(order)], rtol=1e-4)
+    pair_lo, pair_hi = pair.lower, pair.upper
     # every value is finite, ordered, and below the pure-DP ceiling eps0 lam / (lam - 1)
     assert 0 < lo[0] <= pair_lo[0] <= pair_hi[0] <= min(mix, ub1) <= e0 * order / (order - 1) * (1 + 1e-12)
 
@@ -280,3 +295,38 @@ def test_bad_inputs():
         rdp.shuffled_sgd_epsilon(1.0, 1, 10, 1e-5)
     with pytest.raises(DomainError, match="integer"):
         rdp.COROLLARY_3_5(1.0, 100, 2.5)
+
+
+@pytest.mark.parametrize("e0,n,order,stronger", [(1.0, 300, 2.0, False), (0.5, 250, 5.0, False),
+                                                 (2.0, 300, 3.0, True)])
+def test_bucketed_conditional_sum_encloses_the_atom_sum(monkeypatch, e0, n, order, stronger):
+    """The bucketed conditional excess (Jensen below, the chord above, on buckets of counts) is
+    used for wide binomials only; forced on here at small n, its enclosure of the divergence holds
+    the 30-digit sum over every atom, and is of the width asked."""
+    monkeypatch.setattr(pair_renyi, "_MIN_SD", 2.0)
+    pair_renyi._count_buckets.cache_clear()
+    pair = clones.stronger_clone_pair(e0, n) if stronger else clones.clone_pair(e0, n)
+    ref = mpmath.log(mp_renyi_moment(pair, order, 30)) / (order - 1)
+    used = []
+    original = pair_renyi._log_renyi_conditionals_bucketed
+    monkeypatch.setattr(pair_renyi, "_log_renyi_conditionals_bucketed",
+                        lambda *a, **k: used.append(1) or original(*a, **k))
+    lo, hi = renyi(pair, order, rtol=1e-3)
+    assert used and lo <= ref <= hi and hi - lo <= 1e-3 * hi * (1 + 1e-9)
+    pair_renyi._count_buckets.cache_clear()
+
+
+def test_bucketed_conditional_sum_against_the_window_at_large_j():
+    """At j = 1e6 (both paths apply) the bucketed enclosure of one conditional excess contains the
+    term-by-term window sum and is narrower than rtol / 4; at j = 4e11 it is still that narrow."""
+    th = math.e / (1 + math.e)
+    for lam in (2.0, 64.0):
+        lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [10**6], 0.5, [lam],
+                                                             pair_renyi._bucket_step(1e-3))
+        value, err = pair_renyi._log_renyi_conditionals(np.array([th]), np.array([1 - th]), np.array([1e6]), 0.5,
+                                                        lam, 1e-6)
+        assert lo[0] <= value[0] and np.logaddexp(value[0], err[0]) <= hi[0]
+        assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4
+        lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [4 * 10**11], 0.5, [lam],
+                                                             pair_renyi._bucket_step(1e-3))
+        assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import rdp as rdp_module, validate
+from .. import validate
+from ..results import Curve
 from ..shuffle import rdp as shuffle_rdp
 from .output import emit_json, table
 
@@ -48,67 +49,6 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _rdp_value(row: dict) -> float:
-    """The curve's value at an order: its lower end for a lower bound, else its upper end."""
-    return row["lower"] if row["kind"] == "lower" else row["upper"]
-
-
-def _convert(args, n: int, T: int, orders, methods) -> list[dict]:
-    """One row per method: the RDP curve composed T times, converted by Lemma 2.1 at the best
-    order (over --orders when given, else by :func:`dptheory.rdp.to_dp_search`)."""
-    d = validate.delta("delta", args.delta)
-    out = []
-    guess = None
-    if orders is None:
-        # the refined Gaussian limit is nearly the clone pair's RDP and costs nothing: its best
-        # order is where the exact curves are searched first (each large order costs seconds)
-        mu = float(shuffle_rdp.CHEN_GDP_REFINED(args.eps0, n))
-        gauss = lambda o: (o, T * rdp_module.gdp_to_rdp(mu, o))
-        guess = rdp_module.to_dp_search(gauss, d)[1]
-    for slug in methods or shuffle_rdp.RDP_METHODS:
-        info = {}
-
-        def curve(o, slug=slug, info=info):
-            rows = shuffle_rdp.rdp_curves(args.eps0, n, o, [slug], rtol=args.rtol)
-            # describe the method by the first evaluation that gave values (its note says which
-            # orders its conditions allow), else by the first row
-            if rows[0]["order"] is not None and not info.get("valid"):
-                info["base"], info["valid"] = rows[0], True
-            info.setdefault("base", rows[0])
-            mine = [r for r in rows if r["order"] is not None]
-            return np.array([r["order"] for r in mine]), T * np.array([_rdp_value(r) for r in mine])
-
-        try:
-            if orders is not None:
-                kept, values = curve(orders)
-                if not kept.size:
-                    raise validate.DomainError("no order")
-                eps, best = rdp_module.to_dp_with_order(kept, values, d)
-                top = float(kept.max())
-            else:
-                integer = shuffle_rdp.RDP_METHODS[slug].integer_orders if slug in shuffle_rdp.RDP_METHODS else False
-                eps, best = rdp_module.to_dp_search(curve, d, integer=integer, around=guess)
-                top = 1e4
-        except validate.DomainError:
-            base = info.get("base") or shuffle_rdp.rdp_curves(args.eps0, n, [2.0], [slug])[0]
-            out.append({"method": slug, "kind": base["kind"], "status": base["status"], "epsilon": None,
-                        "delta": d, "order": None, "source": base["source"], "note": base["note"]})
-            continue
-        base = info["base"]
-        kind, status, note = base["kind"], base["status"], base["note"]
-        if kind == "lower":
-            # converting a lower bound on RDP does not give a lower bound on epsilon
-            kind, status = "approximation", None
-            note = "the best epsilon an RDP-route bound could give (not a lower bound on epsilon)"
-        if best >= top:
-            note = (note + "; " if note else "") + (f"the optimum is at the largest order tried ({best:g}): "
-                                                    "higher --orders may give a smaller epsilon")
-        out.append({"method": slug, "kind": kind, "status": status, "epsilon": float(eps), "delta": d,
-                    "order": best, "source": base["source"] + (f", composed {T} times" if T > 1 else "")
-                    + "; Lemma 2.1 of Girgis et al.", "note": note})
-    return out
-
-
 def run(args) -> int:
     validate.real("eps0", args.eps0, low=0.0, low_open=True)
     n = validate.integer("n", args.n, low=2)
@@ -116,47 +56,42 @@ def run(args) -> int:
     methods = [m.strip() for m in args.methods.split(",")] if args.methods else None
     validate.real("rtol", args.rtol, low=0.0, low_open=True, high=1.0)
     if args.delta is not None:
-        out = _convert(args, n, T, parse_orders(args.orders) if args.orders is not None else None, methods)
+        orders = parse_orders(args.orders) if args.orders is not None else None
+        out = shuffle_rdp.epsilons(args.eps0, n, args.delta, methods, compositions=T, orders=orders, rtol=args.rtol)
         if args.json:
-            emit_json(out)
-        else:
-            print(f"shuffle RDP -> (epsilon, delta): eps0 = {args.eps0}, n = {n}, T = {T}, delta = {args.delta}\n")
-            table(out, ["method", "kind", "status", "epsilon", "order", "source"])
-            notes = [f"  {r['method']}: {r['note']}" for r in out if r.get("note")]
-            if notes:
-                print("\nnotes:")
-                print("\n".join(notes))
+            emit_json([r.as_dict() for r in out])
+            return 0
+        print(f"shuffle RDP -> (epsilon, delta): eps0 = {args.eps0}, n = {n}, T = {T}, delta = {args.delta}\n")
+        table([_epsilon_row(r) for r in out], ["method", "kind", "status", "epsilon", "order"])
+        _notes(out)
         return 0
     orders = parse_orders(args.orders if args.orders is not None else DEFAULT_ORDERS)
-    rows = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol)
-    for r in rows:
-        if r["order"] is not None:
-            r["lower"] *= T
-            r["upper"] *= T
-            r["rdp"] = _rdp_value(r)
+    curves = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol, compositions=T)
     if args.json:
-        emit_json([{"method": r["method"], "kind": r["kind"], "status": r["status"], "order": r["order"],
-                    "rdp": r.get("rdp"), "rdp_lower": r["lower"], "rdp_upper": r["upper"], "source": r["source"],
-                    "note": r["note"]} for r in rows])
+        emit_json([c.as_dict() for c in curves])
         return 0
     print(f"shuffle RDP: eps0 = {args.eps0}, n = {n}, T = {T}  (rows: orders; columns: methods)\n")
-    slugs = list(dict.fromkeys(r["method"] for r in rows))
-    grid = []
-    for o in orders:
-        line = {"order": float(o)}
-        for r in rows:
-            if r["order"] == float(o):
-                line[r["method"]] = r["rdp"]
-        grid.append(line)
-    table(grid, ["order"] + slugs)
+    values = {c.method: dict(zip(c.grid.tolist(), c.value.tolist())) for c in curves if isinstance(c, Curve)}
+    table([{"order": float(o), **{m: v.get(float(o)) for m, v in values.items()}} for o in orders],
+          ["order"] + [c.method for c in curves if isinstance(c, Curve)])
     print()
-    info = {}
-    for r in rows:
-        info.setdefault(r["method"], r)
-    table([{"method": s, "kind": info[s]["kind"], "status": info[s]["status"], "source": info[s]["source"]} for s in slugs],
-          ["method", "kind", "status", "source"])
-    notes = [f"  {s}: {info[s]['note']}" for s in slugs if info[s].get("note")]
-    if notes:
-        print("\nnotes:")
-        print("\n".join(notes))
+    table([{"method": c.method, "kind": str(c.kind), "status": str(c.status)} for c in curves],
+          ["method", "kind", "status"])
+    _notes(curves)
     return 0
+
+
+def _epsilon_row(r) -> dict:
+    d = r.as_dict()
+    if not d["applicable"]:
+        return {"method": d["method"], "kind": d["kind"], "status": d["status"], "epsilon": "n/a", "order": None}
+    return {"method": d["method"], "kind": d["kind"], "status": d["status"], "epsilon": d["upper"],
+            "order": d["params"]["order"]}
+
+
+def _notes(results) -> None:
+    """Sources and notes below the table (they would not fit in 80 columns)."""
+    print("\nsources and notes:")
+    for r in results:
+        d = r.as_dict()
+        print(f"  {d['method']}: {d['source']}" + (f"; {d['note']}" if d.get("note") else ""))

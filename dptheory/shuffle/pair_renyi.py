@@ -1,0 +1,587 @@
+"""Renyi divergence of a count pair (:class:`~dptheory.shuffle.pairs.CountPair`), certified, at any n.
+
+The Renyi *excess* sum_x P(x)^lam Q(x)^(1-lam) - 1 of a count pair has the same decomposition as its
+hockey-stick divergence (:mod:`dptheory.shuffle.pairs`): it is the mixture over the total count m
+of the excesses of the conditional pairs "one message of type 0 with probability theta, plus
+m - 1 clones", and these are monotone in pi_m and in the number of clones (data processing), so
+buckets of m give rigorous lower and upper sums (:func:`renyi_log_excess`).
+
+The conditional excess of X + B against Y + B, B ~ Bin(j, rho), is computed
+
+* for small j (or a strong tilt), over a window of counts a holding all but a provably negligible
+  part of it (:func:`_log_renyi_conditionals`), and
+* for large j, over buckets of counts (:func:`_log_renyi_conditionals_bucketed`): per count a the
+  term is B(a) H(x_a) with x_a = B(a-1)/B(a) increasing in a and H convex (a perspective of
+  t^lam - 1 - lam (t - 1) composed with an affine map), so on a bucket Jensen's inequality gives a
+  lower bound and the chord of H an upper bound, both exact to second order in the bucket's width,
+  and sum_bucket B(a) x_a = sum_bucket B(a-1) telescopes. Its cost does not grow with n: the
+  divergence of a count pair lives within a few standard deviations of the mean.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import mpmath
+import numpy as np
+
+from .. import rounding, validate
+from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol, log1mexp, logsumexp, mp_binom_pmf
+from ..results import Enclosure
+from .pairs import CountPair, _lmul, refine_buckets
+
+
+def renyi_width_rule(lam: float, rtol: float):
+    """Stopping rule for a bucketed Renyi *excess* (sum P^lam Q^(1-lam) - 1, in logs): stop when the
+    divergence log(1 + excess) / (lam - 1) has relative width at most ``rtol``. Where the excess is
+    large (high orders) this needs a far looser excess than a relative width of ``rtol`` on it:
+    at excess e^10 a width of 1e-2 on the excess is 1e-3 on the divergence."""
+    def done(log_lower: float, log_upper: float) -> bool:
+        d_hi = excess_to_renyi(log_upper, lam)
+        return d_hi == 0.0 or excess_to_renyi(log_lower, lam) >= (1.0 - rtol) * d_hi
+    return done
+
+
+def _log_phi(u, lam):
+    """log phi(u), phi(u) = expm1(lam u) - lam expm1(u) >= 0 (the excess r^lam - 1 - lam (r - 1) at
+    r = e^u), accurate near u = 0 (series) and for large lam u (no overflow); lam may be an array."""
+    u = np.asarray(u, dtype=float)
+    lam = np.broadcast_to(np.asarray(lam, dtype=float), u.shape)
+    out = np.empty_like(u)
+    x = lam * u
+    # |lam u| < 0.05: phi = u^2 sum_{k>=2} (lam^k - lam) u^(k-2) / k!, Horner, 11 terms (error < 1e-19)
+    small = np.abs(x) < 0.05
+    if np.any(small):
+        us, ls = u[small], lam[small]
+        if ls.size and ls.min() == ls.max():  # one order: scalar coefficients
+            ls = float(ls[0])
+        powers = [ls]
+        for _ in range(11):
+            powers.append(powers[-1] * ls)  # lam^1 .. lam^12
+        acc = np.zeros_like(us)
+        for kk in range(12, 1, -1):
+            acc = acc * us + (powers[kk - 1] - ls) / math.factorial(kk)
+        with np.errstate(divide="ignore"):
+            out[small] = np.log(acc) + 2 * np.log(np.abs(us))
+    mid = (np.abs(x) >= 0.05) & (np.abs(x) < 0.5)
+    if np.any(mid):
+        with np.errstate(divide="ignore"):
+            out[mid] = np.log(np.expm1(x[mid]) - lam[mid] * np.expm1(u[mid]))
+    big = x >= 0.5
+    if np.any(big):
+        ub, xb, lb = u[big], x[big], lam[big]
+        with np.errstate(over="ignore", invalid="ignore"):
+            corr = (1.0 + lb * np.expm1(ub)) * np.exp(-xb)
+            out[big] = xb + np.log1p(-np.minimum(corr, 1.0))
+    neg = x <= -0.5
+    if np.any(neg):
+        with np.errstate(divide="ignore"):
+            out[neg] = np.log(np.expm1(x[neg]) - lam[neg] * np.expm1(u[neg]))
+    return out
+
+
+def _log_renyi_conditional(thp: float, thq: float, j: int, rho: float, order: float, rtol: float):
+    """log of the Renyi *excess* sum_a P(a)^lam Q(a)^(1-lam) - 1 for X + B vs Y + B, with
+    X ~ Bern(thp), Y ~ Bern(thq), B ~ Bin(j, rho), and a bound on what the window omits.
+
+    The excess is sum_a Q(a) phi(log P(a)/Q(a)) with phi(u) = e^{lam u} - 1 - lam (e^u - 1) >= 0
+    (the linear term sums to 0), so every term is non-negative: no cancellation even when the
+    divergence is 1e-12. The window of counts grows until the omitted terms, at most
+    R^(lam-1) P(outside) + lam Q(outside) with R the largest likelihood ratio, are negligible.
+    """
+    lam = float(order)
+    if thp == thq:
+        return -math.inf, -math.inf
+    if thp < thq:  # relabel the types so that the ratio increases with a
+        thp, thq, rho = 1 - thp, 1 - thq, 1 - rho
+    with np.errstate(divide="ignore"):
+        log_rmax = max(math.log(thp) - math.log(thq) if thq > 0 else math.inf,
+                       math.log1p(-thp) - math.log1p(-thq) if thq < 1 else -math.inf)
+        lthp = math.log(thp) if thp > 0 else -math.inf
+        l1thp = math.log1p(-thp) if thp < 1 else -math.inf
+        lthq = math.log(thq) if thq > 0 else -math.inf
+        l1thq = math.log1p(-thq) if thq < 1 else -math.inf
+    sd = math.sqrt(j * rho * (1 - rho)) + 1.0
+    centre = j * rho
+    width = 12.0 * sd
+    lo = max(0, int(centre - width))
+    hi = min(j + 1, int(centre + width) + 1)
+    target = math.log(max(rtol, 1e-16)) - 5.0
+    total = omit = -math.inf
+    for _ in range(80):
+        a = np.arange(lo, hi + 1, dtype=float)
+        lb = binom_logpmf(a, j, rho)
+        lbm1 = binom_logpmf(a - 1, j, rho)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lp = np.logaddexp(lthp + lbm1, l1thp + lb)
+            lq = np.logaddexp(lthq + lbm1, l1thq + lb)
+            if np.any(np.isneginf(lq) & np.isfinite(lp)):
+                return math.inf, -math.inf  # P puts mass where Q has none
+            ok = np.isfinite(lq)
+            terms = np.full(a.shape, -np.inf)
+            terms[ok] = lq[ok] + _log_phi(np.where(np.isfinite(lp[ok]), lp[ok] - lq[ok], -745.0), lam)
+        total = float(logsumexp(terms))
+        below, _ = binom_logsf(j - lo + 1.0, j, 1 - rho) if lo > 0 else (-math.inf, True)  # B <= lo - 1
+        above, _ = binom_logsf(float(hi), j, rho) if hi <= j else (-math.inf, True)       # B >= hi
+        bound = lambda mass: mass + max(0.0, (lam - 1) * log_rmax) + math.log1p(lam)
+        omit = float(np.logaddexp(bound(below) if lo > 0 else -math.inf, bound(above) if hi <= j else -math.inf))
+        if omit - total <= target or (lo == 0 and hi == j + 1):
+            return total, omit
+        step = int(max(width, 1))
+        if lo > 0:
+            lo = max(0, lo - step)
+        if hi <= j:
+            hi = min(j + 1, hi + step)
+        width *= 2
+    return total, omit
+
+
+def _log_upper_tail_bound(hi, j, tp, tq, rho, lam, sd):
+    """log of a bound on sum_{a > hi} Q(a) phi(u(a)) <= sum P(a) r(a)^(lam-1) + lam Q(a).
+
+    The ratio r(a) = P(a)/Q(a) increases with a, so over blocks [e_{k-1}, e_k) of geometrically
+    growing length it is at most r(e_k); the P-mass of a block is at most P[B >= e_{k-1} - 1]."""
+    out = np.full(hi.shape, -np.inf)
+    live = hi < j
+    if not np.any(live):
+        return out
+    lam = np.broadcast_to(np.asarray(lam, dtype=float), hi.shape)[live]
+    h, jj, a, b, r, w = hi[live], j[live], tp[live], tq[live], rho[live], np.maximum(sd[live], 1.0)
+    start = h + 1.0
+    total = np.full(h.shape, -np.inf)
+    log_rmax = np.log(a) - np.log(b)
+    for k in range(60):
+        end = np.minimum(h + 1.0 + w * (2.0**(k + 1) - 1), jj + 2.0)
+        last = end >= jj + 1.0
+        x_end = np.where(last, np.inf, end * (1 - r) / np.maximum(jj - end + 1, 1.0) / r)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            log_r = np.where(last, log_rmax, np.log(a * x_end + 1 - a) - np.log(b * x_end + 1 - b))
+        mass, _ = binom_logsf(np.maximum(start - 1.0, 0.0), jj, r)
+        block = mass + np.logaddexp((lam - 1) * np.maximum(log_r, 0.0), np.log(lam))
+        total = np.where(start <= jj + 1.0, np.logaddexp(total, block), total)
+        start = end
+        if np.all(start > jj + 1.0):
+            break
+    out[live] = total
+    return out
+
+
+def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
+    """:func:`_log_renyi_conditional` for many buckets at once.
+
+    Every window (centred on the tilted mode, 12 standard deviations wide) is evaluated in one
+    flat numpy pass with segment reductions; a window whose omitted part is not provably
+    negligible is redone by the scalar routine, which grows it.
+    """
+    tps = np.asarray(tps, dtype=float)
+    tqs = np.asarray(tqs, dtype=float)
+    js = np.asarray(js, dtype=float)
+    lams = np.broadcast_to(np.asarray(order, dtype=float), tps.shape)
+    k = len(tps)
+    out = np.full(k, -np.inf)
+    err = np.full(k, -np.inf)
+    flip = tps < tqs
+    tp = np.where(flip, 1 - tps, tps)
+    tq = np.where(flip, 1 - tqs, tqs)
+    rr = np.where(flip, 1 - rho, rho)
+    live = (tp != tq) & (js >= 1) & (tq > 0) & (tq < 1) & (tp > 0) & (tp < 1)
+    # the scalar routine handles degenerate cases and any window that turns out too small
+    redo = (~live) & (tp != tq)
+    idx_all = np.nonzero(live)[0]
+    centre_all = js * rr
+    sd_all = np.sqrt(js * rr * (1 - rr)) + 1.0
+    width_all = np.full(k, 8.0) * sd_all
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x_c_lo = np.clip(centre_all - sd_all, 1.0, js) * (1 - rr) / np.maximum(js - np.clip(centre_all - sd_all, 1.0, js) + 1, 1.0) / rr
+        x_c_hi = np.clip(centre_all + sd_all, 1.0, js) * (1 - rr) / np.maximum(js - np.clip(centre_all + sd_all, 1.0, js) + 1, 1.0) / rr
+        slope = ((np.log(tp * x_c_hi + 1 - tp) - np.log(tq * x_c_hi + 1 - tq))
+                 - (np.log(tp * x_c_lo + 1 - tp) - np.log(tq * x_c_lo + 1 - tq))) / np.maximum(2 * sd_all, 1.0)
+    # first window: centred where the tilt e^{lam u(a)} moves the mass (first-order estimate)
+    mid_all = np.clip(centre_all + np.minimum(lams * np.nan_to_num(slope) * sd_all * sd_all, js), 0, js)
+    target = math.log(max(rtol, 1e-16)) - 5.0
+    idx = idx_all
+    for _pass in range(8):
+        if not idx.size:
+            break
+        j, a_tp, a_tq, a_r, lam = js[idx], tp[idx], tq[idx], rr[idx], lams[idx]
+        lo = np.clip(np.floor(mid_all[idx] - width_all[idx]), 0, j)
+        hi = np.clip(np.ceil(mid_all[idx] + width_all[idx]), 0, j)
+        sizes = (hi - lo + 1).astype(np.int64)
+        seg = np.repeat(np.arange(idx.size), sizes)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        a = lo[seg] + (np.arange(seg.size) - starts[seg])
+        jj, tpp, tqq, rrr = j[seg], a_tp[seg], a_tq[seg], a_r[seg]
+        # log B(a) along each window: Loader's form at the first count, then exact pmf ratios
+        with np.errstate(divide="ignore"):
+            step = np.log((jj - a + 1) * rrr) - np.log(a * (1 - rrr))  # log B(a)/B(a-1) for a > lo
+        step[starts] = binom_logpmf(lo, j, a_r)
+        lb = np.cumsum(step)
+        if idx.size > 1:
+            lb = lb - np.repeat(np.concatenate([[0.0], lb[starts[1:] - 1]]), sizes)
+        x = a * (1 - rrr) / ((jj - a + 1) * rrr)  # B(a-1)/B(a); 0 at a = 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lq_rel = np.log(tqq * x + 1 - tqq)
+            u = np.log(tpp * x + 1 - tpp) - lq_rel
+            terms = lb + lq_rel + _log_phi(u, lam[seg])
+        top = np.maximum.reduceat(terms, starts)
+        arg = starts + np.array([int(np.argmax(terms[s0:s0 + z])) for s0, z in zip(starts, sizes)])
+        safe_top = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(divide="ignore"):
+            total = safe_top + np.log(np.add.reduceat(np.exp(terms - safe_top[seg]), starts))
+        total = np.where(np.isfinite(top), total, -np.inf)
+        # the count j + 1 (B(j+1) = 0): P = thp B(j), Q = thq B(j)
+        at_top = hi >= j
+        if np.any(at_top):
+            extra = np.log(a_tq) + binom_logpmf(j, j, a_r) + _log_phi(np.log(a_tp) - np.log(a_tq), lam)
+            total = np.where(at_top, np.logaddexp(total, extra), total)
+        # omitted counts: Q phi(u) <= P (P/Q)^(lam-1) + lam Q; the ratio increases with a, so below
+        # the window it is at most its value at lo, above it at most max P/Q
+        u_lo = u[starts]
+        below, _ = binom_logsf(j - lo + 1.0, j, 1 - a_r)   # P[B <= lo - 1] bounds both masses
+        below = np.where(lo > 0, below, -np.inf)
+        pen_below = np.logaddexp(np.maximum(0.0, (lam - 1) * u_lo), np.log(lam))
+        omit = np.logaddexp(below + pen_below, _log_upper_tail_bound(hi, j, a_tp, a_tq, a_r, lam, sd_all[idx]))
+        # rounding: the pmf ratios accumulate about sqrt(window) ulps of relative error
+        total_err = total + np.log(1e-15 * (4 + np.sqrt(sizes)))
+        good = (omit - total <= target) | ((lo == 0) & (hi >= j))
+        out[idx[good]] = total[good]
+        err[idx[good]] = np.logaddexp(omit, total_err)[good]
+        # recentre the others on their largest term and widen
+        bad = ~good
+        mid_all[idx[bad]] = a[arg[bad]]
+        width_all[idx[bad]] *= 2.0
+        idx = idx[bad]
+    redo[idx] = True
+    for i in np.nonzero(redo)[0]:
+        out[i], err[i] = _log_renyi_conditional(float(tps[i]), float(tqs[i]), int(js[i]), rho, float(lams[i]), rtol)
+    return out, err
+
+
+#: bucketed conditional sums: buckets of ``step`` standard deviations of B at the point where
+#: x_a = 1, widening away from it (:func:`_grid_offsets`). The chord and Jensen bounds are exact
+#: to second order in the width: the relative width of the sum is about step^2 / 4, so the step
+#: is ``_STEP`` halved until it is below sqrt(rtol / 2) (down to ``_MIN_STEP``; a finer rtol is
+#: met by windows of counts)
+_STEP, _MIN_STEP, _TAIL_RATIO = 0.025, 0.003, 1.5
+#: the bucketed sum is used where B has at least this standard deviation (a window of counts is
+#: cheaper below) and the tilt e^{(lam-1) u} moves the mass by at most ``_MAX_TILT`` of them
+_MIN_SD, _MAX_TILT = 100.0, 0.5
+#: relative error allowed for evaluating H and the chord's convex combination in float64
+#: (a few dozen ulps; the weights' and pmfs' own errors are counted separately)
+_H_RTOL = 1e-9
+
+
+def _log_h(xm1, tp, tq, lam):
+    """log H(x) = log[q phi(log p/q)], p = 1 + tp (x - 1), q = 1 + tq (x - 1), from x - 1 (vectorised):
+    the conditional term per unit of B(a) at x = x_a (zero at x = 1, convex in x)."""
+    q = 1.0 + tq * xm1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.log1p((tp - tq) * xm1 / q)
+        return np.log(q) + _log_phi(u, lam)
+
+
+def _log_sum_segments(values, starts):
+    """log of the sums of exp(values) over the segments beginning at ``starts``."""
+    top = np.maximum.reduceat(values, starts)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    sizes = np.diff(np.append(starts, values.size))
+    with np.errstate(divide="ignore"):
+        total = safe + np.log(np.add.reduceat(np.exp(values - np.repeat(safe, sizes)), starts))
+    return np.where(np.isfinite(top), total, -np.inf)
+
+
+def _grid_offsets(far: float, step: float) -> np.ndarray:
+    """Bucket edges in standard deviations from the centre, 0 .. beyond ``far``: steps of
+    ``step`` e^{t^2/6} (the chord error of a bucket is its mass times its width squared, and the
+    mass falls as e^{-t^2/2}), widening by at most ``_TAIL_RATIO`` per bucket."""
+    out = [0.0]
+    t = 0.0
+    while t < far:
+        t = min(t + step * math.exp(min(t * t / 6, 50.0)), max(t * _TAIL_RATIO, t + step))
+        out.append(t)
+    return np.array(out)
+
+
+def _log_edge_weights(edges, j: int, rho: float):
+    """log P[e_k <= Bin(j, rho) < e_(k+1)] for consecutive integer edges (0 first, j + 1 last), and
+    the log of an absolute error bound: one tail per edge (the upper tail above the median, the
+    lower one below), the same tails and error bounds as :func:`dptheory.shuffle.pairs._log_binom_range`."""
+    median = j * rho
+    tau = float(binom_tail_rtol(j))
+    above = edges > median
+    log_sf = np.full(edges.shape, -np.inf)   # log P[B >= e], edges above the median
+    log_cdf = np.full(edges.shape, -np.inf)  # log P[B <= e - 1], edges at or below it
+    inner = above & (edges <= j)
+    if np.any(inner):
+        log_sf[inner], _ = binom_logsf(edges[inner], j, rho)
+    low = ~above & (edges >= 1)
+    if np.any(low):
+        log_cdf[low], _ = binom_logcdf(edges[low] - 1, j, rho)
+    a_sf, b_sf = log_sf[:-1], log_sf[1:]
+    a_cdf, b_cdf = log_cdf[1:], log_cdf[:-1]
+    out = np.full(edges.size - 1, -np.inf)
+    err = np.full(edges.size - 1, -np.inf)
+    up = above[:-1]
+    down = ~above[1:]
+    mid = ~up & ~down
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[up] = np.where(b_sf[up] < a_sf[up], a_sf[up] + log1mexp(np.minimum(b_sf[up] - a_sf[up], 0.0)), -np.inf)
+        err[up] = a_sf[up] + math.log(2 * tau)
+        out[down] = np.where(b_cdf[down] < a_cdf[down],
+                             a_cdf[down] + log1mexp(np.minimum(b_cdf[down] - a_cdf[down], 0.0)), -np.inf)
+        err[down] = a_cdf[down] + math.log(2 * tau)
+        out[mid] = np.log1p(-(np.exp(b_cdf[mid]) + np.exp(b_sf[mid])))
+    err[mid] = math.log(2 * tau + 1e-16)
+    return out, err
+
+
+@functools.lru_cache(maxsize=512)
+def _count_buckets(j: int, rho: float, step: float):
+    """Buckets [a1, a2] covering 0..j for B ~ Bin(j, rho), with what the bucketed conditional sum
+    needs of them, every quantity enclosed: log W (the mass, lower and upper), x_a - 1 at the
+    edges a1 (outwards: the chord of bucket [a1, a2] is taken over [x_a1, x_(a2+1)], which
+    contains [x_a1, x_a2]; its last edge is x_j), and the B-mean of x_a - 1 over the bucket,
+    (B(a1-1) - B(a2)) / W (telescoping)."""
+    mu = (j + 1) * rho  # x_a = 1 here
+    sd = math.sqrt(j * rho * (1 - rho))
+    offsets = _grid_offsets(max(mu, j + 1 - mu) / sd, step) * sd
+    edges = np.unique(np.clip(np.round(np.concatenate([mu - offsets, mu + offsets, [0.0, j + 1.0]])), 0, j + 1))
+    a1, a2 = edges[:-1], edges[1:] - 1.0
+    lw, lw_err = _log_edge_weights(edges, j, rho)
+    tau = 4.0 * float(binom_tail_rtol(j))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w_rel = np.exp(lw_err - lw)
+        log_w_hi = lw + np.log1p(w_rel)
+        log_w_lo = np.where(w_rel < 1, lw + np.log1p(-np.minimum(w_rel, 1.0)), -np.inf)
+        r1 = np.exp(binom_logpmf(a1 - 1, j, rho) - lw)  # B(a1 - 1) / W
+        r2 = np.exp(binom_logpmf(a2, j, rho) - lw)      # B(a2) / W
+    d = r1 - r2
+    d_err = (tau + 4 * rounding.EPS) * (r1 + r2) * (1 + w_rel) + np.abs(d) * w_rel
+    # x_a - 1 = (a - (j + 1) rho) / ((j - a + 1) rho) at a1 (rounded down) and at j (rounded up)
+    den = (j - a1 + 1.0) * rho
+    v1 = (a1 - mu) / den
+    e1 = 8 * rounding.EPS * ((np.abs(a1) + mu) / den + np.abs(v1))
+    v_top = (j - mu) / rho
+    x_edges = np.append(np.maximum(v1 - e1, -1.0), v_top + 8 * rounding.EPS * ((j + mu) / rho + abs(v_top)))
+    x1, x2 = x_edges[:-1], x_edges[1:]
+    xbar_lo = np.clip(d - d_err, x1, x2)
+    xbar_hi = np.clip(d + d_err, x1, x2)
+    with np.errstate(divide="ignore"):
+        log_dx = np.log(x2 - x1)
+    log_bj = float(binom_logpmf(j, j, rho))
+    return log_w_lo, log_w_hi, x_edges, xbar_lo, xbar_hi, log_dx, log_bj, tau
+
+
+def _bucket_step(rtol: float) -> float | None:
+    """The bucket step (in standard deviations) for a sum of relative width rtol / 4: the width is
+    about 0.43 step^2 (measured); None where that needs a step below ``_MIN_STEP``."""
+    step = _STEP
+    while step > 0.7 * math.sqrt(rtol):
+        step /= 2
+    return step if step >= _MIN_STEP else None
+
+
+def _log_renyi_conditionals_bucketed(tp, tq, js, rho: float, lam, step: float = _STEP):
+    """Certified (log lower, log upper) arrays of the conditional Renyi excess of X + B vs Y + B,
+    X ~ Bern(tp), Y ~ Bern(tq), B ~ Bin(j, rho), for arrays tp, tq, j, lam (0 < tp, tq < 1).
+
+    The excess is sum_{a=0}^{j} B(a) H(x_a) + B(j) tq phi(log tp/tq) (the count j + 1), with
+    x_a = B(a-1)/B(a) increasing and H convex, zero at x = 1 (see the module docstring). On a
+    bucket of mass W and B-mean xbar of x_a: W H(xbar) <= sum <= W times the chord of H at xbar.
+    All problems are evaluated in one flat pass (segments of buckets, one per problem).
+    """
+    tp, tq, js, lam = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (tp, tq, js, lam))
+    grids = [_count_buckets(int(j), float(rho), float(step)) for j in js]
+    sizes = np.array([g[0].size for g in grids])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    log_w_lo, log_w_hi, xbar_lo, xbar_hi, log_dx = (np.concatenate([g[k] for g in grids]) for k in (0, 1, 3, 4, 5))
+    x_edges = np.concatenate([g[2] for g in grids])
+    edge_seg = np.repeat(np.arange(js.size), sizes + 1)
+    h_edges = _log_h(x_edges, tp[edge_seg], tq[edge_seg], lam[edge_seg])
+    # bucket i of problem k has edges i and i + 1 of that problem's edge list
+    idx1 = np.arange(sizes.sum()) + np.repeat(np.arange(js.size), sizes)
+    h1, h2 = h_edges[idx1], h_edges[idx1 + 1]
+    x1, x2 = x_edges[idx1], x_edges[idx1 + 1]
+    seg = np.repeat(np.arange(js.size), sizes)
+    xbar = np.where(h2 >= h1, xbar_hi, xbar_lo)
+    with np.errstate(divide="ignore"):
+        chord = np.logaddexp(h1 + np.log(x2 - xbar), h2 + np.log(xbar - x1)) - log_dx
+    jensen = _log_h(np.clip(0.0, xbar_lo, xbar_hi), tp[seg], tq[seg], lam[seg])
+    tau = np.array([g[7] for g in grids])
+    last = (np.log1p(tau) + np.array([g[6] for g in grids]) + np.log(tq)
+            + _log_phi(np.log(tp) - np.log(tq), lam))
+    upper = np.logaddexp(_log_sum_segments(_lmul(log_w_hi, chord), starts), last)
+    lower = np.logaddexp(_log_sum_segments(_lmul(log_w_lo, jensen), starts), last - 2 * np.log1p(tau))
+    return lower - _H_RTOL, upper + _H_RTOL
+
+
+def _snap(js, rtol: float, upward: bool):
+    """j moved to a grid of relative spacing below rtol / 64 (a power of 2), down or up: the
+    conditional excess does not increase with j (one more clone is a post-processing), so the
+    excess at the snapped j bounds it from the side wanted, and nearby buckets share one grid."""
+    k = math.ceil(math.log2(64.0 / rtol))
+    q = np.exp2(np.maximum(np.floor(np.log2(np.maximum(js, 1.0))) - k, 0.0))
+    return (np.ceil(js / q) if upward else np.floor(js / q)) * q
+
+
+def _conditional_excess(tps, tqs, js, rho, lams, rtol, side: str):
+    """(log lower, log upper, log of an error to add to the upper end) of the conditional Renyi
+    excesses: bucketed where B is wide and the tilt small, else by windows of counts. ``side``
+    ("upper" or "lower") is the end the caller uses: the bucketed path moves j to a shared grid
+    in the direction that keeps that end a bound."""
+    tps, tqs, js = (np.asarray(v, dtype=float) for v in (tps, tqs, js))
+    lams = np.broadcast_to(np.asarray(lams, dtype=float), tps.shape)
+    lower = np.full(tps.shape, -np.inf)
+    upper = np.full(tps.shape, -np.inf)
+    err = np.full(tps.shape, -np.inf)
+    sd = np.sqrt(js * rho * (1 - rho))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tilt = (lams - 1) * np.abs(tps - tqs) / sd
+    step = _bucket_step(rtol)
+    fast = ((step is not None) & (sd >= _MIN_SD) & (tilt <= _MAX_TILT) & (tps > 0) & (tps < 1) & (tqs > 0) & (tqs < 1)
+            & (tps != tqs) & (0 < rho < 1))
+    slow = ~fast
+    if np.any(fast):
+        sel = np.nonzero(fast)[0]
+        snapped = _snap(js[sel], rtol, upward=(side == "lower"))
+        lo, hi = _log_renyi_conditionals_bucketed(tps[sel], tqs[sel], snapped, rho, lams[sel], step)
+        ok = -np.expm1(lo - hi) <= rtol / 4
+        lower[sel[ok]], upper[sel[ok]] = lo[ok], hi[ok]
+        slow[sel[~ok]] = True
+    if np.any(slow):
+        value, e = _log_renyi_conditionals(tps[slow], tqs[slow], js[slow], rho, lams[slow], rtol)
+        lower[slow], upper[slow], err[slow] = value, value, e
+    return lower, upper, err
+
+
+def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
+    """(log hi, log lo, log err) of each (order, bucket): arrays of shape (orders, buckets)."""
+    lams = np.atleast_1d(np.asarray(lams, dtype=float))
+    nb = len(ma)
+    lw, lw_err = pair._log_weights(ma, mb)
+    tp_hi, tq_hi = pair._theta_given(mb)
+    tp_lo, tq_lo = pair._theta_given(ma)
+    rep = lambda v: np.tile(v, len(lams))
+    lam_el = np.repeat(lams, nb)
+    shape = (len(lams), nb)
+    # buckets too light to matter get the trivial bound 0 <= excess <= R^lam (R the largest
+    # likelihood ratio) instead of a windowed sum; they are refined like any other if they matter
+    with np.errstate(divide="ignore"):
+        log_r = max(abs(math.log(pair.theta_p) - math.log(pair.theta_q)) if 0 < pair.theta_q and 0 < pair.theta_p else math.inf,
+                    abs(math.log1p(-pair.theta_p) - math.log1p(-pair.theta_q)) if pair.theta_p < 1 and pair.theta_q < 1 else math.inf)
+    trivial = lam_el * log_r if math.isfinite(log_r) else np.full(lam_el.shape, np.inf)
+    light = (rep(lw) + trivial < float(np.max(lw)) + math.log(rtol) - 40.0)
+    l_hi = np.where(light, trivial, 0.0)
+    e_hi = np.full(lam_el.shape, -np.inf)
+    l_lo = np.full(lam_el.shape, -np.inf)
+    heavy = ~light
+    if np.any(heavy):
+        _, l_hi[heavy], e_hi[heavy] = _conditional_excess(rep(tp_hi)[heavy], rep(tq_hi)[heavy], rep(ma - 1.0)[heavy],
+                                                          pair.clone_bias, lam_el[heavy], rtol, "upper")
+        l_lo[heavy], _, _ = _conditional_excess(rep(tp_lo)[heavy], rep(tq_lo)[heavy], rep(mb - 1.0)[heavy],
+                                                pair.clone_bias, lam_el[heavy], rtol, "lower")
+    l_hi, e_hi, l_lo = l_hi.reshape(shape), e_hi.reshape(shape), l_lo.reshape(shape)
+    # rounding of the sums (a few ulps per term), weight errors and omitted tails: upper side
+    w, w_err = lw[None, :], lw_err[None, :]
+    err = np.logaddexp(np.logaddexp(_lmul(w_err, l_hi), _lmul(w, l_hi + math.log(1e-13))), _lmul(w, e_hi))
+    return _lmul(w, l_hi), _lmul(w, l_lo), err
+
+
+def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb, done=None):
+    """Adaptive bucket refinement for one order; returns (Enclosure, ma, mb)."""
+    return refine_buckets(lambda a, b: tuple(v[0] for v in _excess_bounds(pair, a, b, [lam], rtol)), ma, mb, rtol,
+                          done=done)
+
+
+def _initial_buckets(pair: CountPair):
+    edges = pair._initial_edges(central=8)
+    return edges[:-1].astype(float), (edges[1:] - 1).astype(float)
+
+
+def renyi_log_excess(pair: CountPair, order, *, rtol: float = 1e-6) -> Enclosure:
+    """Certified enclosure of log(sum P^lam Q^(1-lam) - 1), the log Renyi excess of a count pair
+    (float64, any n); ``rtol`` is the relative width of the excess (hence, to first order, of
+    the divergence)."""
+    lam = validate.real("order", order, low=1.0, low_open=True)
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    enc, _, _ = _refine_excess(pair, lam, rtol, *_initial_buckets(pair))
+    return enc
+
+
+def excess_to_renyi(log_excess: float, lam: float) -> float:
+    """log(1 + excess) / (lam - 1) from log excess, without overflow (to a few ulps: callers
+    round outward with :func:`_renyi_ends`)."""
+    if log_excess == -math.inf:
+        return 0.0
+    if log_excess < 700:
+        return math.log1p(math.exp(log_excess)) / (lam - 1)
+    return (log_excess + math.log1p(math.exp(-log_excess))) / (lam - 1)
+
+
+def _renyi_ends(enc: Enclosure, lam: float) -> tuple[float, float]:
+    """(lower, upper) of the divergence from an enclosure of the log excess, rounded outwards
+    (exp, log1p and the division: 4 ulps)."""
+    return (rounding.down_nonneg(excess_to_renyi(enc.log_lower, lam), rel_err=4 * rounding.EPS),
+            rounding.up_nonneg(excess_to_renyi(enc.log_upper, lam), rel_err=4 * rounding.EPS))
+
+
+def renyi(pair: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]:
+    """Certified (lower, upper) of D_lam(P||Q) = log(1 + excess) / (lam - 1) of a count pair
+    (float64, any n), of relative width about ``rtol`` (at most, unless float64 rounding is the
+    limit)."""
+    lam = validate.real("order", order, low=1.0, low_open=True)
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    enc, _, _ = _refine_excess(pair, lam, rtol, *_initial_buckets(pair), done=renyi_width_rule(lam, rtol))
+    return _renyi_ends(enc, lam)
+
+
+def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
+    """Certified (lower, upper) arrays of D_lam(P||Q) of a count pair at many orders, each of
+    relative width about ``rtol``: each order is refined starting from the buckets the previous
+    (nearby) order needed."""
+    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    ma, mb = _initial_buckets(pair)
+    lower, upper = np.empty(o.shape), np.empty(o.shape)
+    for k in np.argsort(o):
+        lam = float(o[k])
+        enc, ma, mb = _refine_excess(pair, lam, rtol, ma, mb, done=renyi_width_rule(lam, rtol))
+        lower[k], upper[k] = _renyi_ends(enc, lam)
+    return lower, upper
+
+
+def mp_renyi_moment(pair: CountPair, order, digits: int = 50):
+    """sum P^lam Q^(1-lam) of the pair with mpmath: every atom, for small N (an oracle)."""
+    digits = validate.digits(digits)
+    n = pair.others
+    if n > 3000:
+        raise validate.DomainError(f"others = {n} is too large for the mpmath atom sum (at most 3000)")
+    with mpmath.workdps(digits + 20):
+        lam = mpmath.mpf(order)
+        S, V, R = mpmath.mpf(pair.clone_prob), mpmath.mpf(pair.victim_prob), mpmath.mpf(pair.clone_bias)
+        TP, TQ = mpmath.mpf(pair.theta_p), mpmath.mpf(pair.theta_q)
+        total = mpmath.mpf(0)
+        for m in range(0, n + 2):
+            wp = V * mp_binom_pmf(m - 1, n, S) if m >= 1 else mpmath.mpf(0)
+            wa = (1 - V) * mp_binom_pmf(m, n, S) if m <= n else mpmath.mpf(0)
+            w = wp + wa
+            if w == 0:
+                continue
+            if m == 0:
+                total += w
+                continue
+            pi = wp / w
+            tp, tq = pi * TP + (1 - pi) * R, pi * TQ + (1 - pi) * R
+            j = m - 1
+            inner = mpmath.mpf(0)
+            for a in range(0, j + 2):
+                b0 = mp_binom_pmf(a, j, R)
+                b1 = mp_binom_pmf(a - 1, j, R)
+                pa = tp * b1 + (1 - tp) * b0
+                qa = tq * b1 + (1 - tq) * b0
+                if pa > 0:
+                    inner += pa**lam * qa ** (1 - lam)
+            total += w * inner
+    with mpmath.workdps(digits):
+        return +total

@@ -1,0 +1,93 @@
+"""(epsilon, delta) of the shuffle model through its Renyi DP: each method's RDP curve, composed
+T times, converted by Lemma 2.1 of Girgis et al. (:func:`dptheory.rdp.to_dp_with_order`) at the
+best order, found by a search over orders (:func:`dptheory.rdp.to_dp_search`) or over the orders
+given."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import rdp as rdp_module, validate
+from ...results import Curve, Inapplicable, Kind, Result, Status
+from .formulas import CHEN_GDP_REFINED
+from .methods import RDP_METHODS, method, rdp_curve
+
+#: the largest order the search tries
+SEARCH_HIGH = 1e4
+_LOWER_NOTE = "the best epsilon an RDP-route bound could give (not a lower bound on epsilon)"
+
+
+def search_guess(eps0_value, n_value, delta, compositions=1) -> float:
+    """The best order of the refined Gaussian limit (Chen et al.'s mu, times tanh(eps0/2)): nearly
+    the clone pair's RDP and free to compute, so the exact curves are searched around it first."""
+    mu = float(CHEN_GDP_REFINED(eps0_value, n_value))
+    return rdp_module.to_dp_search(lambda o: (o, compositions * rdp_module.gdp_to_rdp(mu, o)), delta)[1]
+
+
+def curve_values(curve: Curve) -> np.ndarray:
+    """The values a conversion uses: the lower end of a lower bound, else the upper end."""
+    return curve.lower if curve.kind is Kind.LOWER else curve.upper
+
+
+def epsilon(slug: str, eps0_value, n_value, delta, *, compositions=1, orders=None, rtol: float = 1e-3,
+            around: float | None = None) -> Result | Inapplicable:
+    """epsilon(delta) of one method's RDP curve composed T times, at the best order (``params``
+    has it). Without ``orders`` the order is searched up to :data:`SEARCH_HIGH` (starting near
+    ``around``, or near :func:`search_guess`). A lower bound on RDP converts to no bound on
+    epsilon: its row is an approximation (status ``not a bound``)."""
+    m = method(slug)
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=2)
+    T = validate.integer("compositions", compositions, low=1)
+    d = validate.delta("delta", delta)
+    first: list = []
+
+    def curve(o):
+        c = rdp_curve(slug, e0, nn, o, rtol=rtol, compositions=T)
+        if not first or (isinstance(first[0], Inapplicable) and isinstance(c, Curve)):
+            first[:] = [c]
+        if isinstance(c, Inapplicable):
+            return np.array([]), np.array([])
+        return c.grid, curve_values(c)
+
+    try:
+        if orders is not None:
+            o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+            kept, values = curve(o)
+            if not kept.size:
+                raise validate.DomainError("no order")
+            eps, best = rdp_module.to_dp_with_order(kept, values, d)
+            top = float(kept.max())
+        else:
+            guess = around if around is not None else search_guess(e0, nn, d, T)
+            eps, best = rdp_module.to_dp_search(curve, d, integer=m.integer_orders, around=guess, high=SEARCH_HIGH)
+            top = SEARCH_HIGH
+    except validate.DomainError as exc:
+        base = first[0] if first else rdp_curve(slug, e0, nn, [2.0], rtol=rtol)
+        reason = base.reason if isinstance(base, Inapplicable) else str(exc)
+        return Inapplicable(slug, m.kind, m.status, m.source, reason, params={"eps0": e0, "n": nn, "delta": d})
+    base = first[0]
+    kind, status, note = base.kind, base.status, base.note
+    if kind is Kind.LOWER:
+        kind, status, note = Kind.APPROXIMATION, Status.NOT_A_BOUND, _LOWER_NOTE
+    if best >= top:
+        note = (note + "; " if note else "") + (f"the optimum is at the largest order tried ({best:g}): "
+                                                "higher --orders may give a smaller epsilon")
+    return Result("epsilon", float(eps), float(eps), kind, status, slug,
+                  base.source + "; converted by Lemma 2.1 of Girgis et al.", note,
+                  params={"eps0": e0, "n": nn, "compositions": T, "delta": d, "order": float(best)})
+
+
+def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders=None,
+             rtol: float = 1e-3) -> list[Result | Inapplicable]:
+    """:func:`epsilon` of every method named in ``methods`` (default: all), the order search
+    started once, near the refined Gaussian limit's best order."""
+    slugs = list(methods or RDP_METHODS)
+    for slug in slugs:
+        method(slug)
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    nn = validate.integer("n", n_value, low=2)
+    T = validate.integer("compositions", compositions, low=1)
+    d = validate.delta("delta", delta)
+    guess = search_guess(e0, nn, d, T) if orders is None else None
+    return [epsilon(slug, e0, nn, d, compositions=T, orders=orders, rtol=rtol, around=guess) for slug in slugs]

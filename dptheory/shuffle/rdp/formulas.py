@@ -1,0 +1,135 @@
+"""The catalogue of published closed forms for the Renyi DP of the shuffle model (Girgis et al.,
+CCS 2021; Erlingsson et al. 2019; Chen, Cao, Ge, ICASSP 2024), with their errata and, in this one
+place, their status.
+
+Corrected forms (digest seed-004 §3, seed-001 §2):
+
+* Theorem 3.1 (upper bound 1): every term inside the log, binom(lam, 2) (printed "(lam/2)"),
+  n_bar = floor((n - 1)/(2 e^eps0)) + 1 (the floor is what the proof gives; rounding it up is
+  unsound, so it is taken with mpmath);
+* Theorem 3.3 (upper bound 2): (e^eps0 - 1)^2 / n_bar and 8 e^eps0 (printed (eps0 - 1)^2 / n and
+  8 eps0, which is below the exact value: see the tests);
+* Chen et al. Theorem 2 / Corollary 2 are central-limit approximations, never bounds: their status
+  is :attr:`Status.NOT_A_BOUND`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ...formula import Formula, register
+from ...results import Kind, Status
+from ...symbols import eps0, lam, n
+
+#: integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
+lam_int = sp.Symbol("lambda", positive=True, integer=True)
+_i = sp.Symbol("i", positive=True, integer=True)
+_E = sp.exp(eps0)
+NBAR = sp.floor((n - 1) / (2 * _E)) + 1
+_CHERNOFF = sp.exp(eps0 * lam_int - (n - 1) / (8 * _E))
+GIRGIS = "Girgis, Data, Diggavi, Suresh, Kairouz (CCS 2021)"
+
+UPPER_1 = register(Formula(
+    name="girgis-upper-1",
+    expr=sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (NBAR * _E)
+                + sp.Sum(sp.binomial(lam_int, _i) * _i * sp.gamma(_i / 2)
+                         * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * NBAR)) ** (_i / 2), (_i, 3, lam_int))
+                + _CHERNOFF) / (lam_int - 1),
+    params=(eps0, n, lam_int),
+    conditions=(lam_int >= 2,),
+    kind=Kind.UPPER, status=Status.PROVEN,
+    source=f"{GIRGIS}, Theorem 3.1",
+    erratum="all terms inside the log, binom(lambda, 2) for the printed (lambda/2) (digest seed-004 §3.1)",
+    lhs=r"\epsilon(\lambda)",
+    description="RDP upper bound 1 of the shuffle model, integer orders",
+))
+
+COROLLARY_3_2 = register(Formula(
+    name="girgis-corollary-3.2",
+    expr=sp.log(1 + sp.binomial(lam_int, 2) * 4 * (_E - 1) ** 2 / n) / (lam_int - 1),
+    params=(eps0, n, lam_int),
+    conditions=(lam_int >= 2, lam_int**4 * sp.exp(5 * eps0) < n / 9),
+    kind=Kind.UPPER, status=Status.UNPROVEN,
+    source=f"{GIRGIS}, Corollary 3.2",
+    erratum="binom(lambda, 2) for the printed (lambda/2)",
+    lhs=r"\epsilon(\lambda)",
+    description="simplified upper bound 1; proven here only where it is checked to dominate Theorem 3.1",
+))
+
+UPPER_2 = register(Formula(
+    name="girgis-upper-2",
+    expr=sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / NBAR) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
+    params=(eps0, n, lam),
+    conditions=(lam > 1,),
+    kind=Kind.UPPER, status=Status.PROVEN,
+    source=f"{GIRGIS}, Theorem 3.3",
+    erratum="(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 (digest seed-004 §3.4)",
+    lhs=r"\epsilon(\lambda)",
+    description="RDP upper bound 2 of the shuffle model, real orders",
+))
+
+UPPER_2_PRINTED = register(Formula(
+    name="girgis-upper-2-printed",
+    expr=sp.log(sp.exp(lam**2 * (eps0 - 1) ** 2 / n) + sp.exp(eps0 * lam - (n - 1) / (8 * eps0))) / (lam - 1),
+    params=(eps0, n, lam),
+    conditions=(lam > 1, eps0 > 0),
+    kind=Kind.UPPER, status=Status.REFUTED,
+    source=f"{GIRGIS}, Theorem 3.3 as printed",
+    lhs=r"\epsilon(\lambda)",
+    description="Theorem 3.3 exactly as printed; below the exact RDP of binary randomized response",
+))
+
+ERLINGSSON_RDP = register(Formula(
+    name="erlingsson-rdp",
+    expr=lam * 2 * sp.exp(4 * eps0) * (_E - 1) ** 2 / n,
+    params=(eps0, n, lam),
+    conditions=(lam > 1,),
+    kind=Kind.UPPER, status=Status.PROVEN,
+    source="Erlingsson et al. (2019), Remark 1, as quoted by Girgis et al. (2021), eq. (9)",
+    lhs=r"\epsilon(\lambda)",
+))
+
+COROLLARY_3_5 = register(Formula(
+    name="girgis-corollary-3.5",
+    expr=sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (n * _E)) / (lam_int - 1),
+    params=(eps0, n, lam_int),
+    conditions=(lam_int >= 2,),
+    kind=Kind.LOWER, status=Status.PROVEN,
+    source=f"{GIRGIS}, Corollary 3.5",
+    lhs=r"\epsilon(\lambda)",
+    description="simplified lower bound on the worst-case RDP over eps0-LDP randomizers",
+))
+
+CHEN_GDP = register(Formula(
+    name="chen-gdp",
+    expr=2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
+    params=(eps0, n),
+    conditions=(n >= 2,),
+    kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
+    source="Chen, Cao, Ge (2024), Theorem 2",
+    lhs=r"\mu",
+    description="asymptotic GDP parameter of the shuffled eps0-LDP process (a central-limit approximation)",
+))
+
+CHEN_RDP = register(Formula(
+    name="chen-gdp-rdp",
+    expr=2 * sp.exp(eps0) * lam / (n - 1),
+    params=(eps0, n, lam),
+    conditions=(n >= 2, lam > 1),
+    kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
+    source="Chen, Cao, Ge (2024), Corollary 2",
+    lhs=r"\epsilon(\lambda)",
+    description="asymptotic RDP (an approximation, not a bound); loose by coth^2(eps0/2) against the exact pair",
+))
+
+CHEN_GDP_REFINED = register(Formula(
+    name="chen-gdp-refined",
+    expr=sp.tanh(eps0 / 2) * 2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
+    params=(eps0, n),
+    conditions=(n >= 2,),
+    kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
+    source="dptheory: Gaussian limit of the mixed clone pair (digest seed-001 §2.5, seed-000 §5.6)",
+    lhs=r"\mu",
+    description="tanh(eps0/2) times Theorem 2's mu: the Gaussian limit of the pair with the victim's coin",
+))
+
