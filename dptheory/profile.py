@@ -17,28 +17,36 @@ from __future__ import annotations
 import math
 import mpmath
 import numpy as np
-import sympy as sp
 
 from . import validate
-from .formula import Formula, register
+from .formula import Formula, Parts, register
 from . import rounding
 from .inverse import SearchParameters, epsilon_bracket
 from .precision import log1mexp, mp_adaptive
 from .results import Kind, Result, Status
 from .special import log_ndtr, mills
-from .symbols import Phi, eps, mu
 
 
 class Underflow(ArithmeticError):
     """A float64 result would underflow to 0: ask for the logarithm or for mpmath digits."""
 
 
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas (built on first use: sympy is slow to import)."""
+    import sympy as sp
+
+    from .symbols import Phi, eps, mu
+
+    return {
+        "gdp-delta": Parts(Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2), (mu, eps), (mu > 0,)),
+    }
+
+
 GDP_DELTA = register(Formula(
     name="gdp-delta",
-    expr=Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2),
-    params=(mu, eps),
-    conditions=(mu > 0,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Corollary 2.13",
     lhs=r"\delta_\mu(\epsilon)",
     description="privacy profile of mu-GDP",

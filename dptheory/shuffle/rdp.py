@@ -23,34 +23,87 @@ import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy import special
 
 from .. import rdp as rdp_module, validate
-from ..formula import Formula, register
+from ..formula import Formula, Parts, register
 from ..precision import binom_logpmf, inflate, log1mexp, logsumexp, round_up
 from ..results import Kind, Result, Status
-from ..symbols import eps0, lam, n
 from ..tradeoff import gdp_compose
 from . import clones, exact
 from .pairs import excess_to_renyi, log_monotone_binomial_sum, renyi_width_rule
 
-#: integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
-lam_int = sp.Symbol("lambda", positive=True, integer=True)
-_i = sp.Symbol("i", positive=True, integer=True)
-_E = sp.exp(eps0)
-NBAR = sp.floor((n - 1) / (2 * _E)) + 1
-_CHERNOFF = sp.exp(eps0 * lam_int - (n - 1) / (8 * _E))
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from ..symbols import eps0, lam, n
+
+    # integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
+    lam_int = sp.Symbol("lambda", positive=True, integer=True)
+    _i = sp.Symbol("i", positive=True, integer=True)
+    _E = sp.exp(eps0)
+    NBAR = sp.floor((n - 1) / (2 * _E)) + 1
+    _CHERNOFF = sp.exp(eps0 * lam_int - (n - 1) / (8 * _E))
+
+    return {
+        "girgis-upper-1": Parts(
+            sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (NBAR * _E)
+                   + sp.Sum(sp.binomial(lam_int, _i) * _i * sp.gamma(_i / 2)
+                            * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * NBAR)) ** (_i / 2), (_i, 3, lam_int))
+                   + _CHERNOFF) / (lam_int - 1),
+            (eps0, n, lam_int),
+            (lam_int >= 2,),
+        ),
+        "girgis-corollary-3.2": Parts(
+            sp.log(1 + sp.binomial(lam_int, 2) * 4 * (_E - 1) ** 2 / n) / (lam_int - 1),
+            (eps0, n, lam_int),
+            (lam_int >= 2, lam_int**4 * sp.exp(5 * eps0) < n / 9),
+        ),
+        "girgis-upper-2": Parts(
+            sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / NBAR) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
+            (eps0, n, lam),
+            (lam > 1,),
+        ),
+        "girgis-upper-2-printed": Parts(
+            sp.log(sp.exp(lam**2 * (eps0 - 1) ** 2 / n) + sp.exp(eps0 * lam - (n - 1) / (8 * eps0))) / (lam - 1),
+            (eps0, n, lam),
+            (lam > 1, eps0 > 0),
+        ),
+        "erlingsson-rdp": Parts(
+            lam * 2 * sp.exp(4 * eps0) * (_E - 1) ** 2 / n,
+            (eps0, n, lam),
+            (lam > 1,),
+        ),
+        "girgis-corollary-3.5": Parts(
+            sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (n * _E)) / (lam_int - 1),
+            (eps0, n, lam_int),
+            (lam_int >= 2,),
+        ),
+        "chen-gdp": Parts(
+            2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
+            (eps0, n),
+            (n >= 2,),
+        ),
+        "chen-gdp-rdp": Parts(
+            2 * sp.exp(eps0) * lam / (n - 1),
+            (eps0, n, lam),
+            (n >= 2, lam > 1),
+        ),
+        "chen-gdp-refined": Parts(
+            sp.tanh(eps0 / 2) * 2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
+            (eps0, n),
+            (n >= 2,),
+        ),
+    }
+
+
 _GIRGIS = "Girgis, Data, Diggavi, Suresh, Kairouz (CCS 2021)"
 
 UPPER_1 = register(Formula(
     name="girgis-upper-1",
-    expr=sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (NBAR * _E)
-                + sp.Sum(sp.binomial(lam_int, _i) * _i * sp.gamma(_i / 2)
-                         * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * NBAR)) ** (_i / 2), (_i, 3, lam_int))
-                + _CHERNOFF) / (lam_int - 1),
-    params=(eps0, n, lam_int),
-    conditions=(lam_int >= 2,),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.PROVEN,
     source=f"{_GIRGIS}, Theorem 3.1",
     erratum="all terms inside the log, binom(lambda, 2) for the printed (lambda/2) (digest seed-004 §3.1)",
@@ -60,10 +113,9 @@ UPPER_1 = register(Formula(
 
 COROLLARY_3_2 = register(Formula(
     name="girgis-corollary-3.2",
-    expr=sp.log(1 + sp.binomial(lam_int, 2) * 4 * (_E - 1) ** 2 / n) / (lam_int - 1),
-    params=(eps0, n, lam_int),
-    conditions=(lam_int >= 2, lam_int**4 * sp.exp(5 * eps0) < n / 9),
+    build=_closed_forms,
     kind=Kind.UPPER,
+    status=Status.UNPROVEN,  # step (47) of its proof holds only for large n (digest seed-004 §4.5)
     source=f"{_GIRGIS}, Corollary 3.2",
     erratum="binom(lambda, 2) for the printed (lambda/2)",
     lhs=r"\epsilon(\lambda)",
@@ -72,9 +124,7 @@ COROLLARY_3_2 = register(Formula(
 
 UPPER_2 = register(Formula(
     name="girgis-upper-2",
-    expr=sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / NBAR) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
-    params=(eps0, n, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.PROVEN,
     source=f"{_GIRGIS}, Theorem 3.3",
     erratum="(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 (digest seed-004 §3.4)",
@@ -84,9 +134,7 @@ UPPER_2 = register(Formula(
 
 UPPER_2_PRINTED = register(Formula(
     name="girgis-upper-2-printed",
-    expr=sp.log(sp.exp(lam**2 * (eps0 - 1) ** 2 / n) + sp.exp(eps0 * lam - (n - 1) / (8 * eps0))) / (lam - 1),
-    params=(eps0, n, lam),
-    conditions=(lam > 1, eps0 > 0),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.REFUTED,
     source=f"{_GIRGIS}, Theorem 3.3 as printed",
     lhs=r"\epsilon(\lambda)",
@@ -95,9 +143,7 @@ UPPER_2_PRINTED = register(Formula(
 
 ERLINGSSON_RDP = register(Formula(
     name="erlingsson-rdp",
-    expr=lam * 2 * sp.exp(4 * eps0) * (_E - 1) ** 2 / n,
-    params=(eps0, n, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.PROVEN,
     source="Erlingsson et al. (2019), Remark 1, as quoted by Girgis et al. (2021), eq. (9)",
     lhs=r"\epsilon(\lambda)",
@@ -105,22 +151,18 @@ ERLINGSSON_RDP = register(Formula(
 
 COROLLARY_3_5 = register(Formula(
     name="girgis-corollary-3.5",
-    expr=sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (n * _E)) / (lam_int - 1),
-    params=(eps0, n, lam_int),
-    conditions=(lam_int >= 2,),
+    build=_closed_forms,
     kind=Kind.LOWER, status=Status.PROVEN,
     source=f"{_GIRGIS}, Corollary 3.5",
     lhs=r"\epsilon(\lambda)",
     description="simplified lower bound on the worst-case RDP over eps0-LDP randomizers",
 ))
 
-_p_flip = 1 / (_E + 1)
 CHEN_GDP = register(Formula(
     name="chen-gdp",
-    expr=2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
-    params=(eps0, n),
-    conditions=(n >= 2,),
+    build=_closed_forms,
     kind=Kind.APPROXIMATION,
+    status=Status.NOT_A_BOUND,
     source="Chen, Cao, Ge (2024), Theorem 2",
     lhs=r"\mu",
     description="asymptotic GDP parameter of the shuffled eps0-LDP process (a central-limit approximation)",
@@ -128,10 +170,9 @@ CHEN_GDP = register(Formula(
 
 CHEN_RDP = register(Formula(
     name="chen-gdp-rdp",
-    expr=2 * sp.exp(eps0) * lam / (n - 1),
-    params=(eps0, n, lam),
-    conditions=(n >= 2, lam > 1),
+    build=_closed_forms,
     kind=Kind.APPROXIMATION,
+    status=Status.NOT_A_BOUND,
     source="Chen, Cao, Ge (2024), Corollary 2",
     lhs=r"\epsilon(\lambda)",
     description="asymptotic RDP (an approximation, not a bound); loose by coth^2(eps0/2) against the exact pair",
@@ -139,10 +180,9 @@ CHEN_RDP = register(Formula(
 
 CHEN_GDP_REFINED = register(Formula(
     name="chen-gdp-refined",
-    expr=sp.tanh(eps0 / 2) * 2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
-    params=(eps0, n),
-    conditions=(n >= 2,),
+    build=_closed_forms,
     kind=Kind.APPROXIMATION,
+    status=Status.NOT_A_BOUND,
     source="dptheory: Gaussian limit of the mixed clone pair (digest seed-001 §2.5, seed-000 §5.6)",
     lhs=r"\mu",
     description="tanh(eps0/2) times Theorem 2's mu: the Gaussian limit of the pair with the victim's coin",
@@ -284,6 +324,8 @@ def binomial_central_moments(n_value: int, p, imax: int, digits: int = 50) -> li
     """mu_i = E[(k - n p)^i] for k ~ Bin(n, p), i = 0..imax, with mpmath (cumulant recursion:
     Bernoulli cumulants k_{j+1} = p(1-p) dk_j/dp, binomial kappa_j = n k_j,
     mu_r = sum_{j=2}^{r} binom(r-1, j-1) kappa_j mu_{r-j})."""
+    import sympy as sp  # the cumulant polynomials are derived symbolically; sympy is slow to import
+
     t = sp.Symbol("t")
     poly = [t]
     for _ in range(imax):
