@@ -26,8 +26,8 @@ DIGITS = 6
 _UP, _DOWN = "up", "down"
 
 
-def _fmt(value: Any) -> str:
-    """A cell: None as "-", floats with 6 significant digits, anything else as str."""
+def fmt(value: Any) -> str:
+    """A cell: None as "-", floats with 6 significant digits (to nearest), anything else as str."""
     if value is None:
         return "-"
     if isinstance(value, float):
@@ -43,6 +43,9 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+_fmt = fmt  # the name used before
+
+
 def fmt_bound(value: float | None, direction: str | None = None) -> str:
     """``value`` with :data:`DIGITS` significant digits, rounded towards ``direction``
     (``"up"`` for the upper end of an interval, ``"down"`` for the lower end, None to nearest).
@@ -51,7 +54,7 @@ def fmt_bound(value: float | None, direction: str | None = None) -> str:
     below the certified one.
     """
     if value is None or direction is None or not math.isfinite(value) or value == 0:
-        return _fmt(None if value is None else float(value))
+        return fmt(None if value is None else float(value))
     exact = decimal.Decimal(float(value))
     mode = decimal.ROUND_CEILING if direction == _UP else decimal.ROUND_FLOOR
     quantum = decimal.Decimal(1).scaleb(exact.adjusted() - DIGITS + 1)
@@ -119,7 +122,7 @@ def result_rows(items: Iterable, *, lower_key: str = "lower", upper_key: str = "
         if "axis" in d:  # a Curve
             axis = d["axis"]
             for x, lo, hi in zip(d[axis], d["lower"], d["upper"]):
-                rows.append({**base, axis: _fmt(float(x)), lower_key: fmt_bound(lo, _DOWN),
+                rows.append({**base, axis: fmt(float(x)), lower_key: fmt_bound(lo, _DOWN),
                              upper_key: fmt_bound(hi, _UP)})
             continue
         rows.append({**base,
@@ -156,7 +159,7 @@ def table(rows: Sequence[dict], columns: Sequence[str], out=None, width: int = W
     ``width``, the last column (a note or a source) wraps: in its column if at least 30
     characters remain, else on indented lines below each row."""
     out = out or sys.stdout
-    cells = [[_fmt(r.get(c)) for c in columns] for r in rows]
+    cells = [[fmt(r.get(c)) for c in columns] for r in rows]
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
     lead = sum(w + 2 for w in widths[:-1])
     below = False

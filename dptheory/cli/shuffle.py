@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import validate
 from ..shuffle import randomizers as rz
 from ..shuffle.methods import METHODS, compare, summarize
-from .output import _fmt, emit_json, fmt_positive, lines, notes, result_rows, table
+from .output import emit_json, fmt, fmt_positive, lines, notes, result_rows, table
 
 
 def add_parser(sub) -> None:
@@ -55,8 +55,8 @@ def run(args) -> int:
     given = ", ".join(f"{k} = {float(v):g}" for k, v in setting.items())
     eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0):g}, "
     lines([f"{randomizer.name}: {eps0}n = {n}, {given}",
-           f"  variation-ratio parameters: p = {_fmt(float(randomizer.p))}, beta = {_fmt(float(randomizer.beta))}, "
-           f"q = {_fmt(float(randomizer.q))}", ""])
+           f"  variation-ratio parameters: p = {fmt(float(randomizer.p))}, beta = {fmt(float(randomizer.beta))}, "
+           f"q = {fmt(float(randomizer.q))}", ""])
     lines(answer(summary, quantity))
     print()
     rows = result_rows(results)
