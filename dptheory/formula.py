@@ -1,50 +1,66 @@
 """Formula: a named closed form, the single source of truth for its numeric versions.
 
 A :class:`Formula` holds a sympy expression over the shared symbols of :mod:`dptheory.symbols`,
-the conditions under which it holds, its kind (upper / lower / exact / approximation) and its
-source. The vectorised numpy function and the arbitrary-precision mpmath function are both
-generated from the expression by :func:`sympy.lambdify`; neither is written by hand.
+the conditions under which it holds, its kind (upper / lower / exact / approximation), its proof
+status and its source. The vectorised numpy function and the arbitrary-precision mpmath function
+are both generated from the expression by :func:`sympy.lambdify`; neither is written by hand.
 
-Formulas register themselves by name, so that ``dptheory formula NAME --latex`` can print any of
-them. Modules that define formulas are imported by :func:`catalog`.
+A formula is cheap to define: its name, kind, status and source are plain data, and its sympy
+expression is built on first use by a *builder* (a function that returns the :class:`Parts` of
+the formula, or a mapping from formula names to them). sympy takes a quarter of a second to
+import, and the float paths of the command line never need it. The generated numpy and mpmath
+functions are cached on the formula.
+
+The modules that define formulas add them to the registry with :func:`register`; this module
+imports none of them. The list of every formula is :mod:`dptheory.catalogue`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import importlib
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 import mpmath
 import numpy as np
-import sympy as sp
 
+from . import special
 from .results import Kind, Status
-from .special import MPMATH_MODULES, NUMPY_MODULES
 from .validate import ConditionError, DomainError
 
 _REGISTRY: dict[str, "Formula"] = {}
 
-#: modules whose import registers formulas; extended as the toolkit grows
-FORMULA_MODULES = (
-    "dptheory.tradeoff",
-    "dptheory.profile",
-    "dptheory.rdp",
-    "dptheory.mechanisms",
-    "dptheory.shuffle.randomizers",
-    "dptheory.shuffle.variation_ratio",
-    "dptheory.shuffle.clones",
-    "dptheory.shuffle.methods",
-    "dptheory.shuffle.parallel",
-    "dptheory.shuffle.rdp",
-)
 
-def _assumption_checks(sym: sp.Symbol) -> list[tuple[str, Callable]]:
+def _call_builder(build):
+    """The parts built by ``build``; a builder shared by several formulas runs once."""
+    if build not in _BUILT:
+        _BUILT[build] = build()
+    return _BUILT[build]
+
+
+_BUILT: dict = {}
+
+
+def _sympy():
+    """sympy, imported on first symbolic use (the float paths never need it)."""
+    import sympy
+
+    return sympy
+
+
+class Parts(NamedTuple):
+    """The symbolic content of a formula, as returned by its builder."""
+
+    expr: Any
+    params: tuple
+    conditions: tuple = ()
+
+
+def _assumption_checks(sym) -> list[tuple[str, Callable]]:
     """The symbol's own assumptions as (LaTeX, predicate on a float array) pairs.
 
     They cannot be sympy relationals: ``mu >= 0`` is already ``True`` for a nonnegative symbol.
     """
+    sp = _sympy()
     name = sp.latex(sym)
     checks = []
     if sym.is_integer:
@@ -58,46 +74,91 @@ def _assumption_checks(sym: sp.Symbol) -> list[tuple[str, Callable]]:
     return checks
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
 class Formula:
-    """A closed form with its validity conditions, kind and source.
+    """A closed form with its validity conditions, kind, proof status and source.
 
     Parameters
     ----------
     name : str
         Registry slug, e.g. ``"gdp-delta"``.
-    expr : sympy.Expr
-        The closed form.
-    params : tuple of sympy.Symbol
+    expr : sympy.Expr, optional
+        The closed form. Give either ``expr`` and ``params`` (and ``conditions``), or ``build``.
+    params : tuple of sympy.Symbol, optional
         The arguments, in call order.
-    conditions : tuple of sympy relationals
-        Where the formula holds, beyond the symbols' own assumptions (positive, integer, ...).
     kind : Kind
         What the value is.
     source : str
         Paper and result number.
     lhs : str
         LaTeX of the left-hand side, e.g. ``r"\\delta(\\epsilon)"``.
+    conditions : tuple of sympy relationals
+        Where the formula holds, beyond the symbols' own assumptions (positive, integer, ...).
     erratum : str, optional
         The correction applied to the printed formula.
     status : Status, optional
-        Proof status, for published bounds.
+        Proof status: ``PROVEN``/``REFUTED``/``UNPROVEN`` for a bound or an exact value,
+        ``NOT_A_BOUND`` for an approximation (the default for ``Kind.APPROXIMATION``).
+    description : str
+        One line saying what the formula computes.
+    build : callable, optional
+        A function of no argument returning the :class:`Parts` of this formula, or a mapping
+        from formula names to :class:`Parts` (one builder may serve every formula of a module;
+        it is called once). The expression is built on first use.
     """
 
-    name: str
-    expr: sp.Expr
-    params: tuple
-    kind: Kind
-    source: str
-    lhs: str = ""
-    conditions: tuple = ()
-    erratum: str | None = None
-    status: Status | None = None
-    description: str = ""
+    def __init__(self, name: str, expr: Any = None, params: tuple | None = None, *, kind: Kind, source: str,
+                 lhs: str = "", conditions: tuple = (), erratum: str | None = None,
+                 status: Status | None = None, description: str = "",
+                 build: Callable[[], Parts | Mapping[str, Parts]] | None = None) -> None:
+        if (build is None) == (expr is None):
+            raise TypeError(f"formula {name!r}: give either expr and params, or build")
+        if build is None and params is None:
+            raise TypeError(f"formula {name!r}: expr needs params")
+        if status is None and kind is Kind.APPROXIMATION:
+            status = Status.NOT_A_BOUND
+        self.name = name
+        self.kind = Kind(kind)
+        self.source = source
+        self.lhs = lhs
+        self.erratum = erratum
+        self.status = status
+        self.description = description
+        self._build = build
+        if build is None:
+            self.__dict__["_parts"] = Parts(expr, tuple(params), tuple(conditions))
+
+    def __repr__(self) -> str:
+        return f"Formula({self.name!r}, kind={self.kind.value!r}, status={self.status and self.status.value!r})"
+
+    @functools.cached_property
+    def _parts(self) -> Parts:
+        built = _call_builder(self._build)
+        if isinstance(built, Mapping):
+            if self.name not in built:
+                raise KeyError(f"formula {self.name!r}: its builder does not define it")
+            built = built[self.name]
+        expr, params, *rest = built
+        return Parts(expr, tuple(params), tuple(rest[0]) if rest else ())
+
+    @property
+    def expr(self):
+        """The sympy expression (built on first use)."""
+        return self._parts.expr
+
+    @property
+    def params(self) -> tuple:
+        """The parameters, as sympy symbols, in call order."""
+        return self._parts.params
+
+    @property
+    def conditions(self) -> tuple:
+        """The validity conditions beyond the symbols' own assumptions."""
+        return self._parts.conditions
 
     # ------------------------------------------------------------------ display
     def latex(self) -> str:
         """LaTeX of the expression (with the left-hand side when one is set)."""
+        sp = _sympy()
         body = sp.latex(self.expr)
         return f"{self.lhs} = {body}" if self.lhs else body
 
@@ -105,6 +166,7 @@ class Formula:
         return list(self.conditions)
 
     def conditions_latex(self) -> list[str]:
+        sp = _sympy()
         out = []
         for sym in self.params:
             out.extend(text for text, _ in _assumption_checks(sym) if "finite" not in text)
@@ -125,29 +187,37 @@ class Formula:
         }
 
     # ------------------------------------------------------------------ symbolic
-    def with_expr(self, expr: sp.Expr, suffix: str = "") -> "Formula":
-        return dataclasses.replace(self, expr=expr, name=self.name + suffix)
+    def with_expr(self, expr, suffix: str = "") -> "Formula":
+        """The same formula with another expression (same parameters, conditions and labels)."""
+        return Formula(self.name + suffix, expr, self.params, kind=self.kind, source=self.source, lhs=self.lhs,
+                       conditions=self.conditions, erratum=self.erratum, status=self.status,
+                       description=self.description)
 
     def simplify(self) -> "Formula":
         """The same formula with a simplified expression."""
+        sp = _sympy()
         return self.with_expr(sp.simplify(self.expr))
 
-    def subs(self, **values) -> sp.Expr:
+    def subs(self, **values):
         """Substitute some parameters by name (values may be symbolic)."""
         mapping = {self._symbol(k): v for k, v in values.items()}
         return self.expr.subs(mapping)
 
-    def series(self, symbol: sp.Symbol | str, point: Any = sp.oo, order: int = 3) -> sp.Expr:
+    def series(self, symbol, point: Any = None, order: int = 3):
         """Series expansion of the expression in ``symbol`` around ``point`` (O-term dropped)."""
+        sp = _sympy()
+        point = sp.oo if point is None else point
         sym = self._symbol(symbol) if isinstance(symbol, str) else symbol
         return sp.series(self.expr, sym, point, order).removeO()
 
-    def asymptotic(self, symbol: sp.Symbol | str, point: Any = sp.oo) -> sp.Expr:
+    def asymptotic(self, symbol, point: Any = None):
         """The leading term of the expression as ``symbol`` tends to ``point``.
 
         A finite non-zero limit is returned as is; otherwise the leading term of the expansion
         (for ``point = oo``, in the variable 1/symbol).
         """
+        sp = _sympy()
+        point = sp.oo if point is None else point
         sym = self._symbol(symbol) if isinstance(symbol, str) else symbol
         lim = sp.limit(self.expr, sym, point)
         if lim.is_finite and lim != 0:
@@ -161,7 +231,7 @@ class Formula:
         return sp.simplify(lead.subs(shifted, sym - point))
 
     # ------------------------------------------------------------------ validity
-    def _symbol(self, name: str) -> sp.Symbol:
+    def _symbol(self, name: str):
         for sym in self.params:
             if sym.name == name or _kw(sym) == name:
                 return sym
@@ -187,6 +257,7 @@ class Formula:
 
     def failed_condition(self, *args, **kwargs):
         """The first condition violated at these (scalar) parameters, as LaTeX, or None."""
+        sp = _sympy()
         values = self._bind(args, kwargs)
         for sym, val in values.items():
             if isinstance(val, sp.Basic):
@@ -226,15 +297,18 @@ class Formula:
     # ------------------------------------------------------------------ numerics
     @functools.cached_property
     def _np(self) -> Callable:
-        return sp.lambdify(self.params, self.expr, modules=NUMPY_MODULES)
+        sp = _sympy()
+        return sp.lambdify(self.params, self.expr, modules=special.NUMPY_MODULES)
 
     @functools.cached_property
     def _np_conditions(self) -> list[tuple[str, Callable]]:
-        return [(sp.latex(c), sp.lambdify(self.params, c, modules=NUMPY_MODULES)) for c in self.all_conditions()]
+        sp = _sympy()
+        return [(sp.latex(c), sp.lambdify(self.params, c, modules=special.NUMPY_MODULES)) for c in self.all_conditions()]
 
     @functools.cached_property
     def _mp(self) -> Callable:
-        return sp.lambdify(self.params, self.expr, modules=MPMATH_MODULES)
+        sp = _sympy()
+        return sp.lambdify(self.params, self.expr, modules=special.MPMATH_MODULES)
 
     def numpy(self, *, check: bool = True) -> Callable:
         """A vectorised float64 function of the parameters (positional or by name).
@@ -312,7 +386,7 @@ class Formula:
         return self.numpy()(*args, **kwargs)
 
 
-def _kw(sym: sp.Symbol) -> str:
+def _kw(sym) -> str:
     """The keyword name of a symbol: ``epsilon_0`` -> ``eps0``, ``lambda`` -> ``lam``."""
     return _KEYWORDS.get(sym.name, sym.name)
 
@@ -335,20 +409,7 @@ def register(formula: Formula) -> Formula:
     return formula
 
 
-def catalog() -> dict[str, Formula]:
-    """All registered formulas (importing every module that defines some)."""
-    for module in FORMULA_MODULES:
-        importlib.import_module(module)
-    return dict(sorted(_REGISTRY.items()))
-
-
-def get(name: str) -> Formula:
-    """The registered formula called ``name``."""
-    formulas = catalog()
-    if name not in formulas:
-        raise DomainError(f"formula {name!r} is unknown; known formulas: {', '.join(formulas)}")
-    return formulas[name]
-
-
-def names(prefix: str = "") -> Iterable[str]:
-    return [n for n in catalog() if n.startswith(prefix)]
+def registered() -> dict[str, Formula]:
+    """The formulas registered so far (by the modules imported so far); the full list is
+    :func:`dptheory.catalogue.catalogue`."""
+    return dict(_REGISTRY)

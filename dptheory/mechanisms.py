@@ -21,42 +21,63 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from . import profile, rdp as rdp_module, rounding, tradeoff, validate
-from .formula import Formula, register
+from .formula import Formula, Parts, register
 from .precision import mp_adaptive
 from .results import Curve, Kind, Result, Status
-from .symbols import alpha, eps, eps0, k, lam
 
-_E0 = sp.exp(eps0)
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from .symbols import alpha, eps, eps0, k, lam
+
+    _E0 = sp.exp(eps0)
+
+    return {
+        "rr-tradeoff": Parts(
+            sp.Max(1 - _E0 * alpha, 1 - (_E0 - 1) / (_E0 + k - 1) - alpha, sp.exp(-eps0) * (1 - alpha)),
+            (eps0, k, alpha),
+            (k >= 2, alpha <= 1),
+        ),
+        "rr-delta": Parts(
+            sp.Max(0, _E0 - sp.exp(eps)) / (_E0 + k - 1),
+            (eps0, k, eps),
+            (k >= 2, eps >= 0),
+        ),
+        "rr-renyi": Parts(
+            sp.log((sp.exp(eps0 * lam) + sp.exp(eps0 * (1 - lam)) + k - 2) / (_E0 + k - 1)) / (lam - 1),
+            (eps0, k, lam),
+            (k >= 2, lam > 1),
+        ),
+    }
+
 
 RR_TRADEOFF = register(Formula(
     name="rr-tradeoff",
-    expr=sp.Max(1 - _E0 * alpha, 1 - (_E0 - 1) / (_E0 + k - 1) - alpha, sp.exp(-eps0) * (1 - alpha)),
-    params=(eps0, k, alpha),
-    conditions=(k >= 2, alpha <= 1),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="k-ary randomized response (Kairouz, Oh, Viswanath 2016); trade-off by Neyman-Pearson",
     lhs=r"T(\mathrm{RR}_k(x), \mathrm{RR}_k(x'))(\alpha)",
 ))
 
 RR_DELTA = register(Formula(
     name="rr-delta",
-    expr=sp.Max(0, _E0 - sp.exp(eps)) / (_E0 + k - 1),
-    params=(eps0, k, eps),
-    conditions=(k >= 2, eps >= 0),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="k-ary randomized response: H_{e^eps} of its output pmfs",
     lhs=r"\delta(\epsilon)",
 ))
 
 RR_RENYI = register(Formula(
     name="rr-renyi",
-    expr=sp.log((sp.exp(eps0 * lam) + sp.exp(eps0 * (1 - lam)) + k - 2) / (_E0 + k - 1)) / (lam - 1),
-    params=(eps0, k, lam),
-    conditions=(k >= 2, lam > 1),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="k-ary randomized response: Renyi divergence of its output pmfs",
     lhs=r"D_\lambda(\mathrm{RR}_k(x)\|\mathrm{RR}_k(x'))",
 ))

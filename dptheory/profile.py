@@ -27,23 +27,32 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy.special import ndtri
 
 from . import rounding, validate
-from .formula import Formula, register
+from .formula import Formula, Parts, register
 from .inverse import SearchParameters, epsilon_bracket
 from .precision import log1mexp, mp_adaptive
 from .results import Kind, Result, Status
 from .special import ERFCX_RTOL, LOG_NDTR_RTOL, log_ndtr, mills
-from .symbols import Phi, eps, mu
+
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas (built on first use: sympy is slow to import)."""
+    import sympy as sp
+
+    from .symbols import Phi, eps, mu
+
+    return {
+        "gdp-delta": Parts(Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2), (mu, eps), (mu > 0,)),
+    }
+
 
 GDP_DELTA = register(Formula(
     name="gdp-delta",
-    expr=Phi(-eps / mu + mu / 2) - sp.exp(eps) * Phi(-eps / mu - mu / 2),
-    params=(mu, eps),
-    conditions=(mu > 0,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Corollary 2.13",
     lhs=r"\delta_\mu(\epsilon)",
     description="privacy profile of mu-GDP",

@@ -24,31 +24,63 @@ import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from . import validate
-from .formula import Formula, register
+from .formula import Formula, Parts, register
 from . import rounding
 from .results import Curve, Kind, Result, Status
-from .symbols import delta, eps, lam, mu, rho
+
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from .symbols import delta, eps, lam, mu, rho
+
+    return {
+        "rdp-to-dp": Parts(
+            rho + sp.log((lam - 1) / lam) - (sp.log(delta) + sp.log(lam)) / (lam - 1),
+            (rho, lam, delta),
+            (lam > 1, delta < 1),
+        ),
+        "rdp-to-dp-mironov": Parts(
+            rho + sp.log(1 / delta) / (lam - 1),
+            (rho, lam, delta),
+            (lam > 1, delta < 1),
+        ),
+        "rdp-to-delta": Parts(
+            sp.exp((lam - 1) * (rho - eps)) / (lam - 1) * (1 - 1 / lam) ** lam,
+            (rho, lam, eps),
+            (lam > 1,),
+        ),
+        "rdp-to-delta-mironov": Parts(
+            sp.exp((lam - 1) * (rho - eps)),
+            (rho, lam, eps),
+            (lam > 1,),
+        ),
+        "gdp-to-rdp": Parts(
+            lam * mu**2 / 2,
+            (mu, lam),
+            (lam > 1,),
+        ),
+    }
+
 
 TO_DP = {
     "balle": register(Formula(
         name="rdp-to-dp",
-        expr=rho + sp.log((lam - 1) / lam) - (sp.log(delta) + sp.log(lam)) / (lam - 1),
-        params=(rho, lam, delta),
-        conditions=(lam > 1, delta < 1),
+        build=_closed_forms,
         kind=Kind.UPPER,
+        status=Status.PROVEN,
         source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
         lhs=r"\epsilon",
         description="(epsilon, delta)-DP from (lambda, rho)-RDP",
     )),
     "mironov": register(Formula(
         name="rdp-to-dp-mironov",
-        expr=rho + sp.log(1 / delta) / (lam - 1),
-        params=(rho, lam, delta),
-        conditions=(lam > 1, delta < 1),
+        build=_closed_forms,
         kind=Kind.UPPER,
+        status=Status.PROVEN,
         source="Mironov (2017), Proposition 3",
         lhs=r"\epsilon",
     )),
@@ -57,19 +89,17 @@ TO_DP = {
 TO_DELTA = {
     "balle": register(Formula(
         name="rdp-to-delta",
-        expr=sp.exp((lam - 1) * (rho - eps)) / (lam - 1) * (1 - 1 / lam) ** lam,
-        params=(rho, lam, eps),
-        conditions=(lam > 1,),
+        build=_closed_forms,
         kind=Kind.UPPER,
+        status=Status.PROVEN,
         source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
         lhs=r"\delta",
     )),
     "mironov": register(Formula(
         name="rdp-to-delta-mironov",
-        expr=sp.exp((lam - 1) * (rho - eps)),
-        params=(rho, lam, eps),
-        conditions=(lam > 1,),
+        build=_closed_forms,
         kind=Kind.UPPER,
+        status=Status.PROVEN,
         source="Mironov (2017), Proposition 3",
         lhs=r"\delta",
     )),
@@ -77,10 +107,9 @@ TO_DELTA = {
 
 GDP_RDP = register(Formula(
     name="gdp-to-rdp",
-    expr=lam * mu**2 / 2,
-    params=(mu, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.UPPER,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022) with Mironov (2017), Prop. 7: a mu-GDP mechanism is (lambda, lambda mu^2/2)-RDP",
     lhs=r"\rho(\lambda)",
 ))

@@ -29,27 +29,78 @@ import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy import integrate, special
 
 from . import divergences, rounding, validate
-from .formula import Formula, register
+from .formula import Formula, Parts, register
 from .inverse import SearchParameters, epsilon_bracket
 from .profile import gdp_delta, gdp_delta_result, gdp_log_delta
 from .results import Kind, Result, Status
-from .symbols import Phi, alpha, eps, lam, mu, pi as prior
-
-#: delta of f_{eps,delta}, which may be 0
-delta_sym = sp.Symbol("delta", nonnegative=True)
 
 # ---------------------------------------------------------------------------- closed forms
 
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from .symbols import Phi, alpha, eps, lam, mu, pi as prior
+
+    delta_sym = sp.Symbol("delta", nonnegative=True)  # delta of f_{eps,delta}, which may be 0
+    _logit = sp.log(prior / (1 - prior))
+
+    return {
+        "gdp-tradeoff": Parts(
+            sp.erfc(mu / sp.sqrt(2) - sp.erfcinv(2 * alpha)) / 2,
+            (mu, alpha),
+            (alpha <= 1,),
+        ),
+        "gdp-renyi": Parts(
+            lam * mu**2 / 2,
+            (mu, lam),
+            (lam > 1,),
+        ),
+        "gdp-fixed-point": Parts(
+            Phi(-mu / 2),
+            (mu,),
+        ),
+        "gdp-bayes-error": Parts(
+            prior * Phi(-mu / 2 - _logit / mu) + (1 - prior) * Phi(-mu / 2 + _logit / mu),
+            (mu, prior),
+            (mu > 0, prior > 0, prior < 1),
+        ),
+        "dp-tradeoff": Parts(
+            sp.Max(0, 1 - delta_sym - sp.exp(eps) * alpha, sp.exp(-eps) * (1 - delta_sym - alpha)),
+            (eps, delta_sym, alpha),
+            (eps >= 0, delta_sym <= 1, alpha <= 1),
+        ),
+        "laplace-tradeoff": Parts(
+            sp.Piecewise(
+                (1 - sp.exp(mu) * alpha, alpha < sp.exp(-mu) / 2),
+                (sp.exp(-mu) / (4 * alpha), alpha <= sp.Rational(1, 2)),
+                (sp.exp(-mu) * (1 - alpha), True),
+            ),
+            (mu, alpha),
+            (alpha <= 1,),
+        ),
+        "laplace-delta": Parts(
+            sp.Max(0, 1 - sp.exp((eps - mu) / 2)),
+            (mu, eps),
+            (eps >= 0,),
+        ),
+        "laplace-renyi": Parts(
+            sp.log(lam / (2 * lam - 1) * sp.exp((lam - 1) * mu) + (lam - 1) / (2 * lam - 1) * sp.exp(-lam * mu)) / (lam - 1),
+            (mu, lam),
+            (lam > 1,),
+        ),
+    }
+
+
 GAUSSIAN_TRADEOFF = register(Formula(
     name="gdp-tradeoff",
-    expr=sp.erfc(mu / sp.sqrt(2) - sp.erfcinv(2 * alpha)) / 2,
-    params=(mu, alpha),
-    conditions=(alpha <= 1,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Definition 2.4",
     lhs=r"G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha)-\mu)",
     description="trade-off function of N(0,1) against N(mu,1)",
@@ -57,10 +108,9 @@ GAUSSIAN_TRADEOFF = register(Formula(
 
 GAUSSIAN_RENYI = register(Formula(
     name="gdp-renyi",
-    expr=lam * mu**2 / 2,
-    params=(mu, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022); Mironov (2017), Prop. 7",
     lhs=r"D_\lambda(\mathcal N(0,1)\|\mathcal N(\mu,1))",
     description="Renyi divergence of mu-GDP (an upper bound on the RDP of any mu-GDP mechanism)",
@@ -68,64 +118,54 @@ GAUSSIAN_RENYI = register(Formula(
 
 GAUSSIAN_FIXED_POINT = register(Formula(
     name="gdp-fixed-point",
-    expr=Phi(-mu / 2),
-    params=(mu,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Kaissis et al. (2024), Lemma 4 (fixed point of G_mu)",
     lhs=r"\alpha^*",
 ))
 
-_logit = sp.log(prior / (1 - prior))
 GAUSSIAN_BAYES_ERROR = register(Formula(
     name="gdp-bayes-error",
-    expr=prior * Phi(-mu / 2 - _logit / mu) + (1 - prior) * Phi(-mu / 2 + _logit / mu),
-    params=(mu, prior),
-    conditions=(mu > 0, prior > 0, prior < 1),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Kaissis et al. (2024), eq. (2) for G_mu",
     lhs=r"R_{\min}(\pi)",
 ))
 
 DP_TRADEOFF = register(Formula(
     name="dp-tradeoff",
-    expr=sp.Max(0, 1 - delta_sym - sp.exp(eps) * alpha, sp.exp(-eps) * (1 - delta_sym - alpha)),
-    params=(eps, delta_sym, alpha),
-    conditions=(eps >= 0, delta_sym <= 1, alpha <= 1),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Proposition 2.5",
     lhs=r"f_{\epsilon,\delta}(\alpha)",
 ))
 
 LAPLACE_TRADEOFF = register(Formula(
     name="laplace-tradeoff",
-    expr=sp.Piecewise(
-        (1 - sp.exp(mu) * alpha, alpha < sp.exp(-mu) / 2),
-        (sp.exp(-mu) / (4 * alpha), alpha <= sp.Rational(1, 2)),
-        (sp.exp(-mu) * (1 - alpha), True),
-    ),
-    params=(mu, alpha),
-    conditions=(alpha <= 1,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Appendix A (Laplace trade-off)",
     lhs=r"T(\mathrm{Lap}(0,1), \mathrm{Lap}(\mu,1))(\alpha)",
 ))
 
 LAPLACE_DELTA = register(Formula(
     name="laplace-delta",
-    expr=sp.Max(0, 1 - sp.exp((eps - mu) / 2)),
-    params=(mu, eps),
-    conditions=(eps >= 0,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Kaissis et al. (2024), §1.11 (Laplace privacy profile)",
     lhs=r"\delta(\epsilon)",
 ))
 
 LAPLACE_RENYI = register(Formula(
     name="laplace-renyi",
-    expr=sp.log(lam / (2 * lam - 1) * sp.exp((lam - 1) * mu) + (lam - 1) / (2 * lam - 1) * sp.exp(-lam * mu)) / (lam - 1),
-    params=(mu, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Mironov (2017), Table II (Laplace mechanism, mu = sensitivity / scale)",
     lhs=r"D_\lambda(\mathrm{Lap}(0,1)\|\mathrm{Lap}(\mu,1))",
 ))

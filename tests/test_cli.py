@@ -62,3 +62,141 @@ def test_closed_pipe_is_not_a_traceback():
     err = proc.stderr.read().decode()
     proc.wait()
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------------------- start-up
+def _modules_after(code):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_help_lists_every_subcommand_without_importing_them():
+    import dptheory.cli as cli
+
+    loaded = _modules_after(
+        "import sys, contextlib, io\nfrom dptheory.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try: main(['--help'])\n    except SystemExit: pass\n"
+        "print(*[m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'sympy') or m.startswith('dptheory.cli.')])")
+    assert not loaded, loaded
+    assert list(cli.SUBCOMMANDS) == ["shuffle", "rdp", "gdp", "mechanism", "formula"]
+
+
+def test_a_float_command_imports_only_what_it_needs():
+    """`dptheory gdp` imports neither sympy nor the other subcommands' engines."""
+    loaded = _modules_after(
+        "import sys, contextlib, io\nfrom dptheory.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    main(['gdp', '--mu', '1', '--delta', '1e-6'])\n"
+        "print(*sys.modules)")
+    assert "dptheory.cli.gdp" in loaded
+    assert not loaded & {"sympy", "dptheory.shuffle", "dptheory.tradeoff", "dptheory.cli.rdp",
+                         "dptheory.cli.shuffle", "dptheory.catalogue"}, loaded
+
+
+def test_overview_help_agrees_with_each_subcommand():
+    import argparse
+
+    import dptheory.cli as cli
+
+    for name, text in cli.SUBCOMMANDS.items():
+        parser = cli.build_parser(name)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        helps = {c.dest: c.help for c in sub._choices_actions}
+        assert helps[name] == text, name
+
+
+def test_bare_command_with_options_runs_the_default_job(capsys):
+    code, out, _ = run(capsys, "--eps0", "0.5", "--n", "1000", "--delta", "1e-3", "--methods", "clones")
+    assert code == 0 and out.startswith("general: eps0 = 0.5, n = 1000, delta = 0.001")
+
+
+# ------------------------------------------------------------------------------- shuffle layout
+def test_shuffle_answer_comes_first_and_fits_80_columns(capsys):
+    code, out, _ = run(capsys, "shuffle")
+    lines = out.splitlines()
+    assert code == 0 and max(len(line) for line in lines) <= 80
+    table_at = next(i for i, line in enumerate(lines) if line.startswith("method"))
+    head = "\n".join(lines[:table_at])
+    # the default job's answer (issue 9): upper by variation-ratio-labelled, lower by variation-ratio-lower
+    assert "epsilon <= 0.00501" in head and "variation-ratio-labelled (upper, proven)" in head
+    assert "epsilon >= 0.00410" in head and "variation-ratio-lower (lower, proven)" in head
+    assert "gap:" in head and "unproven" not in head
+    assert "source" not in lines[table_at] and out.index("sources:") > table_at
+
+
+def test_small_n_table_and_notes_fit_80_columns(capsys):
+    code, out, _ = run(capsys, "shuffle", "--eps0", "0.5", "--n", "10", "--delta", "1e-3")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    code, out, _ = run(capsys, "formula")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    assert "not a bound" in out and "refuted" in out
+
+
+def test_printed_bounds_are_rounded_outwards(capsys):
+    """A printed upper bound is never below the certified upper end (nor a lower bound above the
+    lower end): the text and --json of one run are compared digit by digit."""
+    from decimal import Decimal
+
+    argv = ["shuffle", "--eps0", "1", "--n", "1e5", "--delta", "1e-6", "--methods",
+            "clones,variation-ratio-labelled,variation-ratio-lower"]
+    _, text, _ = run(capsys, *argv)
+    _, raw, _ = run(capsys, *argv, "--json")
+    summary = json.loads(raw)["summary"]
+    shown_upper = text.split("epsilon <= ")[1].split()[0]
+    shown_lower = text.split("epsilon >= ")[1].split()[0]
+    assert Decimal(shown_upper) >= Decimal(summary["upper"]["upper"])
+    assert Decimal(shown_lower) <= Decimal(summary["lower"]["lower"])
+
+
+def test_fmt_bound_rounds_towards_its_direction():
+    import random
+    from decimal import Decimal
+
+    from dptheory.cli.output import fmt_bound
+
+    rng = random.Random(9)
+    for _ in range(2000):
+        v = 10 ** rng.uniform(-320, 300) * rng.uniform(1, 10)
+        up, down, near = (Decimal(fmt_bound(v, d)) for d in ("up", "down", None))
+        exact = Decimal(v)
+        assert down <= exact <= up, v
+        assert up - down <= exact * Decimal("1.1e-5") and down <= near <= up, v
+
+
+def test_fmt_positive_never_prints_0_for_a_positive_quantity():
+    import mpmath
+
+    from dptheory.cli.output import fmt_positive
+
+    for log_value in (-745.2, -800.0, -2302.6, -1e5):
+        with mpmath.workdps(40):
+            exact = mpmath.exp(mpmath.mpf(log_value))  # independent: the value itself, at 40 digits
+        up, down = fmt_positive(0.0, log_value, "up"), fmt_positive(0.0, log_value, "down")
+        assert up != "0" and down != "0"
+        assert mpmath.mpf(down) <= exact <= mpmath.mpf(up), (log_value, down, up)
+        assert mpmath.mpf(up) / mpmath.mpf(down) < 1 + 1e-4
+    assert fmt_positive(0.0, float("-inf")) == "0"
+
+
+def test_json_comes_from_as_dict(capsys):
+    from dptheory.results import Inapplicable, Kind, Result, Status
+
+    code, out, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--methods", "clones,exact", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"parameters", "summary", "results"}
+    keys = set(Result("epsilon", 0.1, 0.2, Kind.UPPER, Status.PROVEN, "m", "s").as_dict())
+    assert keys <= set(data["results"][0])
+    inapplicable = set(Inapplicable("m", Kind.EXACT, Status.PROVEN, "s", "r", params={"n": 1}).as_dict())
+    assert set(data["results"][1]) == inapplicable and data["results"][1]["applicable"] is False
+
+
+def test_table_moves_a_long_last_column_below_each_row(capsys):
+    from dptheory.cli.output import table
+
+    rows = [{"name": "x" * 40, "kind": "approximation", "status": "not a bound", "source": "s " * 60}]
+    table(rows, ["name", "kind", "status", "source"])
+    out = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in out) <= 80 and "source" not in out[0] and out[3].startswith("    s s")

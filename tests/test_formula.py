@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory import formula, symbols as S
+from dptheory import catalogue, formula, symbols as S
+from dptheory.results import Kind, Status
 from dptheory.profile import GDP_DELTA
 from dptheory.rdp import TO_DP
 from dptheory.tradeoff import GAUSSIAN_RENYI, GAUSSIAN_TRADEOFF
@@ -61,12 +62,73 @@ def test_latex_simplify_and_asymptotics():
     assert ser.has(S.delta)
 
 
-def test_registry_lists_and_finds_formulas():
-    names = list(formula.catalog())
+def test_catalogue_lists_and_finds_formulas():
+    names = list(catalogue.catalogue())
     assert "gdp-delta" in names and "rdp-to-dp" in names
-    assert formula.get("gdp-delta") is GDP_DELTA
+    assert catalogue.get("gdp-delta") is GDP_DELTA
     with pytest.raises(formula.DomainError, match="unknown"):
-        formula.get("no-such-formula")
+        catalogue.get("no-such-formula")
+
+
+def test_every_formula_has_a_status_that_fits_its_kind():
+    """An approximation is not a bound; every bound or exact value is proven, refuted or unproven."""
+    for name, f in catalogue.catalogue().items():
+        assert isinstance(f.status, Status), name
+        if f.kind is Kind.APPROXIMATION:
+            assert f.status is Status.NOT_A_BOUND, name
+        else:
+            assert f.status is not Status.NOT_A_BOUND, name
+
+
+def test_statuses_follow_the_digests():
+    """The published claims the digests discuss carry the status they establish."""
+    get = catalogue.get
+    assert get("girgis-upper-2-printed").status is Status.REFUTED      # seed-004 §3.4: below the exact value
+    assert get("girgis-corollary-3.2").status is Status.UNPROVEN       # seed-004 §4.5: step (47) for large n only
+    assert get("variation-ratio-analytic").status is Status.UNPROVEN   # seed-002 §8.4: Lemma 4.5 has a gap
+    assert get("chen-gdp").status is Status.NOT_A_BOUND                # seed-001: a central-limit heuristic
+    assert get("clones-closed-form").status is Status.PROVEN
+
+
+def test_formula_module_imports_no_module_above_it():
+    """formula.py is a foundation module: the catalogue imports the modules that define formulas,
+    never the other way round (a fresh interpreter, so that other tests' imports do not count)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, dptheory.formula; "
+            "print(sorted(m for m in sys.modules if m.startswith('dptheory')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = set(eval(out))
+    assert loaded <= {"dptheory", "dptheory.formula", "dptheory.results", "dptheory.rounding",
+                      "dptheory.special", "dptheory.validate"}, loaded
+
+
+def test_formulas_are_built_lazily_without_sympy():
+    """Importing the formula modules (the float paths) does not import sympy; the expression is
+    built when first used, and the generated numpy function is cached."""
+    import subprocess
+    import sys
+
+    code = ("import sys, dptheory.profile as p, dptheory.shuffle.methods; a = 'sympy' in sys.modules; "
+            "f = p.GDP_DELTA.numpy(); f(1.0, 1.0); b = 'sympy' in sys.modules; "
+            "print(a, b, p.GDP_DELTA._np is p.GDP_DELTA._np)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True", "True"]
+
+
+def test_lazy_and_eager_formulas_agree():
+    built = formula.Formula("lazy", build=lambda: formula.Parts(S.mu**2, (S.mu,), (S.mu < 3,)),
+                            kind=Kind.EXACT, source="test", status=Status.PROVEN)
+    eager = formula.Formula("eager", S.mu**2, (S.mu,), conditions=(S.mu < 3,), kind=Kind.EXACT, source="test")
+    assert built.expr == eager.expr and built.conditions == eager.conditions
+    assert built(2.0) == eager(2.0) == 4.0
+    with pytest.raises(ConditionError, match="mu < 3"):
+        built(3.5)
+    approx = formula.Formula("a", S.mu, (S.mu,), kind=Kind.APPROXIMATION, source="test")
+    assert approx.status is Status.NOT_A_BOUND
+    with pytest.raises(TypeError):
+        formula.Formula("neither", kind=Kind.EXACT, source="test")
 
 
 def test_describe_is_json_ready():

@@ -1,7 +1,12 @@
 """The ``dptheory`` command.
 
-Each subcommand lives in a module of this package that defines ``add_parser(subparsers)``;
-the bare command runs the default job, the shuffle amplification table.
+Each subcommand lives in a module of this package that defines ``add_parser(subparsers)`` and
+the function it sets as ``func``. Only the module of the subcommand that runs is imported: the
+others are listed from :data:`SUBCOMMANDS`, so that ``dptheory --help`` and the float commands
+(``dptheory gdp``) do not pay for the imports of every other command (sympy, the shuffle engines).
+
+The bare command runs the default job, the shuffle amplification table; options without a
+subcommand go to it (``dptheory --eps0 2 --n 1e5``).
 """
 
 from __future__ import annotations
@@ -10,30 +15,58 @@ import argparse
 import importlib
 import sys
 
-from ..validate import DomainError
-
-#: subcommand modules, in the order they are listed by ``dptheory --help``
-SUBCOMMANDS = ("shuffle", "rdp", "gdp", "mechanism", "formula")
+#: subcommand -> the one-line help of ``dptheory --help`` (the same text as the module's own
+#: ``add_parser``; tests/test_cli.py checks that they agree), in the order they are listed
+SUBCOMMANDS = {
+    "shuffle": "privacy amplification by shuffling: epsilon(delta) or delta(epsilon), every method",
+    "rdp": "Renyi DP of the shuffle model: every bound, exact values, conversion to (epsilon, delta)",
+    "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
+    "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
+    "formula": "print a closed form (LaTeX, conditions, kind, source)",
+}
 DEFAULT = "shuffle"
+_HELP = ("-h", "--help")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_of(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first word if that names one, the default job when
+    ``argv`` is empty or starts with an option of the default job; None for ``--help``."""
+    if argv and argv[0] in SUBCOMMANDS:
+        return argv[0]
+    if argv and argv[0] in _HELP:
+        return None
+    if not argv or argv[0].startswith("-"):
+        return DEFAULT
+    return None  # an unknown word: argparse says which commands exist
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full sub-parser of ``command`` (its module is imported) and a
+    one-line entry for every other subcommand."""
     parser = argparse.ArgumentParser(
         prog="dptheory",
         description="Symbolic-numeric toolkit for the theory of differential privacy. "
-        f"Without a subcommand, runs `dptheory {DEFAULT}` with its defaults.",
+        f"Without a subcommand, runs `dptheory {DEFAULT}` (its options may be given directly).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
-        importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+    for name, text in SUBCOMMANDS.items():
+        if name == command:
+            importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=text)
     return parser
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args([DEFAULT] + list(argv or []))
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = command_of(argv)
+    if command is not None and (not argv or argv[0] != command):
+        argv = [command] + argv
+    # with no command (--help, or an unknown word) argparse prints the help or the error and exits
+    args = build_parser(command).parse_args(argv)
+    from ..validate import DomainError
+
     try:
         return int(args.func(args) or 0)
     except DomainError as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import formula as formula_module
+from .. import catalogue
 from .output import emit_json, lines, table
 
 
@@ -17,13 +17,13 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if args.name is None:
         rows = [{"name": f.name, "kind": str(f.kind), "status": "" if f.status is None else str(f.status),
-                 "source": f.source} for f in formula_module.catalog().values()]
+                 "source": f.source} for f in catalogue.catalogue().values()]
         if args.json:
             emit_json(rows)
         else:
             table(rows, ["name", "kind", "status", "source"])
         return 0
-    f = formula_module.get(args.name)
+    f = catalogue.get(args.name)
     info = f.describe()
     if args.json:
         emit_json(info)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import validate
 from ..shuffle import randomizers as rz
 from ..shuffle.methods import METHODS, compare, summarize
-from .output import emit_json, fmt_positive, result_row, table
+from .output import emit_json, fmt, fmt_positive, lines, notes, result_rows, table
 
 
 def add_parser(sub) -> None:
@@ -50,25 +50,33 @@ def run(args) -> int:
     parameters = {"randomizer": randomizer.name, "eps0": randomizer.eps0, "p": randomizer.p,
                   "beta": randomizer.beta, "q": randomizer.q, "n": n, **setting}
     if args.json:
-        emit_json({"parameters": parameters, "summary": summary.as_dict(),
-                   "results": [r.as_dict() for r in results]})
+        emit_json({"parameters": parameters, "summary": summary, "results": results})
         return 0
-    print(f"{randomizer.name}: eps0 = {randomizer.eps0}, p = {randomizer.p:.6g}, beta = {randomizer.beta:.6g}, "
-          f"q = {randomizer.q:.6g}; n = {n}; "
-          + (f"epsilon = {args.epsilon}" if args.epsilon is not None else f"delta = {args.delta}"))
-    for label, res, end in (("<=", summary.upper, "upper"), (">=", summary.lower, "lower")):
-        if res is not None:
-            shown = fmt_positive(getattr(res, end), getattr(res, "log_" + end))
-            print(f"  {quantity} {label} {shown}  ({res.method}, {res.kind}, {res.status})")
-    if summary.gap is not None:
-        print(f"  gap: the upper bound is {summary.gap:.3g} above the lower bound (relative)")
+    given = ", ".join(f"{k} = {float(v):g}" for k, v in setting.items())
+    eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0):g}, "
+    lines([f"{randomizer.name}: {eps0}n = {n}, {given}",
+           f"  variation-ratio parameters: p = {fmt(float(randomizer.p))}, beta = {fmt(float(randomizer.beta))}, "
+           f"q = {fmt(float(randomizer.q))}", ""])
+    lines(answer(summary, quantity))
     print()
-    lo, hi = f"{quantity}_lower", f"{quantity}_upper"
-    rows = [result_row(r, lower_key=lo, upper_key=hi) for r in results]
-    table(rows, ["method", "kind", "status", lo, hi, "seconds"])
-    notes = [f"  {r['method']}: {r['note']}" for r in rows if r.get("note")]
-    notes += [f"  {r.method}: {r.source}" for r in results]
-    print()
-    print("notes and sources:")
-    print("\n".join(notes))
+    rows = result_rows(results)
+    print(f"{quantity}: certified interval [lower, upper] of each method")
+    table(rows, ["method", "kind", "status", "lower", "upper", "seconds"])
+    notes(rows, "note", "notes:")
+    notes(rows, "source", "sources:")
     return 0
+
+
+def answer(summary, quantity: str) -> list[str]:
+    """The lines a practitioner came for: the tightest proven upper bound, the best proven lower
+    bound (an exact value is both) and the gap between them."""
+    out = []
+    for label, res, end, direction in (("<=", summary.upper, "upper", "up"), (">=", summary.lower, "lower", "down")):
+        if res is None:
+            out.append(f"  no proven {end} bound applies here")
+            continue
+        shown = fmt_positive(getattr(res, end), getattr(res, "log_" + end), direction)
+        out.append(f"  {quantity} {label} {shown}   {res.method} ({res.kind}, {res.status})")
+    if summary.gap is not None:
+        out.append(f"  gap: the upper bound is {100 * summary.gap:.3g}% above the lower bound")
+    return out

@@ -19,21 +19,33 @@ from __future__ import annotations
 
 import math
 
-import sympy as sp
 
 from .. import validate
-from ..formula import Formula, register
+from ..formula import Formula, Parts, register
 from ..results import Kind, Status
-from ..symbols import delta, eps0, n
 from .pairs import CountPair
 
-_E = sp.exp(eps0)
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from ..symbols import delta, eps0, n
+
+    _E = sp.exp(eps0)
+
+    return {
+        "clones-closed-form": Parts(
+            sp.log(1 + (_E - 1) / (_E + 1) * (8 * sp.sqrt(_E * sp.log(4 / delta)) / sp.sqrt(n) + 8 * _E / n)),
+            (eps0, n, delta),
+            (delta < 1, eps0 <= sp.log(n / (16 * sp.log(4 / delta)))),
+        ),
+    }
+
 
 CLOSED_FORM = register(Formula(
     name="clones-closed-form",
-    expr=sp.log(1 + (_E - 1) / (_E + 1) * (8 * sp.sqrt(_E * sp.log(4 / delta)) / sp.sqrt(n) + 8 * _E / n)),
-    params=(eps0, n, delta),
-    conditions=(delta < 1, eps0 <= sp.log(n / (16 * sp.log(4 / delta)))),
+    build=_closed_forms,
     kind=Kind.UPPER,
     status=Status.PROVEN,
     source="Feldman, McMillan, Talwar (2021), eq. (1) / Theorem 3.1",

@@ -20,22 +20,33 @@ from typing import Callable
 import numpy as np
 
 from .. import validate
-from ..formula import Formula, register
+from ..formula import Formula, Parts, register
 from .. import rounding
 from ..inverse import SearchParameters, epsilon_bracket
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
-from ..symbols import delta as delta_sym, eps0 as eps0_sym, n as n_sym
 from ..validate import ConditionError
 from . import blanket, clones, exact, variation_ratio as vr
 from .randomizers import Randomizer, binary_rr
 
-import sympy as sp
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from ..symbols import delta as delta_sym, eps0 as eps0_sym, n as n_sym
+
+    return {
+        "efmrtt19": Parts(
+            12 * eps0_sym * sp.sqrt(sp.log(1 / delta_sym) / n_sym),
+            (eps0_sym, n_sym, delta_sym),
+            (eps0_sym <= sp.Rational(1, 2), n_sym >= 1000, delta_sym <= sp.Rational(1, 100)),
+        ),
+    }
+
 
 ERLINGSSON = register(Formula(
     name="efmrtt19",
-    expr=12 * eps0_sym * sp.sqrt(sp.log(1 / delta_sym) / n_sym),
-    params=(eps0_sym, n_sym, delta_sym),
-    conditions=(eps0_sym <= sp.Rational(1, 2), n_sym >= 1000, delta_sym <= sp.Rational(1, 100)),
+    build=_closed_forms,
     kind=Kind.UPPER,
     status=Status.PROVEN,
     source="Erlingsson et al. (2019), amplification by shuffling (constants as implemented by Balle et al.)",

@@ -18,23 +18,36 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import sympy as sp
 
 from .. import validate
-from ..formula import Formula, register
-from ..results import Kind
-from ..symbols import d, eps0
+from ..formula import Formula, Parts, register
+from ..results import Kind, Status
 from .randomizers import BETA, Randomizer, general_ldp, grr
 
-_H = sp.Symbol("H", positive=True, integer=True)
-_h = sp.Symbol("h", nonnegative=True, integer=True)
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from ..symbols import d, eps0
+
+    _H = sp.Symbol("H", positive=True, integer=True)
+    _h = sp.Symbol("h", nonnegative=True, integer=True)
+
+    return {
+        "beta-range-query": Parts(
+            sp.Sum((sp.exp(eps0) - 1) / (sp.exp(eps0) + d / 2**_h - 1), (_h, 0, _H - 1)) / _H,
+            (eps0, d, _H),
+            (d >= 2 ** _H,),
+        ),
+    }
+
 
 RANGE_QUERY_BETA = register(Formula(
     name="beta-range-query",
-    expr=sp.Sum((sp.exp(eps0) - 1) / (sp.exp(eps0) + d / 2**_h - 1), (_h, 0, _H - 1)) / _H,
-    params=(eps0, d, _H),
-    conditions=(d >= 2 ** _H,),
+    build=_closed_forms,
     kind=Kind.EXACT,
+    status=Status.PROVEN,
     source="Wang et al. (2024), §7.3 with Theorem 6.1",
     lhs=r"\bar\beta",
     description="mean total variation of hierarchical GRR for range queries",

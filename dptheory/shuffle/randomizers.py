@@ -21,66 +21,81 @@ from typing import Callable
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from .. import rounding, validate
-from ..formula import Formula, register
-from ..results import Kind
-from ..symbols import d, eps0, k
+from ..formula import Formula, Parts, register
+from ..results import Kind, Status
 
-_E = sp.exp(eps0)
 _TABLE2 = "Wang et al. (2024), Table 2"
 
-# mechanism parameters that are not shared symbols
-l_sym = sp.Symbol("l", positive=True, integer=True)        # local-hash range
-c_cap = sp.Symbol("c", positive=True)                      # PrivUnit cap area
-K_sym = sp.Symbol("K", positive=True, integer=True)        # Hadamard response
-s_sym = sp.Symbol("s", positive=True, integer=True)        # items / special bins
-w_len = sp.Symbol("w", positive=True)                      # Wheel length (the paper's "p")
-f_sym = sp.Symbol("f", positive=True)                      # flip probability
-coin = sp.Symbol("gamma", positive=True)                   # blanket coin bias (Table 4's "p")
-d01 = sp.Symbol("d_01", positive=True)                     # metric distance of the pair
-dmax = sp.Symbol("d_max", positive=True)                   # largest metric distance
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from ..symbols import d, eps0, k
+
+    _E = sp.exp(eps0)
+    # mechanism parameters that are not shared symbols
+    l_sym = sp.Symbol("l", positive=True, integer=True)        # local-hash range
+    c_cap = sp.Symbol("c", positive=True)                      # PrivUnit cap area
+    K_sym = sp.Symbol("K", positive=True, integer=True)        # Hadamard response
+    s_sym = sp.Symbol("s", positive=True, integer=True)        # items / special bins
+    w_len = sp.Symbol("w", positive=True)                      # Wheel length (the paper's "p")
+    f_sym = sp.Symbol("f", positive=True)                      # flip probability
+    d01 = sp.Symbol("d_01", positive=True)                     # metric distance of the pair
+
+    beta = {
+        "general": Parts((_E - 1) / (_E + 1), (eps0,)),
+        "laplace": Parts(1 - sp.exp(-eps0 / 2), (eps0,)),
+        "privunit": Parts(c_cap * (_E - 1) / (c_cap * _E + 1 - c_cap), (eps0, c_cap), (c_cap <= sp.Rational(1, 2),)),
+        "grr": Parts((_E - 1) / (_E + d - 1), (eps0, d), (d >= 2,)),
+        "unary-encoding": Parts((sp.exp(eps0 / 2) - 1) / (sp.exp(eps0 / 2) + 1), (eps0,)),
+        "subset-selection": Parts(
+            (_E - 1) * (sp.binomial(d - 1, k - 1) - sp.binomial(d - 2, k - 2))
+            / (_E * sp.binomial(d - 1, k - 1) + sp.binomial(d - 1, k)),
+            (eps0, d, k), (k < d,)),
+        "local-hash": Parts((_E - 1) / (_E + l_sym - 1), (eps0, l_sym), (l_sym >= 2,)),
+        "hadamard": Parts(s_sym * (_E - 1) / 2 / (s_sym * _E + K_sym - s_sym), (eps0, K_sym, s_sym), (s_sym < K_sym,)),
+        "sampling-rappor": Parts(s_sym * (sp.exp(eps0 / 2) - 1) / (d * (sp.exp(eps0 / 2) + 1)), (eps0, d, s_sym),
+                                 (s_sym <= d,)),
+        "wheel": Parts(s_sym * w_len * (_E - 1) / (s_sym * w_len * _E + 1 - s_sym * w_len), (eps0, s_sym, w_len),
+                       (s_sym * w_len <= 1,)),
+        "k-subset-exponential": Parts(
+            (_E - 1) * (sp.binomial(d - s_sym, k) - sp.binomial(d - 2 * s_sym, k))
+            / (_E * (sp.binomial(d, k) - sp.binomial(d - s_sym, k)) + sp.binomial(d - s_sym, k)),
+            (eps0, d, k, s_sym), (2 * s_sym <= d,)),
+        "metric-laplace": Parts(1 - sp.exp(-d01 / 2), (d01,)),
+        "cheu-zhilyaev": Parts(1 - 2 * f_sym, (f_sym,), (f_sym <= sp.Rational(1, 2),)),
+        "mixdump": Parts(((1 - f_sym) * (d - 1) - f_sym) / (d - 1), (f_sym, d), (f_sym <= (d - 1) / d,)),
+    }
+    return {f"beta-{name}": parts for name, parts in beta.items()}
 
 
-def _beta_formula(name, expr, params, source, conditions=()):
+def _beta_formula(name, source):
+    """The registered beta of Table 2, 3, 4 or 6: the exact total-variation parameter of ``name``."""
     return register(Formula(
-        name=f"beta-{name}", expr=expr, params=params, conditions=tuple(conditions), kind=Kind.EXACT,
+        name=f"beta-{name}", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
         source=source, lhs=r"\beta", description=f"variation-ratio total-variation parameter of {name}",
     ))
 
 
 BETA = {
-    "general": _beta_formula("general", (_E - 1) / (_E + 1), (eps0,), _TABLE2 + " (Kairouz et al. 2014)"),
-    "laplace": _beta_formula("laplace", 1 - sp.exp(-eps0 / 2), (eps0,), _TABLE2 + " (Laplace on [0,1])"),
-    "privunit": _beta_formula("privunit", c_cap * (_E - 1) / (c_cap * _E + 1 - c_cap), (eps0, c_cap),
-                              _TABLE2 + " (PrivUnit, cap area c <= 1/2)", [c_cap <= sp.Rational(1, 2)]),
-    "grr": _beta_formula("grr", (_E - 1) / (_E + d - 1), (eps0, d), _TABLE2 + " (GRR on d options)", [d >= 2]),
-    "unary-encoding": _beta_formula("unary-encoding", (sp.exp(eps0 / 2) - 1) / (sp.exp(eps0 / 2) + 1), (eps0,),
-                                    _TABLE2 + " (binary RR on d options, Duchi et al. 2013)"),
-    "subset-selection": _beta_formula(
-        "subset-selection",
-        (_E - 1) * (sp.binomial(d - 1, k - 1) - sp.binomial(d - 2, k - 2)) / (_E * sp.binomial(d - 1, k - 1) + sp.binomial(d - 1, k)),
-        (eps0, d, k), _TABLE2 + " (k-subset on d options)", [k < d]),
-    "local-hash": _beta_formula("local-hash", (_E - 1) / (_E + l_sym - 1), (eps0, l_sym),
-                                _TABLE2 + " (local hash with range l)", [l_sym >= 2]),
-    "hadamard": _beta_formula("hadamard", s_sym * (_E - 1) / 2 / (s_sym * _E + K_sym - s_sym), (eps0, K_sym, s_sym),
-                              _TABLE2 + " (Hadamard response, B = 1)", [s_sym < K_sym]),
-    "sampling-rappor": _beta_formula("sampling-rappor", s_sym * (sp.exp(eps0 / 2) - 1) / (d * (sp.exp(eps0 / 2) + 1)),
-                                     (eps0, d, s_sym), _TABLE2 + " (sampling RAPPOR, s of d)", [s_sym <= d]),
-    "wheel": _beta_formula("wheel", s_sym * w_len * (_E - 1) / (s_sym * w_len * _E + 1 - s_sym * w_len),
-                           (eps0, s_sym, w_len), _TABLE2 + " (Wheel, length w; the paper's p)", [s_sym * w_len <= 1]),
-    "k-subset-exponential": _beta_formula(
-        "k-subset-exponential",
-        (_E - 1) * (sp.binomial(d - s_sym, k) - sp.binomial(d - 2 * s_sym, k))
-        / (_E * (sp.binomial(d, k) - sp.binomial(d - s_sym, k)) + sp.binomial(d - s_sym, k)),
-        (eps0, d, k, s_sym), "Wang et al. (2024), Table 6 (k-subset exponential, s of d)", [2 * s_sym <= d]),
-    "metric-laplace": _beta_formula("metric-laplace", 1 - sp.exp(-d01 / 2), (d01,),
-                                    "Wang et al. (2024), Table 3 (Laplace, l1 on R)"),
-    "cheu-zhilyaev": _beta_formula("cheu-zhilyaev", 1 - 2 * f_sym, (f_sym,),
-                                   "Wang et al. (2024), Table 4 (Cheu and Zhilyaev 2022)", [f_sym <= sp.Rational(1, 2)]),
-    "mixdump": _beta_formula("mixdump", ((1 - f_sym) * (d - 1) - f_sym) / (d - 1), (f_sym, d),
-                             "Wang et al. (2024), Table 4 (mixDUMP)", [f_sym <= (d - 1) / d]),
+    "general": _beta_formula("general", _TABLE2 + " (Kairouz et al. 2014)"),
+    "laplace": _beta_formula("laplace", _TABLE2 + " (Laplace on [0,1])"),
+    "privunit": _beta_formula("privunit", _TABLE2 + " (PrivUnit, cap area c <= 1/2)"),
+    "grr": _beta_formula("grr", _TABLE2 + " (GRR on d options)"),
+    "unary-encoding": _beta_formula("unary-encoding", _TABLE2 + " (binary RR on d options, Duchi et al. 2013)"),
+    "subset-selection": _beta_formula("subset-selection", _TABLE2 + " (k-subset on d options)"),
+    "local-hash": _beta_formula("local-hash", _TABLE2 + " (local hash with range l)"),
+    "hadamard": _beta_formula("hadamard", _TABLE2 + " (Hadamard response, B = 1)"),
+    "sampling-rappor": _beta_formula("sampling-rappor", _TABLE2 + " (sampling RAPPOR, s of d)"),
+    "wheel": _beta_formula("wheel", _TABLE2 + " (Wheel, length w; the paper's p)"),
+    "k-subset-exponential": _beta_formula("k-subset-exponential",
+                                          "Wang et al. (2024), Table 6 (k-subset exponential, s of d)"),
+    "metric-laplace": _beta_formula("metric-laplace", "Wang et al. (2024), Table 3 (Laplace, l1 on R)"),
+    "cheu-zhilyaev": _beta_formula("cheu-zhilyaev", "Wang et al. (2024), Table 4 (Cheu and Zhilyaev 2022)"),
+    "mixdump": _beta_formula("mixdump", "Wang et al. (2024), Table 4 (mixDUMP)"),
 }
 
 

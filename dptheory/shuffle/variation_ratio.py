@@ -25,17 +25,16 @@ bound is not monotone in beta', so it is maximised over every beta' the randomiz
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from .. import validate
-from ..formula import Formula, register
+from ..formula import Formula, Parts, register
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
-from ..symbols import beta, delta, eps0, n, p, q
 from .pairs import CountPair, Enclosure
 from .pairs import mp_delta as pairs_mp_delta
 from .randomizers import Randomizer
@@ -208,23 +207,82 @@ def algorithm_1(n_value, p_value, beta_value, q_value, delta_value, iterations: 
 
 # ----------------------------------------------------------------------------- closed forms
 
-_alpha = beta / (p - 1)
-_r = _alpha * p / q
-_L4 = sp.log(4 / delta)
-_OMEGA = 2 * _r * (n - 1) - sp.sqrt(sp.Min(6 * _r, sp.Rational(1, 2)) * (n - 1) * _L4)
-_K = (1 - _alpha - _alpha * p) * _r / (1 - 2 * _r)
-_A = (p + 1) * _alpha / 2 - _K
-_u = sp.sqrt(_L4 / 2)
-_S_STAR = (-_A / _u + sp.sqrt((_A / _u) ** 2 + 4 * _A * (_K * (n - 1) + beta / 2))) / (2 * _A)
+@functools.cache
+def _pieces() -> dict:
+    """The symbolic pieces of Theorems 4.2 and 4.3 (alpha, r, Omega, s*, ...), built on first use:
+    sympy is slow to import. derivations/ reads some of them as module attributes."""
+    import sympy as sp
 
+    from ..symbols import beta, delta, eps0, n, p, q
+
+    _alpha = beta / (p - 1)
+    _r = _alpha * p / q
+    _L4 = sp.log(4 / delta)
+    _OMEGA = 2 * _r * (n - 1) - sp.sqrt(sp.Min(6 * _r, sp.Rational(1, 2)) * (n - 1) * _L4)
+    _K = (1 - _alpha - _alpha * p) * _r / (1 - 2 * _r)
+    _A = (p + 1) * _alpha / 2 - _K
+    _u = sp.sqrt(_L4 / 2)
+    _S_STAR = (-_A / _u + sp.sqrt((_A / _u) ** 2 + 4 * _A * (_K * (n - 1) + beta / 2))) / (2 * _A)
+    _R43 = p * beta / ((p - 1) * q)
+    _V43 = sp.Max(0, sp.Rational(4, 9) * (1 - 3 * _R43) / (1 - 2 * _R43))
+    _E = sp.exp(eps0)
+    _LD = sp.log(1 / delta)
+    return dict(locals())
+
+
+def __getattr__(name):
+    if name in ("_OMEGA", "_S_STAR", "_V43", "_R43", "_alpha", "_r", "_L4", "_K", "_A"):
+        return _pieces()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    x = _pieces()
+    sp, beta, delta, eps0, n, p, q = (x[k] for k in ("sp", "beta", "delta", "eps0", "n", "p", "q"))
+    _alpha, _r, _L4, _OMEGA, _A, _S_STAR = (x[k] for k in ("_alpha", "_r", "_L4", "_OMEGA", "_A", "_S_STAR"))
+    _R43, _V43, _E, _LD = (x[k] for k in ("_R43", "_V43", "_E", "_LD"))
+    forms = {
+        "variation-ratio-analytic": Parts(
+            sp.log(1 + beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1)
+                   / (_alpha * _OMEGA + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2)) + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / (1 - 2 * _r))),
+            (p, beta, q, n, delta),
+            (p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _r < 1,
+             _A > 0, _OMEGA > 0, _OMEGA >= _S_STAR**2),
+        ),
+        "variation-ratio-analytic-printed": Parts(
+            sp.log(1 + (beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1) + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2))) / (_alpha * _OMEGA)
+                   + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / ((1 - 2 * _r) * _alpha * _OMEGA)),
+            (p, beta, q, n, delta),
+            (p > 1, beta > 0, delta < 1, 2 * _r < 1, _OMEGA > 0),
+        ),
+        "variation-ratio-asymptotic": Parts(
+            sp.log(1 + beta / ((1 - _V43) * (1 + p) * beta / (p - 1) + _V43)
+                   * (sp.sqrt(32 * _L4 / (_R43 * (n - 1))) + 4 / (_R43 * n))),
+            (p, beta, q, n, delta),
+            (p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _R43 < 1,
+             n >= 8 * sp.log(2 / delta) / _R43),
+        ),
+    }
+    table1 = {
+        "efmrtt19": Parts(sp.sqrt(sp.exp(3 * eps0) * _LD / n), (eps0, n, delta)),
+        "blanket": Parts(sp.sqrt(sp.exp(2 * eps0) * _LD / n), (eps0, n, delta)),
+        "clones": Parts((_E - 1) / (_E + 1) * sp.sqrt(_E * _LD / n), (eps0, n, delta)),
+        "stronger-clones": Parts(sp.sqrt((_E - 1) ** 2 * _LD / (n * (_E + 1))), (eps0, n, delta)),
+        "variation-ratio": Parts(sp.sqrt(beta * (_E - 1) * _LD / n), (eps0, beta, n, delta)),
+    }
+    forms.update({f"table1-{name}": parts for name, parts in table1.items()})
+    return forms
+
+
+# The variation-ratio reduction (Lemma 4.5) has a proof gap below the worst-case beta, where the
+# numerical bound is refuted; at the worst case it is the stronger-clone bound, whose general proof
+# was withdrawn (digest seed-002 §8.4). The closed forms rest on it: no proof, no counterexample.
 THEOREM_4_2 = register(Formula(
     name="variation-ratio-analytic",
-    expr=sp.log(1 + beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1)
-                / (_alpha * _OMEGA + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2)) + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / (1 - 2 * _r))),
-    params=(p, beta, q, n, delta),
-    conditions=(p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _r < 1,
-                _A > 0, _OMEGA > 0, _OMEGA >= _S_STAR**2),
+    build=_closed_forms,
     kind=Kind.UPPER,
+    status=Status.UNPROVEN,
     source="Wang et al. (2024), Theorem 4.2",
     erratum=("the fractions of the printed epsilon are nested wrongly (the printed form does not decrease with n); "
              "the monotonicity threshold of condition 2 is replaced by the exact one, Omega >= s*^2 (digest seed-002 §2)"),
@@ -234,43 +292,35 @@ THEOREM_4_2 = register(Formula(
 
 THEOREM_4_2_PRINTED = register(Formula(
     name="variation-ratio-analytic-printed",
-    expr=sp.log(1 + (beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1) + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2))) / (_alpha * _OMEGA)
-                + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / ((1 - 2 * _r) * _alpha * _OMEGA)),
-    params=(p, beta, q, n, delta),
-    conditions=(p > 1, beta > 0, delta < 1, 2 * _r < 1, _OMEGA > 0),
+    build=_closed_forms,
     kind=Kind.UPPER,
+    status=Status.UNPROVEN,  # a misprint: no proof gives this expression
     source="Wang et al. (2024), Theorem 4.2 as printed",
     lhs=r"\epsilon",
     description="Theorem 4.2 exactly as printed, kept to show the typo (its value never falls below log(1 + (p-1)/2))",
 ))
 
-_R43 = p * beta / ((p - 1) * q)
-_V43 = sp.Max(0, sp.Rational(4, 9) * (1 - 3 * _R43) / (1 - 2 * _R43))
 THEOREM_4_3 = register(Formula(
     name="variation-ratio-asymptotic",
-    expr=sp.log(1 + beta / ((1 - _V43) * (1 + p) * beta / (p - 1) + _V43)
-                * (sp.sqrt(32 * _L4 / (_R43 * (n - 1))) + 4 / (_R43 * n))),
-    params=(p, beta, q, n, delta),
-    conditions=(p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _R43 < 1,
-                n >= 8 * sp.log(2 / delta) / _R43),
+    build=_closed_forms,
     kind=Kind.UPPER,
+    status=Status.UNPROVEN,
     source="Wang et al. (2024), Theorem 4.3",
     lhs=r"\epsilon",
     description="asymptotic variation-ratio bound with explicit constants",
 ))
 
-_E = sp.exp(eps0)
-_LD = sp.log(1 / delta)
 TABLE_1 = {
-    name: register(Formula(name=f"table1-{name}", expr=expr, params=params, kind=Kind.APPROXIMATION,
+    name: register(Formula(name=f"table1-{name}", build=_closed_forms, kind=Kind.APPROXIMATION,
+                           status=Status.NOT_A_BOUND,
                            source=f"Wang et al. (2024), Table 1 ({cite}); rate up to a constant",
                            lhs=r"\epsilon = O(\cdot)", description=f"asymptotic rate of {cite}"))
-    for name, expr, params, cite in [
-        ("efmrtt19", sp.sqrt(sp.exp(3 * eps0) * _LD / n), (eps0, n, delta), "Erlingsson et al. 2019"),
-        ("blanket", sp.sqrt(sp.exp(2 * eps0) * _LD / n), (eps0, n, delta), "Balle et al. 2019"),
-        ("clones", (_E - 1) / (_E + 1) * sp.sqrt(_E * _LD / n), (eps0, n, delta), "Feldman et al. 2022"),
-        ("stronger-clones", sp.sqrt((_E - 1) ** 2 * _LD / (n * (_E + 1))), (eps0, n, delta), "Feldman et al. 2023"),
-        ("variation-ratio", sp.sqrt(beta * (_E - 1) * _LD / n), (eps0, beta, n, delta), "Wang et al. 2024"),
+    for name, cite in [
+        ("efmrtt19", "Erlingsson et al. 2019"),
+        ("blanket", "Balle et al. 2019"),
+        ("clones", "Feldman et al. 2022"),
+        ("stronger-clones", "Feldman et al. 2023"),
+        ("variation-ratio", "Wang et al. 2024"),
     ]
 }
 

@@ -19,8 +19,8 @@ from .clone_pairs import clone_pair_rdp, clone_pair_tradeoff, theorem_1_printed_
 from .composed import fmt_kov_epsilon, rdp_route_epsilon
 from .conversion import epsilon, epsilons
 from .enumeration import exact_rdp
-from .formulas import (CHEN_GDP, CHEN_GDP_REFINED, CHEN_RDP, COROLLARY_3_2, COROLLARY_3_5, ERLINGSSON_RDP, NBAR,
-                       UPPER_1, UPPER_2, UPPER_2_PRINTED, lam_int)
+from .formulas import (CHEN_GDP, CHEN_GDP_REFINED, CHEN_RDP, COROLLARY_3_2, COROLLARY_3_5, ERLINGSSON_RDP,
+                       UPPER_1, UPPER_2, UPPER_2_PRINTED)
 from .girgis import corollary_3_2, erlingsson, nbar, upper_1, upper_1_mixture, upper_2
 from .lower import binomial_central_moments, lower_bound, lower_bound_moments, rr_pair
 from .methods import RDP_METHODS, RdpMethod, compose, rdp_curve, rdp_curves
@@ -34,3 +34,11 @@ __all__ = [
     "rdp_curve", "rdp_curves", "rdp_route_epsilon", "rr_pair", "shuffled_sgd_epsilon", "theorem_1_printed_law_rdp",
     "upper_1", "upper_1_mixture", "upper_2",
 ]
+
+
+def __getattr__(name):
+    if name in ("NBAR", "lam_int"):
+        from . import formulas
+
+        return getattr(formulas, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

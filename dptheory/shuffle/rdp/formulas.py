@@ -15,28 +15,97 @@ Corrected forms (digest seed-004 §3, seed-001 §2):
 
 from __future__ import annotations
 
-import sympy as sp
-
-from ...formula import Formula, register
+from ...formula import Formula, Parts, register
 from ...results import Kind, Status
-from ...symbols import eps0, lam, n
 
-#: integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
-lam_int = sp.Symbol("lambda", positive=True, integer=True)
-_i = sp.Symbol("i", positive=True, integer=True)
-_E = sp.exp(eps0)
-NBAR = sp.floor((n - 1) / (2 * _E)) + 1
-_CHERNOFF = sp.exp(eps0 * lam_int - (n - 1) / (8 * _E))
 GIRGIS = "Girgis, Data, Diggavi, Suresh, Kairouz (CCS 2021)"
+
+
+def _closed_forms() -> dict[str, Parts]:
+    """The sympy expressions of this module's formulas, built on first use (sympy is slow to import)."""
+    import sympy as sp
+
+    from ...symbols import eps0, lam, n
+
+    # integer Renyi order (Theorems 3.1, 3.4 and Corollaries 3.2, 3.5 need integer orders)
+    lam_int = sp.Symbol("lambda", positive=True, integer=True)
+    _i = sp.Symbol("i", positive=True, integer=True)
+    _E = sp.exp(eps0)
+    NBAR = sp.floor((n - 1) / (2 * _E)) + 1
+    _CHERNOFF = sp.exp(eps0 * lam_int - (n - 1) / (8 * _E))
+
+    return {
+        "girgis-upper-1": Parts(
+            sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (NBAR * _E)
+                   + sp.Sum(sp.binomial(lam_int, _i) * _i * sp.gamma(_i / 2)
+                            * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * NBAR)) ** (_i / 2), (_i, 3, lam_int))
+                   + _CHERNOFF) / (lam_int - 1),
+            (eps0, n, lam_int),
+            (lam_int >= 2,),
+        ),
+        "girgis-corollary-3.2": Parts(
+            sp.log(1 + sp.binomial(lam_int, 2) * 4 * (_E - 1) ** 2 / n) / (lam_int - 1),
+            (eps0, n, lam_int),
+            (lam_int >= 2, lam_int**4 * sp.exp(5 * eps0) < n / 9),
+        ),
+        "girgis-upper-2": Parts(
+            sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / NBAR) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
+            (eps0, n, lam),
+            (lam > 1,),
+        ),
+        "girgis-upper-2-printed": Parts(
+            sp.log(sp.exp(lam**2 * (eps0 - 1) ** 2 / n) + sp.exp(eps0 * lam - (n - 1) / (8 * eps0))) / (lam - 1),
+            (eps0, n, lam),
+            (lam > 1, eps0 > 0),
+        ),
+        "erlingsson-rdp": Parts(
+            lam * 2 * sp.exp(4 * eps0) * (_E - 1) ** 2 / n,
+            (eps0, n, lam),
+            (lam > 1,),
+        ),
+        "girgis-corollary-3.5": Parts(
+            sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (n * _E)) / (lam_int - 1),
+            (eps0, n, lam_int),
+            (lam_int >= 2,),
+        ),
+        "chen-gdp": Parts(
+            2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
+            (eps0, n),
+            (n >= 2,),
+        ),
+        "chen-gdp-rdp": Parts(
+            2 * sp.exp(eps0) * lam / (n - 1),
+            (eps0, n, lam),
+            (n >= 2, lam > 1),
+        ),
+        "chen-gdp-refined": Parts(
+            sp.tanh(eps0 / 2) * 2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
+            (eps0, n),
+            (n >= 2,),
+        ),
+    }
+
+
+def _symbols() -> dict:
+    import sympy as sp
+
+    from ...symbols import eps0, n
+
+    lam_int = sp.Symbol("lambda", positive=True, integer=True)
+    return {"lam_int": lam_int, "NBAR": sp.floor((n - 1) / (2 * sp.exp(eps0))) + 1}
+
+
+def __getattr__(name):
+    """``lam_int`` (the integer Renyi order symbol) and ``NBAR`` (n_bar of Theorem 3.1) for
+    derivations, built on first use like the formulas."""
+    if name in ("lam_int", "NBAR"):
+        return _symbols()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 UPPER_1 = register(Formula(
     name="girgis-upper-1",
-    expr=sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (NBAR * _E)
-                + sp.Sum(sp.binomial(lam_int, _i) * _i * sp.gamma(_i / 2)
-                         * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * NBAR)) ** (_i / 2), (_i, 3, lam_int))
-                + _CHERNOFF) / (lam_int - 1),
-    params=(eps0, n, lam_int),
-    conditions=(lam_int >= 2,),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.PROVEN,
     source=f"{GIRGIS}, Theorem 3.1",
     erratum="all terms inside the log, binom(lambda, 2) for the printed (lambda/2) (digest seed-004 §3.1)",
@@ -46,9 +115,7 @@ UPPER_1 = register(Formula(
 
 COROLLARY_3_2 = register(Formula(
     name="girgis-corollary-3.2",
-    expr=sp.log(1 + sp.binomial(lam_int, 2) * 4 * (_E - 1) ** 2 / n) / (lam_int - 1),
-    params=(eps0, n, lam_int),
-    conditions=(lam_int >= 2, lam_int**4 * sp.exp(5 * eps0) < n / 9),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.UNPROVEN,
     source=f"{GIRGIS}, Corollary 3.2",
     erratum="binom(lambda, 2) for the printed (lambda/2)",
@@ -58,9 +125,7 @@ COROLLARY_3_2 = register(Formula(
 
 UPPER_2 = register(Formula(
     name="girgis-upper-2",
-    expr=sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / NBAR) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
-    params=(eps0, n, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.PROVEN,
     source=f"{GIRGIS}, Theorem 3.3",
     erratum="(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 (digest seed-004 §3.4)",
@@ -70,9 +135,7 @@ UPPER_2 = register(Formula(
 
 UPPER_2_PRINTED = register(Formula(
     name="girgis-upper-2-printed",
-    expr=sp.log(sp.exp(lam**2 * (eps0 - 1) ** 2 / n) + sp.exp(eps0 * lam - (n - 1) / (8 * eps0))) / (lam - 1),
-    params=(eps0, n, lam),
-    conditions=(lam > 1, eps0 > 0),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.REFUTED,
     source=f"{GIRGIS}, Theorem 3.3 as printed",
     lhs=r"\epsilon(\lambda)",
@@ -81,9 +144,7 @@ UPPER_2_PRINTED = register(Formula(
 
 ERLINGSSON_RDP = register(Formula(
     name="erlingsson-rdp",
-    expr=lam * 2 * sp.exp(4 * eps0) * (_E - 1) ** 2 / n,
-    params=(eps0, n, lam),
-    conditions=(lam > 1,),
+    build=_closed_forms,
     kind=Kind.UPPER, status=Status.PROVEN,
     source="Erlingsson et al. (2019), Remark 1, as quoted by Girgis et al. (2021), eq. (9)",
     lhs=r"\epsilon(\lambda)",
@@ -91,9 +152,7 @@ ERLINGSSON_RDP = register(Formula(
 
 COROLLARY_3_5 = register(Formula(
     name="girgis-corollary-3.5",
-    expr=sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (n * _E)) / (lam_int - 1),
-    params=(eps0, n, lam_int),
-    conditions=(lam_int >= 2,),
+    build=_closed_forms,
     kind=Kind.LOWER, status=Status.PROVEN,
     source=f"{GIRGIS}, Corollary 3.5",
     lhs=r"\epsilon(\lambda)",
@@ -102,9 +161,7 @@ COROLLARY_3_5 = register(Formula(
 
 CHEN_GDP = register(Formula(
     name="chen-gdp",
-    expr=2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
-    params=(eps0, n),
-    conditions=(n >= 2,),
+    build=_closed_forms,
     kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
     source="Chen, Cao, Ge (2024), Theorem 2",
     lhs=r"\mu",
@@ -113,9 +170,7 @@ CHEN_GDP = register(Formula(
 
 CHEN_RDP = register(Formula(
     name="chen-gdp-rdp",
-    expr=2 * sp.exp(eps0) * lam / (n - 1),
-    params=(eps0, n, lam),
-    conditions=(n >= 2, lam > 1),
+    build=_closed_forms,
     kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
     source="Chen, Cao, Ge (2024), Corollary 2",
     lhs=r"\epsilon(\lambda)",
@@ -124,9 +179,7 @@ CHEN_RDP = register(Formula(
 
 CHEN_GDP_REFINED = register(Formula(
     name="chen-gdp-refined",
-    expr=sp.tanh(eps0 / 2) * 2 * sp.exp(eps0 / 2) / sp.sqrt(n - 1),
-    params=(eps0, n),
-    conditions=(n >= 2,),
+    build=_closed_forms,
     kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
     source="dptheory: Gaussian limit of the mixed clone pair (digest seed-001 §2.5, seed-000 §5.6)",
     lhs=r"\mu",

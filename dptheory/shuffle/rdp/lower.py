@@ -8,7 +8,6 @@ import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from ... import validate
 from ...results import Curve, Kind, Status
@@ -22,6 +21,8 @@ def binomial_central_moments(n_value: int, p, imax: int, digits: int = 50) -> li
     """mu_i = E[(k - n p)^i] for k ~ Bin(n, p), i = 0..imax, with mpmath (cumulant recursion:
     Bernoulli cumulants k_{j+1} = p(1-p) dk_j/dp, binomial kappa_j = n k_j,
     mu_r = sum_{j=2}^{r} binom(r-1, j-1) kappa_j mu_{r-j})."""
+    import sympy as sp  # symbolic differentiation; imported here to keep sympy out of start-up
+
     t = sp.Symbol("t")
     poly = [t]
     for _ in range(imax):
