@@ -132,7 +132,7 @@ def test_binom_logpmf_against_mpmath(k, n, p):
     with mpmath.workdps(DPS):
         ref = float(_mp_logpmf(k, n, p))
     got = pr.binom_logpmf(k, n, p)
-    assert abs(got - ref) <= 4e-16 * max(1.0, abs(ref)) + float(pr.binom_tail_rtol(n)) / 10
+    assert abs(got - ref) <= 4e-16 * max(1.0, abs(ref)) + float(pr.binom_tail_rtol(n)) / 5
 
 
 def test_binom_logpmf_outside_support():
@@ -156,13 +156,13 @@ def test_binom_logpmf_is_kept_because_scipy_loses_accuracy():
                 boost[n] = max(boost.get(n, 0.0), abs(math.log(stats.binom.pmf(k, n, p)) - ref))
     assert gam[1e12] > 1e-4 and gam[1e15] > 0.1
     for n in ours:
-        assert ours[n] <= float(pr.binom_tail_rtol(n)) / 10
+        assert ours[n] <= float(pr.binom_tail_rtol(n)) / 5
         assert boost[n] > 1.5 * ours[n]
     # 40 standard deviations out: Boost's pmf underflows, the log-pmf is what the tails need
     assert stats.binom.pmf(7000, 10**4, 0.5) == 0.0
     with mpmath.workdps(DPS):
         ref = float(_mp_logpmf(7000, 10**4, 0.5))
-    assert abs(pr.binom_logpmf(7000, 10**4, 0.5) - ref) <= float(pr.binom_tail_rtol(1e4)) / 10
+    assert abs(pr.binom_logpmf(7000, 10**4, 0.5) - ref) <= float(pr.binom_tail_rtol(1e4)) / 5
 
 
 # ---------------------------------------------------------------------------
@@ -179,8 +179,8 @@ def test_bdtr_bdtrc_lose_accuracy_at_large_n():
     assert abs(special.bdtrc(k, n, p) / ref_sf - 1) > 1e3 * tol
     assert abs(special.bdtr(k, n, p) / ref_cdf - 1) > 1e3 * tol
     assert math.isnan(special.bdtrc(5 * 10**9, 10**10, 0.5))
-    assert abs(pr.binom_sf(k + 1, n, p) / ref_sf - 1) <= tol / 10
-    assert abs(pr.binom_cdf(k, n, p) / ref_cdf - 1) <= tol / 10
+    assert abs(pr.binom_sf(k + 1, n, p) / ref_sf - 1) <= tol / 5
+    assert abs(pr.binom_cdf(k, n, p) / ref_cdf - 1) <= tol / 5
 
 
 def test_library_tails_underflow_where_the_log_tail_is_needed():
@@ -192,9 +192,9 @@ def test_library_tails_underflow_where_the_log_tail_is_needed():
     with mpmath.workdps(DPS):
         ref = float(_quad_logsf(7000, 10**4, 0.5))
     got, ok = pr.binom_logsf(7000, 10**4, 0.5)
-    assert ok and ref < -800 and abs(got - ref) <= float(pr.binom_tail_rtol(1e4)) / 10
+    assert ok and ref < -800 and abs(got - ref) <= float(pr.binom_tail_rtol(1e4)) / 5
     got, ok = pr.binom_logcdf(3000, 10**4, 0.5)
-    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(1e4)) / 10
+    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(1e4)) / 5
 
 
 @pytest.mark.parametrize("k,n,p", [
@@ -210,7 +210,7 @@ def test_binom_logcdf_with_small_p(k, n, p):
     with mpmath.workdps(DPS):
         ref = float(_quad_logcdf(k, n, p))
     got, ok = pr.binom_logcdf(k, n, p)
-    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(n)) / 10
+    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(n)) / 5
 
 
 @pytest.mark.parametrize("k,n,p", [
@@ -222,10 +222,10 @@ def test_tail_far_below_float_range_with_p_close_to_1(k, n, p):
     with mpmath.workdps(DPS):
         ref = float(_quad_logsf(k, n, p))
     got, ok = pr.binom_logsf(k, n, p)
-    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(n)) / 10
+    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(n)) / 5
     # the same tail as a lower tail of Bin(n, 1 - p)
     got, ok = pr.binom_logcdf(n - k, n, 1 - p)
-    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(n)) / 10
+    assert ok and abs(got - ref) <= float(pr.binom_tail_rtol(n)) / 5
 
 
 def test_far_tail_below_float_range_is_returned_as_a_log():
@@ -275,10 +275,10 @@ def _tail_errors(ns, ps, zs):
 
 
 def test_binom_tails_within_documented_error():
-    """binom_tail_rtol promises a 10-fold margin over the errors observed: check it."""
+    """binom_tail_rtol promises a 5-fold margin over the errors observed: check it."""
     worst = _tail_errors((10, 1e3, 1e4, 1e8, 1e12, 1e15), (1e-12, 1e-6, 0.1, 0.5, 1 - 1e-6, 1 - 1e-12),
                          (-40, -3, 0.5, 6, 40))
-    assert worst and max(w[0] for w in worst.values()) <= 0.1, worst
+    assert worst and max(w[0] for w in worst.values()) <= 0.2, worst
 
 
 @pytest.mark.slow
@@ -286,7 +286,7 @@ def test_binom_tails_within_documented_error_full_grid():
     worst = _tail_errors((1, 2, 5, 10, 30, 100, 1e3, 1e4, 1e6, 1e8, 1e10, 1e12, 1e15),
                          (1e-12, 1e-6, 1e-3, 0.1, 0.5, 0.9, 1 - 1e-6, 1 - 1e-12),
                          (-40, -20, -10, -3, -1, 0, 0.5, 1, 3, 6, 10, 20, 40))
-    assert max(w[0] for w in worst.values()) <= 0.1, worst
+    assert max(w[0] for w in worst.values()) <= 0.2, worst
 
 
 # ---------------------------------------------------------------------------
