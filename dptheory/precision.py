@@ -1,18 +1,28 @@
 """Log-space arithmetic, mpmath precision control, and binomial probabilities in log space.
 
-Float64 helpers are vectorised over numpy arrays. The binomial log-pmf uses Loader's saddle
-point form (C. Loader, *Fast and accurate computation of binomial probabilities*, 2000): it stays
-accurate for n up to 1e15, where ``gammaln(n+1) - gammaln(k+1) - ...`` loses every digit.
-Binomial tails use the regularized incomplete beta function and, where that underflows, the
-log-pmf times the tail ratio computed by a continued fraction, so that tails far below 1e-308
-still come back as accurate logarithms.
+The library's routine is used wherever it is as accurate as a hand-written one over the range the
+toolkit needs (n up to 1e15, p from 1e-12 to 1 - 1e-12, thresholds 40 standard deviations into
+either tail, tails far below 1e-308): ``scipy.special.logsumexp``, ``numpy.logaddexp``,
+``scipy.special.betainc``/``betaincc`` for float64 tails, ``mpmath.binomial`` for the mpmath pmf.
+A routine is written here only where tests/test_precision.py shows the library's losing accuracy
+in that range; each says which test, where and by how much:
+
+* :func:`log1mexp`, :func:`logsubexp` (scipy's ``logsumexp(..., b=[1, -1])`` cancels);
+* :func:`binom_logpmf` with :func:`stirlerr` and :func:`bd0`, Loader's saddle point form
+  (C. Loader, *Fast and accurate computation of binomial probabilities*, 2000):
+  ``scipy.stats.binom.logpmf`` (a difference of ``gammaln``) loses every digit at n = 1e15, and
+  ``scipy.stats.binom.pmf`` (Boost) underflows below 1e-308;
+* the log tails :func:`binom_logsf`, :func:`binom_logcdf` and :func:`binom_log_mills`: scipy has
+  no log-space binomial tail, ``betainc`` underflows to 0 below 1e-308, so the far tail is the
+  log-pmf times the tail ratio of a continued fraction (:func:`_cf_tail_ratio`);
+* :func:`mp_binom_sf`, :func:`mp_binom_cdf` (``mpmath.betainc`` does not converge at n = 1e6) and
+  :func:`mp_adaptive` (``mpmath.autoprec`` is fooled by the cancellation it is used for).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-from typing import Callable, Iterator
+from typing import Callable
 
 import mpmath
 import numpy as np
@@ -25,11 +35,20 @@ LOG_2PI = math.log(2.0 * math.pi)
 def binom_tail_rtol(n):
     """Relative error bound of a float64 binomial tail or pmf with n trials.
 
+    Applies to :func:`binom_sf`, :func:`binom_cdf`, :func:`binom_logpmf`, :func:`binom_logsf`,
+    :func:`binom_logcdf` and :func:`binom_log_mills` (for the log functions: the absolute error of
+    the log), for p in [1e-12, 1 - 1e-12] and thresholds up to 40 standard deviations from the
+    mean (further out a log of magnitude L carries an extra 4 eps L: its float64 representation).
+
     Float64 cannot place a threshold k among n ~ 1e12 trials to better than an ulp of n, which in
-    standard deviations is about 1e-16 sqrt(n); the error of a tail probability (scipy's betainc,
-    or the continued fraction here) grows accordingly: about 1e-10 relative at n = 1e10 and 1e-9 at
-    n = 1e12. The bound below is 10 to 100 times the largest error observed against mpmath on the
-    grid of tests/test_precision.py, for tails down to 40 standard deviations.
+    standard deviations is about 1e-16 sqrt(n), so the error grows like sqrt(n); at small n it is
+    a few ulps of a log near -800 (a tail 40 standard deviations out). The bound is at least 5
+    times the largest error observed against mpmath at 50 digits on the grid of
+    tests/test_precision.py (n from 1 to 1e15, p from 1e-12 to 1 - 1e-12, thresholds from -40 to
+    40 standard deviations): the largest ratio error/bound there is 0.18, at n = 1e4, 40
+    standard deviations out (9e-13 in a log of -827, 8 ulps).
+    A 10-fold margin would need 1e-11 + 8e-14 sqrt(n), which widens the certified sums of
+    shuffle/variation_ratio.py beyond what tests/test_variation_ratio.py asserts at n = 2.
     """
     n = np.asarray(n, dtype=float)
     return 1e-12 + 4e-14 * np.sqrt(np.maximum(n, 1.0))
@@ -42,17 +61,22 @@ _TAIL_FLOOR = 1e-280
 # log-space arithmetic
 
 
-def logsumexp(values, axis=None):
-    """log(sum(exp(values))) without overflow; -inf for an empty or all -inf input."""
-    arr = np.asarray(values, dtype=float)
-    if arr.size == 0:
-        return -np.inf
-    with np.errstate(divide="ignore"):
-        return special.logsumexp(arr, axis=axis)
+#: log(sum(exp(values))) along ``axis`` without overflow, -inf for an empty or all -inf input
+#: (scipy's, re-exported: callers use ``logsumexp(values)`` and ``logsumexp(values, axis=0)``).
+logsumexp = special.logsumexp
+
+#: log(exp(a) + exp(b)), numpy's (vectorised).
+logaddexp = np.logaddexp
 
 
 def log1mexp(x):
-    """log(1 - exp(x)) for x <= 0, accurate near 0 and for very negative x."""
+    """log(1 - exp(x)) for x <= 0, accurate near 0 and for very negative x.
+
+    Mächler's two-branch form (*Accurately computing log(1 - exp(-|a|))*, 2012). Kept because the
+    library's way, ``scipy.special.logsumexp([0, x], b=[1, -1])``, cancels:
+    ``test_log1mexp_is_kept_because_scipy_logsumexp_cancels`` shows it returning -inf at
+    x = -1e-20 (truth -46.05) and a relative error of 4e-9 at x = -1e-10.
+    """
     x = np.asarray(x, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(x > -math.log(2.0), np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
@@ -60,7 +84,11 @@ def log1mexp(x):
 
 
 def logsubexp(a, b):
-    """log(exp(a) - exp(b)) for a >= b (returns -inf when a == b)."""
+    """log(exp(a) - exp(b)) for a >= b (returns -inf when a == b).
+
+    ``a + log1mexp(b - a)``; kept for the same reason as :func:`log1mexp` (scipy's signed
+    ``logsumexp`` cancels when b is close to a).
+    """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     with np.errstate(invalid="ignore"):
@@ -68,44 +96,8 @@ def logsubexp(a, b):
     return out if out.ndim else float(out)
 
 
-def logaddexp(a, b):
-    """log(exp(a) + exp(b))."""
-    return np.logaddexp(a, b)
-
-
-def round_up(x, ulps: int = 4):
-    """Move ``x`` up by a few units in the last place (pessimistic rounding for upper bounds)."""
-    x = np.asarray(x, dtype=float)
-    out = x.copy()
-    for _ in range(ulps):
-        out = np.nextafter(out, np.inf)
-    return out if out.ndim else float(out)
-
-
-def inflate(x, rtol: float = 1e-10):
-    """x (1 + rtol), rounded up: an upper bound computed in float64 to a relative error below
-    ``rtol`` (gammaln, log-sum-exp and log1p each contribute ~1e-15 per term), made safe."""
-    return round_up(np.asarray(x, dtype=float) * (1 + rtol))
-
-
-def round_down(x, ulps: int = 4):
-    """Move ``x`` down by a few units in the last place (pessimistic rounding for lower bounds)."""
-    x = np.asarray(x, dtype=float)
-    out = x.copy()
-    for _ in range(ulps):
-        out = np.nextafter(out, -np.inf)
-    return out if out.ndim else float(out)
-
-
 # ---------------------------------------------------------------------------
 # mpmath precision
-
-
-@contextlib.contextmanager
-def mp_digits(digits: int) -> Iterator[None]:
-    """Evaluate the enclosed block with mpmath at ``digits`` decimal digits."""
-    with mpmath.workdps(int(digits)):
-        yield
 
 
 def mp_adaptive(fn: Callable[[], mpmath.mpf], digits: int, *, max_guard: int = 2000) -> mpmath.mpf:
@@ -114,6 +106,10 @@ def mp_adaptive(fn: Callable[[], mpmath.mpf], digits: int, *, max_guard: int = 2
     ``fn`` is re-run at ``digits + guard`` decimal digits with a growing guard, so sums that
     cancel catastrophically (a difference of two nearly equal tails) still come back with the
     requested number of correct digits. The returned value carries ``digits`` digits.
+
+    Kept instead of ``mpmath.autoprec``: that starts 3 digits above the target and stops when two
+    runs agree, so ``test_mp_adaptive_is_kept_because_autoprec_is_fooled`` shows it returning
+    0 for (1 + 1e-40) - 1 at 20 digits; a 15-digit guard doubled until agreement does not.
     """
     guard = 15
     with mpmath.workdps(digits + guard):
@@ -175,7 +171,12 @@ _SFERR_HALVES = np.array([
 
 
 def stirlerr(n):
-    """log(n!) - log(sqrt(2 pi n) (n/e)^n), the error of Stirling's formula, for n >= 0."""
+    """log(n!) - log(sqrt(2 pi n) (n/e)^n), the error of Stirling's formula, for n >= 0.
+
+    Loader (2000): exact values at half-integers up to 15, the asymptotic series above. scipy has
+    no counterpart; ``gammaln(n + 1) - (n + 0.5) log n + n - log(2 pi)/2`` cancels to nothing at
+    large n (the reason :func:`binom_logpmf` is hand-written).
+    """
     n = np.asarray(n, dtype=float)
     out = np.empty_like(n)
     small = n <= 15.0
@@ -206,7 +207,10 @@ def stirlerr(n):
 
 
 def bd0(x, m):
-    """x log(x/m) + m - x, computed without cancellation when x is close to m (x, m > 0)."""
+    """x log(x/m) + m - x, computed without cancellation when x is close to m (x, m > 0).
+
+    Loader's deviance term (2000), series in v = (x - m)/(x + m) for |v| < 0.1; no library has it.
+    """
     x = np.asarray(x, dtype=float)
     m = np.asarray(m, dtype=float)
     x, m = np.broadcast_arrays(x, m)
@@ -239,6 +243,12 @@ def binom_logpmf(k, n, p, q=None):
 
     ``q`` may be given as 1 - p when p is close to 1, to avoid losing its digits.
     Returns -inf outside 0 <= k <= n.
+
+    Kept hand-written: ``test_binom_logpmf_is_kept_because_scipy_loses_accuracy`` shows
+    ``scipy.stats.binom.logpmf`` (a difference of ``gammaln``) off by 2e-3 in the log at n = 1e12
+    and by more than 1 at n = 1e15, and ``log(scipy.stats.binom.pmf)`` (Boost) 2 to 7 times less
+    accurate than this form from n = 1e6 on, and -inf wherever the pmf is below 1e-308 (40
+    standard deviations out, where the tails of :func:`binom_logsf` need it).
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -254,9 +264,11 @@ def binom_logpmf(k, n, p, q=None):
         out[zero_q & (k == n)] = 0.0
         gen = inside & (p > 0) & (q > 0)
         lo = gen & (k == 0)
-        out[lo] = n[lo] * np.log1p(-p[lo]) if np.all(q[lo] == 1.0 - p[lo]) else n[lo] * np.log(q[lo])
+        # log q^n and log p^n from whichever of p, q is the small one (held exactly; the other
+        # may be 1 minus it, rounded): log(1 - 1e-12) from p = 1 - 1e-12 loses four digits
+        out[lo] = n[lo] * np.where(q[lo] > 0.5, np.log1p(-p[lo]), np.log(q[lo]))
         hi = gen & (k == n) & (k > 0)
-        out[hi] = n[hi] * np.log(p[hi])
+        out[hi] = n[hi] * np.where(p[hi] > 0.5, np.log1p(-q[hi]), np.log(p[hi]))
         mid = gen & (k > 0) & (k < n)
         if np.any(mid):
             km, nm, pm, qm = k[mid], n[mid], p[mid], q[mid]
@@ -269,45 +281,51 @@ def binom_logpmf(k, n, p, q=None):
 def _cf_tail_ratio(a, b, x, y, max_iter=20000, tol=1e-15):
     """Continued fraction for I_x(a, b) / [x^a y^b / (a B(a, b))], valid for x < (a+1)/(a+b+2).
 
-    Modified Lentz algorithm (DLMF 8.17.22), vectorised; ``y`` = 1 - x is passed separately.
-    Returns (value, converged).
+    The form of Didonato and Morris (1992) that Boost's ``ibeta`` uses for its far tails,
+    I_x(a, b) = x^a y^b / (B(a, b) (b0 + a1/(b1 + a2/(b2 + ...)))) with
+    a_m = (a+m-1)(a+b+m-1) m (b-m) x^2 / (a+2m-1)^2 and
+    b_m = m + m (b-m) x / (a+2m-1) + (a+m)((a+1) y - (b-1) x + m (1+y)) / (a+2m+1),
+    so the ratio is a / (b0 + ...). Its terms use ``y`` = 1 - x as given, not 1 - x rounded: the
+    form of DLMF 8.17.22, in x alone, loses the digits of y when x = 1 - p is close to 1
+    (``test_binom_logcdf_with_small_p``: 2e-5 off in the log of P[Bin(1e15, 1e-12) = 0], 17
+    times :func:`binom_tail_rtol`). Modified Lentz algorithm, vectorised. Returns
+    (value, converged).
+    scipy exposes no ratio of this kind, only the tail itself (``betainc``), which underflows
+    below 1e-308.
     """
     tiny = 1e-300
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    x = np.asarray(x, dtype=float)
+    a, b, x, y = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, x, y)))
     converged = np.zeros(a.shape, dtype=bool)
-    # modified Lentz on 1 + d1/(1 + d2/(1 + ...)); the ratio is its reciprocal
-    f = np.ones_like(a)
-    c = np.ones_like(a)
+    # b0 = a ((a+1) y - (b-1) x) / (a+1)
+    f = a * ((a + 1.0) * y - (b - 1.0) * x) / (a + 1.0)
+    f = np.where(np.abs(f) < tiny, tiny, f)
+    c = f.copy()
     d = np.zeros_like(a)
-    for m in range(0, max_iter):
-        # odd coefficient d_{2m+1}
-        num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-        d = 1.0 + num * d
+    for m in range(1, max_iter):
+        den = a + 2.0 * m - 1.0
+        am = (a + m - 1.0) * (a + b + m - 1.0) * m * (b - m) * x * x / (den * den)
+        bm = (m + m * (b - m) * x / den
+              + (a + m) * ((a + 1.0) * y - (b - 1.0) * x + m * (1.0 + y)) / (a + 2.0 * m + 1.0))
+        d = bm + am * d
         d = np.where(np.abs(d) < tiny, tiny, d)
-        c = 1.0 + num / c
-        c = np.where(np.abs(c) < tiny, tiny, c)
-        d = 1.0 / d
-        f = np.where(converged, f, f * c * d)
-        # even coefficient d_{2m+2}
-        mm = m + 1
-        num = mm * (b - mm) * x / ((a + 2 * mm - 1) * (a + 2 * mm))
-        d = 1.0 + num * d
-        d = np.where(np.abs(d) < tiny, tiny, d)
-        c = 1.0 + num / c
+        c = bm + am / c
         c = np.where(np.abs(c) < tiny, tiny, c)
         d = 1.0 / d
         delta = c * d
         f = np.where(converged, f, f * delta)
         converged |= np.abs(delta - 1.0) < tol
-        if m % 4 == 3 and converged.all():
+        if m % 4 == 0 and converged.all():
             break
-    return 1.0 / f, converged
+    return a / f, converged
 
 
 def binom_sf(k, n, p):
-    """P[Bin(n, p) >= k] in float64 (0 when it underflows; see :func:`binom_logsf`)."""
+    """P[Bin(n, p) >= k] in float64 (0 when it underflows; see :func:`binom_logsf`).
+
+    ``scipy.special.betainc(k, n - k + 1, p)`` (Boost's ibeta). Not ``scipy.special.bdtrc``:
+    ``test_bdtr_bdtrc_lose_accuracy_at_large_n`` shows it off by 5e8 times
+    :func:`binom_tail_rtol` at n = 1e8 and NaN from n = 1e10.
+    """
     k = np.ceil(np.asarray(k, dtype=float))
     n = np.asarray(n, dtype=float)
     p = np.asarray(p, dtype=float)
@@ -321,7 +339,8 @@ def binom_sf(k, n, p):
 
 
 def binom_cdf(k, n, p):
-    """P[Bin(n, p) <= k] in float64."""
+    """P[Bin(n, p) <= k] in float64: ``scipy.special.betaincc(k + 1, n - k, p)`` (not ``bdtr``,
+    for the reason given in :func:`binom_sf`)."""
     k = np.floor(np.asarray(k, dtype=float))
     n = np.asarray(n, dtype=float)
     p = np.asarray(p, dtype=float)
@@ -334,11 +353,37 @@ def binom_cdf(k, n, p):
     return out if out.ndim else float(out)
 
 
+def _log_upper_tail(k, n, p, q, direct):
+    """log P[Bin(n, p) >= k] from ``direct`` = the float64 tail, recomputed as log-pmf times the
+    continued-fraction tail ratio where ``direct`` is below :data:`_TAIL_FLOOR`.
+
+    ``q`` = 1 - p is passed separately so that a caller holding q exactly (the lower tail of
+    Bin(n, p) is the upper tail of Bin(n, 1 - p)) does not lose p's digits in 1 - (1 - p).
+    Returns (log tail, converged).
+    """
+    with np.errstate(divide="ignore"):
+        vals = np.log(direct)
+    ok = np.ones(k.shape, dtype=bool)
+    far = direct < _TAIL_FLOOR
+    if np.any(far):
+        kf, nf, pf, qf = k[far], n[far], p[far], q[far]
+        ratio, conv = _cf_tail_ratio(kf, nf - kf + 1.0, pf, qf)
+        vals[far] = binom_logpmf(kf, nf, pf, qf) + np.log(qf) + np.log(ratio)
+        ok[far] = conv
+    return vals, ok
+
+
 def binom_logsf(k, n, p):
     """log P[Bin(n, p) >= k], accurate also where the tail is far below 1e-308.
 
+    ``log(betainc)`` where that is above 1e-280, else log-pmf plus the log of the tail ratio
+    (:func:`_cf_tail_ratio`): scipy has no log-space binomial tail, and ``betainc`` (like
+    ``scipy.stats.binom.logsf``) is 0 below the float range, -inf in log
+    (``test_library_tails_underflow_where_the_log_tail_is_needed``). The relative error of the
+    tail (the absolute error of its log) is within :func:`binom_tail_rtol` (n).
+
     Returns (value, converged): ``converged`` is False only where the continued fraction of the
-    far tail did not settle; callers that need certified bounds use :func:`binom_logsf_bounds`.
+    far tail did not settle.
     """
     k = np.ceil(np.asarray(k, dtype=float))
     n = np.asarray(n, dtype=float)
@@ -348,22 +393,11 @@ def binom_logsf(k, n, p):
     ok = np.ones(k.shape, dtype=bool)
     mid = (k > 0) & (k <= n) & (p > 0)
     if np.any(mid):
-        out = out.copy()
         km, nm, pm = k[mid], n[mid], p[mid]
-        direct = special.betainc(km, nm - km + 1.0, pm)
-        with np.errstate(divide="ignore"):
-            vals = np.log(direct)
-        far = direct < _TAIL_FLOOR
-        if np.any(far):
-            kf, nf, pf = km[far], nm[far], pm[far]
-            ratio, conv = _cf_tail_ratio(kf, nf - kf + 1.0, pf, 1.0 - pf)
-            vals[far] = binom_logpmf(kf, nf, pf) + np.log1p(-pf) + np.log(ratio)
-            sub = np.ones(km.shape, dtype=bool)
-            sub[far] = conv
-            ok_mid = ok[mid]
-            ok_mid &= sub
-            ok[mid] = ok_mid
+        vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, special.betainc(km, nm - km + 1.0, pm))
+        out = out.copy()
         out[mid] = vals
+        ok[mid] = conv
     if out.ndim == 0:
         return float(out), bool(ok)
     return out, ok
@@ -375,7 +409,8 @@ def binom_log_mills(k, n, p):
     The ratio is computed directly (continued fraction) where k is at least one standard
     deviation above the mean, and as a quotient of the tail and the pmf elsewhere, so that a
     difference such as ``A B(k) - c S(k)`` can be formed as ``B(k) (A - c R(k))`` without the
-    tail's error being amplified. Returns (log R, relative error bound of R).
+    tail's error being amplified. Returns (log R, relative error bound of R). No library
+    computes this ratio.
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -400,10 +435,29 @@ def binom_log_mills(k, n, p):
 
 
 def binom_logcdf(k, n, p):
-    """log P[Bin(n, p) <= k]; see :func:`binom_logsf` (uses n - X ~ Bin(n, 1 - p))."""
+    """log P[Bin(n, p) <= k], accurate also where the tail is far below 1e-308.
+
+    The upper tail of n - X ~ Bin(n, 1 - p) at n - k, with 1 - p and p both held exactly:
+    ``log(betaincc(k + 1, n - k, p))``, and below 1e-280 the continued fraction as in
+    :func:`binom_logsf`. Returns (value, converged).
+    """
     k = np.floor(np.asarray(k, dtype=float))
     n = np.asarray(n, dtype=float)
-    return binom_logsf(n - k, n, 1.0 - np.asarray(p, dtype=float))
+    p = np.asarray(p, dtype=float)
+    k, n, p = np.broadcast_arrays(k, n, p)
+    out = np.where(k >= n, 0.0, -np.inf)
+    ok = np.ones(k.shape, dtype=bool)
+    mid = (k >= 0) & (k < n) & (p < 1)
+    if np.any(mid):
+        km, nm, pm = k[mid], n[mid], p[mid]
+        direct = special.betaincc(km + 1.0, nm - km, pm)
+        vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, direct)
+        out = out.copy()
+        out[mid] = vals
+        ok[mid] = conv
+    if out.ndim == 0:
+        return float(out), bool(ok)
+    return out, ok
 
 
 # ---------------------------------------------------------------------------
@@ -452,7 +506,11 @@ def _mp_upper_tail(k, n, p):
 
 
 def mp_binom_sf(k, n, p):
-    """P[Bin(n, p) >= k] at the current mpmath precision (direct sum or continued fraction)."""
+    """P[Bin(n, p) >= k] at the current mpmath precision (direct sum or continued fraction).
+
+    Not ``mpmath.betainc``: its hypergeometric series raises ``NoConvergence`` already at
+    n = 1e6, 40 standard deviations out (``test_mp_tails_are_kept_because_mpmath_betainc_fails``).
+    """
     k = int(math.ceil(k))
     n = int(n)
     if k <= 0:
@@ -468,7 +526,7 @@ def mp_binom_sf(k, n, p):
 
 
 def mp_binom_cdf(k, n, p):
-    """P[Bin(n, p) <= k] at the current mpmath precision."""
+    """P[Bin(n, p) <= k] at the current mpmath precision (see :func:`mp_binom_sf`)."""
     k = int(math.floor(k))
     n = int(n)
     if k < 0:
