@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import sympy as sp
 
 from .. import validate
@@ -47,8 +48,22 @@ SOURCE_2021 = "Feldman, McMillan, Talwar (2021), Theorem 3.1 (numerical, exact d
 SOURCE_2023 = "Feldman, McMillan, Talwar (2023), Theorem 3.2 (stronger clones)"
 
 
+#: error of the float parameters against the pair at eps0 (exp, one addition, one division and
+#: a complement: a few ulps each; relative for the clone probability, absolute for the thetas)
+INPUT_RTOL = 8 * 2.0**-52
+
+
 def _theta(e0: float) -> float:
     return 1.0 / (1.0 + math.exp(-e0))
+
+
+def _exact(e0: float, stronger: bool):
+    """mpmath parameters of the pair at the working precision (eps0 is the float, exactly)."""
+    def spec():
+        E = mpmath.exp(mpmath.mpf(e0))
+        prob = 2 / (E + 1) if stronger else 1 / E
+        return prob, E / (E + 1), 1 / (E + 1), mpmath.mpf(1), mpmath.mpf(1) / 2
+    return spec
 
 
 def clone_pair(eps0_value, n_value) -> CountPair:
@@ -56,7 +71,7 @@ def clone_pair(eps0_value, n_value) -> CountPair:
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
     th = _theta(e0)
-    return CountPair(nn - 1, math.exp(-e0), th, 1 - th)
+    return CountPair(nn - 1, math.exp(-e0), th, 1 - th, input_rtol=INPUT_RTOL, theta_err=INPUT_RTOL, exact=_exact(e0, False))
 
 
 def stronger_clone_pair(eps0_value, n_value) -> CountPair:
@@ -64,4 +79,4 @@ def stronger_clone_pair(eps0_value, n_value) -> CountPair:
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
     th = _theta(e0)
-    return CountPair(nn - 1, 2.0 * (1 - th), th, 1 - th)
+    return CountPair(nn - 1, 2.0 * (1 - th), th, 1 - th, input_rtol=INPUT_RTOL, theta_err=INPUT_RTOL, exact=_exact(e0, True))
