@@ -53,8 +53,11 @@ SOURCE_2023 = "Feldman, McMillan, Talwar (2023), Theorem 3.2 (stronger clones)"
 INPUT_RTOL = 8 * 2.0**-52
 
 
-def _theta(e0: float) -> float:
-    return 1.0 / (1.0 + math.exp(-e0))
+def _thetas(e0: float) -> tuple[float, float]:
+    """e^eps0/(e^eps0 + 1) and 1/(e^eps0 + 1), each to a few ulps (the second not as 1 - the first,
+    which loses its digits for large eps0)."""
+    t = math.exp(-e0)
+    return 1.0 / (1.0 + t), t / (1.0 + t)
 
 
 def _exact(e0: float, stronger: bool):
@@ -70,13 +73,13 @@ def clone_pair(eps0_value, n_value) -> CountPair:
     """The 2021 clone pair for n users of an eps0-DP local randomizer."""
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
-    th = _theta(e0)
-    return CountPair(nn - 1, math.exp(-e0), th, 1 - th, input_rtol=INPUT_RTOL, theta_err=INPUT_RTOL, exact=_exact(e0, False))
+    thp, thq = _thetas(e0)
+    return CountPair(nn - 1, math.exp(-e0), thp, thq, input_rtol=INPUT_RTOL, theta_rtol=INPUT_RTOL, exact=_exact(e0, False))
 
 
 def stronger_clone_pair(eps0_value, n_value) -> CountPair:
     """The 2023 stronger-clone pair (clone probability 2/(e^eps0 + 1))."""
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
-    th = _theta(e0)
-    return CountPair(nn - 1, 2.0 * (1 - th), th, 1 - th, input_rtol=INPUT_RTOL, theta_err=INPUT_RTOL, exact=_exact(e0, True))
+    thp, thq = _thetas(e0)
+    return CountPair(nn - 1, 2.0 * thq, thp, thq, input_rtol=INPUT_RTOL, theta_rtol=INPUT_RTOL, exact=_exact(e0, True))

@@ -49,7 +49,7 @@ _ARITH_RTOL = 1e-14
 _EPS = float(np.finfo(float).eps)
 
 
-def _log_psi(thp, thq, j, rho, log_gamma, theta_err=0.0, rho_rtol=0.0):
+def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
     """log H_gamma(X + B || Y + B) with X ~ Bern(thp), Y ~ Bern(thq), B ~ Bin(j, rho) (vectorised).
 
     Returns (log value, log of an absolute error bound). The likelihood ratio of the count a is
@@ -61,7 +61,7 @@ def _log_psi(thp, thq, j, rho, log_gamma, theta_err=0.0, rho_rtol=0.0):
     binomial Mills ratio S(k)/B(k), the error of the tail is multiplied by (gamma - 1), not by the
     tail itself.
 
-    **Condition.** ``theta_err`` bounds the absolute error of thp and thq (against the pair they
+    **Condition.** ``err_p`` and ``err_q`` bound the absolute errors of thp and thq (against the pair they
     stand for: rounding of e^eps0 and of the pmfs), ``rho_rtol`` the relative error of rho and
     1 - rho. Only A1 depends on the thetas (A1 + A0 = 1 - gamma), and a maximum of functions that
     are linear in A1 with coefficients B(k-1) moves by at most |dA1| max B(k-1) over the
@@ -70,7 +70,8 @@ def _log_psi(thp, thq, j, rho, log_gamma, theta_err=0.0, rho_rtol=0.0):
     relative error u of rho multiplies every atom of B by a factor within (1 +- u)^j and moves A1
     by about 2u A1, which the bound includes too.
     """
-    thp, thq, j, rho, theta_err = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (thp, thq, j, rho, theta_err)))
+    thp, thq, j, rho, err_p, err_q = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (thp, thq, j, rho, err_p, err_q)))
     thp, thq, j, rho = (v.copy() for v in (thp, thq, j, rho))
     lg = float(log_gamma)
     gamma = math.exp(lg)
@@ -88,7 +89,9 @@ def _log_psi(thp, thq, j, rho, log_gamma, theta_err=0.0, rho_rtol=0.0):
         a1_all = thp - gamma * thq
         # absolute error of A1: the inputs' error (thetas, and 1 - theta after relabelling), the
         # rounding of gamma = e^eps (one ulp) and of the product and difference, rho's share
-        da1 = ((theta_err + _EPS) * (1 + gamma) + 4 * _EPS * (thp + gamma * thq) + 2 * _EPS * gamma * thq
+        # (1 - theta is exact for theta >= 1/2, within half an ulp of 1 otherwise)
+        da1 = (err_p + gamma * err_q + np.where(flip, _EPS * (1 + gamma), 0.0) + 4 * _EPS * (thp + gamma * thq)
+               + 2 * _EPS * gamma * thq
                + 3 * u_rho * np.abs(a1_all))
         # the largest pmf value of B (at its mode): bounds B(k-1) for every threshold
         mode = np.clip(np.floor((j + 1) * rho), 0, j)
@@ -100,7 +103,16 @@ def _log_psi(thp, thq, j, rho, log_gamma, theta_err=0.0, rho_rtol=0.0):
         boundary = ~equal & (np.abs(a1_all) <= da1)
         a0_pos = np.maximum((1 - thp) - gamma * (1 - thq), 0.0)
         err[boundary] = np.logaddexp(np.log(2 * da1[boundary]) + log_bmax[boundary], np.log(a0_pos[boundary]))
-    live = ~equal & ~boundary & (gamma < r_inf)
+    # B a point mass (rho = 0 or 1, or no clones): two atoms, H = A1+ + A0+ directly
+    point = ~equal & ((rho == 0) | (rho == 1) | (j == 0))
+    if np.any(point):
+        with np.errstate(divide="ignore"):
+            a0p = (1 - thp[point]) - gamma * (1 - thq[point])
+            out[point] = np.log(np.maximum(a1_all[point], 0.0) + np.maximum(a0p, 0.0))
+            # A0 = (1 - gamma) - A1 moves with A1, and with the rounding of its three operations
+            err[point] = np.log(2 * da1[point] + 4 * _EPS * ((1 - thp[point]) + gamma * (1 - thq[point])))
+    boundary &= ~point
+    live = ~equal & ~boundary & ~point & (gamma < r_inf)
     everything = live & (gamma < r_zero)
     out[everything] = log_whole
     with np.errstate(divide="ignore"):
@@ -249,6 +261,9 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_
         gap = np.where(mb > ma, gap, -np.inf)
         if not np.any(np.isfinite(gap)):
             break
+        # the float64 and input errors set the width: splitting buckets cannot narrow it much
+        if float(logsumexp(gap)) < float(np.logaddexp(logsumexp(lerr), base_err)) + math.log(0.25):
+            break
         order_ = np.argsort(-gap)
         cum = np.logaddexp.accumulate(gap[order_])
         count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
@@ -341,8 +356,9 @@ class CountPair:
         pair): u = input_rtol bounds the relative error of clone_prob, victim_prob and
         clone_bias. The values that constructors produce only where they are exact are taken as
         exact: a clone_prob of 0 or 1, a victim_prob of 0 or 1, a clone_bias of 0.5 (a fair clone).
-    theta_err : float
-        Bound on the absolute error of theta_p and theta_q against the pair they stand for.
+    theta_rtol : float
+        Bound on the relative error of theta_p and of theta_q against the pair they stand for
+        (constructors compute both without cancellation: 1/(1 + e^eps0), not 1 - e^eps0/(1 + e^eps0)).
         Constructors that compute the parameters from
         e^eps0 or from pmfs set it; the enclosures of :meth:`log_delta` then contain the
         divergence of every pair within it (the rounding of e^eps0 moves delta(eps) for eps just
@@ -360,7 +376,7 @@ class CountPair:
     victim_prob: float = 1.0
     clone_bias: float = 0.5
     input_rtol: float = 0.0
-    theta_err: float = 0.0
+    theta_rtol: float = 0.0
     exact: object = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
@@ -368,7 +384,7 @@ class CountPair:
         for name in ("clone_prob", "theta_p", "theta_q", "victim_prob", "clone_bias"):
             object.__setattr__(self, name, validate.probability(name, getattr(self, name)))
         object.__setattr__(self, "input_rtol", validate.real("input_rtol", self.input_rtol, low=0.0, high=1e-3))
-        object.__setattr__(self, "theta_err", validate.real("theta_err", self.theta_err, low=0.0, high=1e-3))
+        object.__setattr__(self, "theta_rtol", validate.real("theta_rtol", self.theta_rtol, low=0.0, high=1e-3))
 
     # ------------------------------------------------------------------ structure
     def reversed(self) -> "CountPair":
@@ -402,13 +418,16 @@ class CountPair:
         return pi * self.theta_p + (1 - pi) * rho, pi * self.theta_q + (1 - pi) * rho
 
     def _theta_err(self, m):
-        """Absolute error bound of the conditional thetas of :meth:`_theta_given` at counts m:
-        the inputs' error (``theta_err``, and ``input_rtol`` through pi_m) and the rounding of pi_m, whose log-odds are a sum of
+        """Absolute error bounds (of tp, of tq) of the conditional thetas of :meth:`_theta_given`
+        at counts m: the inputs' error (``theta_rtol``, and ``input_rtol`` through pi_m), the
+        rounding of tp = pi theta + (1 - pi) rho, and the error of pi_m, whose log-odds are a sum of
         a few logarithms (an error of a few ulps of their magnitudes)."""
+        tp, tq = self._theta_given(m)
+        r = self.theta_rtol + 4 * _EPS
         n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
         m = np.asarray(m, dtype=float)
         if s in (0.0, 1.0) and u == 0:
-            return np.full(m.shape, self.theta_err + 4 * _EPS)
+            return r * tp, r * tq
         with np.errstate(divide="ignore", invalid="ignore"):
             # log(w_present / w_absent) without v: m (1-s) / ((n-m+1) s)
             l_ratio = np.log(m) + math.log1p(-s) - np.log(np.maximum(n - m + 1.0, 1.0)) - math.log(max(s, 1e-300)) \
@@ -420,13 +439,14 @@ class CountPair:
             base = abs(math.log(v) - math.log1p(-v)) if 0 < v < 1 else 0.0
             # relative error of the odds: rounding of the logs, s and 1 - s (relative u each)
             lo_err = 4 * _EPS * (size + base) + 2 * u * (1 + np.abs(m - n * s) / max(1 - s, 1e-300))
-            dpi = pi * (1 - pi) * np.minimum(lo_err, 1.0) + 2 * _EPS
+            dpi = pi * (1 - pi) * np.minimum(lo_err, 1.0)
             # v moves by u v (1 - v may be 0 in the pair and u v in the floats): pi = 1/(1 + x c)
             # with x = (1 - v)/v, c = w_absent / w_present, so pi moves by at most pi^2 c u / v
             if u > 0 and 0 < v < 1:
                 dpi = dpi + np.minimum(pi * pi * np.exp(-l_ratio) * u / v, 1.0)
-            spread = max(abs(self.theta_p - self.clone_bias), abs(self.theta_q - self.clone_bias))
-        return np.nan_to_num(self.theta_err + dpi * spread + 4 * _EPS, nan=1.0, posinf=1.0)
+            err_p = np.nan_to_num(r * tp + dpi * abs(self.theta_p - self.clone_bias), nan=1.0, posinf=1.0)
+            err_q = np.nan_to_num(r * tq + dpi * abs(self.theta_q - self.clone_bias), nan=1.0, posinf=1.0)
+        return err_p, err_q
 
     def _log_weights(self, ma, mb):
         """log P(ma <= K <= mb) and its error, K = C + V. The error includes the effect of the
@@ -468,8 +488,8 @@ class CountPair:
         tp_lo, tq_lo = self._theta_given(ma)
         rho = self.clone_bias
         rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
-        l_hi, e_hi = _log_psi(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, self._theta_err(mb), rho_rtol)
-        l_lo, e_lo = _log_psi(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, self._theta_err(ma), rho_rtol)
+        l_hi, e_hi = _log_psi(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, *self._theta_err(mb), rho_rtol)
+        l_lo, e_lo = _log_psi(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, *self._theta_err(ma), rho_rtol)
         # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
         # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
         # (they carry weight only through the inputs' error)
@@ -519,7 +539,7 @@ class CountPair:
 
         enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
                                    base=base, base_err=base_err, max_rounds=max_rounds)
-        if enc.relative_width() > rtol and n <= MP_FALLBACK_MAX_OTHERS and (self.exact is not None or (u == 0 and self.theta_err == 0)):
+        if enc.relative_width() > rtol and n <= MP_FALLBACK_MAX_OTHERS and (self.exact is not None or (u == 0 and self.theta_rtol == 0)):
             mp_enc = self.mp_log_delta(eps, digits=max(20, int(-math.log10(rtol)) + 12))
             if mp_enc.log_upper - mp_enc.log_lower < enc.log_upper - enc.log_lower:
                 return Enclosure(max(enc.log_lower, mp_enc.log_lower), min(enc.log_upper, mp_enc.log_upper))

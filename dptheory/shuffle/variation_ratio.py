@@ -80,8 +80,8 @@ def input_rtol(p_value) -> float:
     return 16 * _EPS * (1 + p_value / (p_value - 1))
 
 
-#: absolute error of p/(p+1) and 1/(p+1) from a float p within a few ulps of the real one
-THETA_ERR = 8 * _EPS
+#: relative error of p/(p+1) and 1/(p+1) from a float p within a few ulps of the real one
+THETA_RTOL = 8 * _EPS
 
 
 def pair(p_value, beta_value, q_value, others: int) -> CountPair:
@@ -92,7 +92,7 @@ def pair(p_value, beta_value, q_value, others: int) -> CountPair:
         return CountPair(others, min(1.0, 2 * r), 1.0, 0.0, victim_prob=bv, input_rtol=input_rtol(pv))
     alpha = bv / (pv - 1)
     return CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), victim_prob=_victim_prob(pv, bv),
-                     input_rtol=input_rtol(pv), theta_err=THETA_ERR)
+                     input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
 
 
 def _victim_prob(pv: float, bv: float) -> float:
@@ -118,7 +118,7 @@ def generalized_pair(p0, beta_value, q0, q1, others: int) -> CountPair:
         raise validate.DomainError(f"r0 + r1 = {r0 + r1!r} is invalid: must be at most 1")
     return CountPair(others, min(1.0, r0 + r1), pv / (pv + 1), 1 / (pv + 1),
                      victim_prob=_victim_prob(pv, bv), clone_bias=r0 / (r0 + r1) if r0 + r1 > 0 else 0.5,
-                     input_rtol=input_rtol(pv), theta_err=THETA_ERR)
+                     input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
 
 
 def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6) -> Enclosure:
@@ -338,7 +338,7 @@ def labelled_pair(p_value, beta_value, q_value, others: int) -> tuple[float, Cou
     if math.isinf(pv):
         return bv, CountPair(others, min(1.0, 2 * r), 1.0, 0.0, input_rtol=input_rtol(pv))
     return (min(1.0, (pv + 1) * bv / (pv - 1)),
-            CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), input_rtol=input_rtol(pv), theta_err=THETA_ERR))
+            CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL))
 
 
 def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, uniform: bool,
@@ -406,7 +406,7 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> Coun
     # the pmfs are floats within a few ulps of the randomizer's; sums of k of them add k ulps
     u = 8 * _EPS * (m.shape[1] + 8)
     return CountPair(others, min(1.0, s), float(r0[s0].sum()) / v, float(r1[s0].sum()) / v,
-                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_err=u)
+                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u)
 
 
 def theorem_5_1_parameters(matrix, x0: int, x1: int, x_star: int):
