@@ -109,8 +109,11 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
         with np.errstate(divide="ignore"):
             a0p = (1 - thp[point]) - gamma * (1 - thq[point])
             out[point] = np.log(np.maximum(a1_all[point], 0.0) + np.maximum(a0p, 0.0))
-            # A0 = (1 - gamma) - A1 moves with A1, and with the rounding of its three operations
-            err[point] = np.log(2 * da1[point] + 4 * _EPS * ((1 - thp[point]) + gamma * (1 - thq[point])))
+            # A0 = (1 - gamma) - A1 moves with A1, and with the rounding of its three operations;
+            # a positive part moves only where its argument is within its error of 0 or above
+            d1 = da1[point]
+            d0 = d1 + 4 * _EPS * ((1 - thp[point]) + gamma * (1 - thq[point]))
+            err[point] = np.log(np.where(a1_all[point] > -d1, d1, 0.0) + np.where(a0p > -d0, d0, 0.0))
     boundary &= ~point
     live = ~equal & ~boundary & ~point & (gamma < r_inf)
     everything = live & (gamma < r_zero)
@@ -667,6 +670,8 @@ def _mp_psi(tp, tq, j, rho, gamma):
         return whole
     a1 = tp - gamma * tq
     a0 = gamma * (1 - tq) - (1 - tp)
+    if a1 <= 0:  # gamma at the largest ratio to the working precision
+        return mpmath.mpf(0)
     xs = a0 / a1
     a_star = xs * rho * (j + 1) / ((1 - rho) + xs * rho)
     k = int(mpmath.floor(a_star)) + 1
