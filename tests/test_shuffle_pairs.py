@@ -110,7 +110,10 @@ def test_monotone_in_n_eps0_and_epsilon(n, eps0, eps):
     assert d(n + 5, eps0, eps).log_lower <= base.log_upper + 1e-12
     assert d(n, eps0 * 1.2, eps).log_upper >= base.log_lower - 1e-12
     assert d(n, eps0, eps + 0.1).log_lower <= base.log_upper + 1e-12
-    assert beta > 0
+    # the same pair built as the stronger-clone pair (Feldman et al. 2023) by another route: the
+    # two enclosures overlap
+    other = clones.stronger_clone_pair(eps0, n).log_delta(eps, rtol=1e-9)
+    assert max(other.log_lower, base.log_lower) <= min(other.log_upper, base.log_upper) + 1e-12, (beta, other, base)
 
 
 def test_large_n_enclosures_are_narrow():
@@ -140,12 +143,26 @@ def test_pair_validation():
 def test_epsilon_at_the_largest_likelihood_ratio_is_zero_up_to_rounding():
     """n = 1 and epsilon = eps0: gamma equals the largest ratio thp/thq, where a float threshold
     search divides 0 by 0 (found by hypothesis). The divergence is 0 up to the rounding of the
-    float parameters: the enclosure has a rounding-size upper end, and the 50-digit value of the
-    float pair (1.6e-17) lies inside it."""
+    float parameters: the enclosure has an upper end of the size of the parameters' error (a few
+    ulps of p, and of beta amplified by p/(p-1) = 4.3: 16 (1 + 4.3) 2^-52 relative on 1 - v, times
+    the largest ratio), and the 50-digit value of the float pair (1.6e-17) lies inside it."""
     e0 = 0.2661741816182324
     p = math.exp(e0)
     pair = vr.pair(p, (p - 1) / (p + 1), p, 0)
     enc = pair.log_delta(e0, rtol=1e-9)
-    assert enc.log_lower == -math.inf and enc.log_upper < math.log(1e-14)
+    assert enc.log_lower == -math.inf and enc.log_upper < math.log(1e-13)
     value, omitted = pair.mp_delta(e0, digits=50)
     assert value + omitted <= math.exp(enc.log_upper)
+
+
+def test_delta_returns_floats_below_1e_minus_300():
+    """CountPair.delta is a float function: below the float range it returns 0.0 for the lower end
+    and a subnormal (never 0) for the upper end, instead of raising; log_delta keeps
+    the value (about 1e-336 here, against the mpmath sum)."""
+    p = math.exp(1.0)
+    pr = vr.pair(p, (p - 1) / (p + 1), p, 20000)
+    lower, upper = pr.delta(0.35, rtol=1e-6)
+    assert lower == 0.0 and 0.0 < upper <= 1e-322
+    lower, upper = pr.delta(0.3, rtol=1e-6)  # about 1e-250: an ordinary double, both ends
+    enc = pr.log_delta(0.3, rtol=1e-6)
+    assert 0.0 < lower <= math.exp(enc.log_lower) * (1 + 1e-12) and upper >= math.exp(enc.log_upper) * (1 - 1e-12)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 
 from .. import validate
 from ..formula import Formula, Parts, register
@@ -59,21 +60,38 @@ SOURCE_2021 = "Feldman, McMillan, Talwar (2021), Theorem 3.1 (numerical, exact d
 SOURCE_2023 = "Feldman, McMillan, Talwar (2023), Theorem 3.2 (stronger clones)"
 
 
-def _theta(e0: float) -> float:
-    return 1.0 / (1.0 + math.exp(-e0))
+#: error of the float parameters against the pair at eps0 (exp, one addition, one division and
+#: a complement: a few ulps each; relative for the clone probability, absolute for the thetas)
+INPUT_RTOL = 8 * 2.0**-52
+
+
+def _thetas(e0: float) -> tuple[float, float]:
+    """e^eps0/(e^eps0 + 1) and 1/(e^eps0 + 1), each to a few ulps (the second not as 1 - the first,
+    which loses its digits for large eps0)."""
+    t = math.exp(-e0)
+    return 1.0 / (1.0 + t), t / (1.0 + t)
+
+
+def _exact(e0: float, stronger: bool):
+    """mpmath parameters of the pair at the working precision (eps0 is the float, exactly)."""
+    def spec():
+        E = mpmath.exp(mpmath.mpf(e0))
+        prob = 2 / (E + 1) if stronger else 1 / E
+        return prob, E / (E + 1), 1 / (E + 1), mpmath.mpf(1), mpmath.mpf(1) / 2
+    return spec
 
 
 def clone_pair(eps0_value, n_value) -> CountPair:
     """The 2021 clone pair for n users of an eps0-DP local randomizer."""
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
-    th = _theta(e0)
-    return CountPair(nn - 1, math.exp(-e0), th, 1 - th)
+    thp, thq = _thetas(e0)
+    return CountPair(nn - 1, math.exp(-e0), thp, thq, input_rtol=INPUT_RTOL, theta_rtol=INPUT_RTOL, exact=_exact(e0, False))
 
 
 def stronger_clone_pair(eps0_value, n_value) -> CountPair:
     """The 2023 stronger-clone pair (clone probability 2/(e^eps0 + 1))."""
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
-    th = _theta(e0)
-    return CountPair(nn - 1, 2.0 * (1 - th), th, 1 - th)
+    thp, thq = _thetas(e0)
+    return CountPair(nn - 1, 2.0 * thq, thp, thq, input_rtol=INPUT_RTOL, theta_rtol=INPUT_RTOL, exact=_exact(e0, True))

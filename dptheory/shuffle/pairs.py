@@ -38,30 +38,44 @@ import numpy as np
 
 from .. import validate
 from ..results import Enclosure
+from ..rounding import mp_down, mp_up
 from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
-                         binom_tail_rtol, log1mexp, logsumexp, mp_binom_pmf, mp_binom_sf)
+                         binom_tail_rtol, log1mexp, logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf)
 
 _NEG_INF = -np.inf
 #: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
 _ARITH_RTOL = 1e-14
+_EPS = float(np.finfo(float).eps)
 
 
-def _log_psi(thp, thq, j, rho, log_gamma):
+def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
     """log H_gamma(X + B || Y + B) with X ~ Bern(thp), Y ~ Bern(thq), B ~ Bin(j, rho) (vectorised).
 
     Returns (log value, log of an absolute error bound). The likelihood ratio of the count a is
-    monotone in a, so the divergence is the sum over a >= k of
-    ``(thp - gamma thq) B(a-1) + ((1-thp) - gamma (1-thq)) B(a)`` for a threshold k located in
-    closed form (the best of k-1, k, k+1 is kept, so rounding in its location cannot lose mass).
-    Summed, it is ``A1 B(k-1) - (gamma - 1) S(k) = B(k) [A1 x_k - (gamma - 1) R(k)]`` with
-    x_k = B(k-1)/B(k) and R the binomial Mills ratio S(k)/B(k); in this form the error of the
-    tail is multiplied by (gamma - 1), not by the tail itself.
+    monotone in a, so the divergence is the largest of the threshold sums
+    ``L_k = A1 B(k-1) + (1 - gamma) S(k)`` over k, with A1 = thp - gamma thq, B the pmf and S the
+    tail of B: the sum over a >= k of ``A1 B(a-1) + ((1-thp) - gamma (1-thq)) B(a)``. The threshold
+    is located in closed form (the best of k-1, k, k+1 is kept, so rounding in its location cannot
+    lose mass). Written ``B(k) [A1 x_k - (gamma - 1) R(k)]`` with x_k = B(k-1)/B(k) and R the
+    binomial Mills ratio S(k)/B(k), the error of the tail is multiplied by (gamma - 1), not by the
+    tail itself.
+
+    **Condition.** ``err_p`` and ``err_q`` bound the absolute errors of thp and thq (against the pair they
+    stand for: rounding of e^eps0 and of the pmfs), ``rho_rtol`` the relative error of rho and
+    1 - rho. Only A1 depends on the thetas (A1 + A0 = 1 - gamma), and a maximum of functions that
+    are linear in A1 with coefficients B(k-1) moves by at most |dA1| max B(k-1) over the
+    thresholds the perturbed A1 can select. Near the largest likelihood ratio (epsilon just below
+    eps0) A1 is a difference of nearly equal numbers; this term is then what sets the error. A
+    relative error u of rho multiplies every atom of B by a factor within (1 +- u)^j and moves A1
+    by about 2u A1, which the bound includes too.
     """
-    thp, thq, j, rho = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (thp, thq, j, rho)))
+    thp, thq, j, rho, err_p, err_q = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (thp, thq, j, rho, err_p, err_q)))
     thp, thq, j, rho = (v.copy() for v in (thp, thq, j, rho))
     lg = float(log_gamma)
     gamma = math.exp(lg)
     gm1 = math.expm1(lg)
+    u_rho = float(rho_rtol)
     flip = thp < thq
     thp[flip], thq[flip], rho[flip] = 1 - thp[flip], 1 - thq[flip], 1 - rho[flip]
     out = np.full(thp.shape, _NEG_INF)
@@ -71,21 +85,44 @@ def _log_psi(thp, thq, j, rho, log_gamma):
     log_whole = math.log(whole) if whole > 0 else _NEG_INF
     out[equal] = log_whole
     with np.errstate(divide="ignore", invalid="ignore"):
+        a1_all = thp - gamma * thq
+        # absolute error of A1: the inputs' error (thetas, and 1 - theta after relabelling), the
+        # rounding of gamma = e^eps (one ulp) and of the product and difference, rho's share
+        # (1 - theta is exact for theta >= 1/2, within half an ulp of 1 otherwise)
+        da1 = (err_p + gamma * err_q + np.where(flip, _EPS * (1 + gamma), 0.0) + 4 * _EPS * (thp + gamma * thq)
+               + 2 * _EPS * gamma * thq
+               + 3 * u_rho * np.abs(a1_all))
+        # the largest pmf value of B (at its mode): bounds B(k-1) for every threshold
+        mode = np.clip(np.floor((j + 1) * rho), 0, j)
+        log_bmax = binom_logpmf(mode, j, rho)
         r_inf = np.where(thq > 0, thp / np.where(thq > 0, thq, 1.0), np.inf)
         r_zero = (1 - thp) / (1 - thq)
-        # gamma at the largest ratio thp/thq to rounding: P(a) - gamma Q(a) = A1 B(a-1) + A0 B(a)
-        # with A1 = thp - gamma thq within rounding of 0, so the divergence is at most A1+ + A0+
-        slack = 4 * np.finfo(float).eps * (thp + gamma * thq)
-        boundary = ~equal & (np.abs(thp - gamma * thq) <= slack)
+        # gamma at the largest ratio to within the error of A1: the divergence is at most
+        # max_k A1' B(k-1) <= 2 dA1 max B, plus the positive part of A0 (at most 0 for gamma >= 1)
+        boundary = ~equal & (np.abs(a1_all) <= da1)
         a0_pos = np.maximum((1 - thp) - gamma * (1 - thq), 0.0)
-    err[boundary] = np.log(slack[boundary] + a0_pos[boundary])
-    live = ~equal & ~boundary & (gamma < r_inf)
+        err[boundary] = np.logaddexp(np.log(2 * da1[boundary]) + log_bmax[boundary], np.log(a0_pos[boundary]))
+    # B a point mass (rho = 0 or 1, or no clones): two atoms, H = A1+ + A0+ directly
+    point = ~equal & ((rho == 0) | (rho == 1) | (j == 0))
+    if np.any(point):
+        with np.errstate(divide="ignore"):
+            a0p = (1 - thp[point]) - gamma * (1 - thq[point])
+            out[point] = np.log(np.maximum(a1_all[point], 0.0) + np.maximum(a0p, 0.0))
+            # A0 = (1 - gamma) - A1 moves with A1, and with the rounding of its three operations;
+            # a positive part moves only where its argument is within its error of 0 or above
+            d1 = da1[point]
+            d0 = d1 + 4 * _EPS * ((1 - thp[point]) + gamma * (1 - thq[point]))
+            err[point] = np.log(np.where(a1_all[point] > -d1, d1, 0.0) + np.where(a0p > -d0, d0, 0.0))
+    boundary &= ~point
+    live = ~equal & ~boundary & ~point & (gamma < r_inf)
     everything = live & (gamma < r_zero)
     out[everything] = log_whole
+    with np.errstate(divide="ignore"):
+        err[everything] = np.log(da1[everything]) + log_bmax[everything]
     mid = live & ~everything
     if np.any(mid):
         tp, tq, jj, rr = thp[mid], thq[mid], j[mid], rho[mid]
-        a1 = tp - gamma * tq
+        a1 = a1_all[mid]
         a0 = a1 + gm1
         xs = a0 / a1
         a_star = xs * rr * (jj + 1) / ((1 - rr) + xs * rr)
@@ -123,8 +160,29 @@ def _log_psi(thp, thq, j, rho, log_gamma):
             with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 lr = np.log1p(np.exp(lr - lx))
                 lb = lb + lx
+        # the inputs' error: |dA1| times the largest B(k-1) over the thresholds A1 +- dA1 select
+        # (for gamma >= 1 a larger A1 lowers the threshold; B is unimodal); for gamma < 1 max B
+        dd = da1[mid]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if gm1 >= 0:
+                a1_hi = a1 + dd
+                xs_hi = (a1_hi + gm1) / a1_hi
+                k_lo = np.floor(xs_hi * rr * (jj + 1) / ((1 - rr) + xs_hi * rr)) - 1
+                idx = np.clip(np.maximum(k_lo - 1, mode[mid]), 0, jj)
+                log_b = binom_logpmf(idx, jj, rr)
+            else:
+                log_b = log_bmax[mid]
+            cond = np.log(dd) + log_b
+            if u_rho > 0:
+                # rho moves by drho <= u min(rho, 1 - rho): atom a of B by the factor c_a,
+                # |log c_a| <= 2 u |a - j rho|; so the positive parts move by at most
+                # (e^{2 u (j+1)} - 1) H, or, splitting at |a - j rho| = T = sqrt(350 j) (Hoeffding:
+                # mass beyond it below 2 e^-700), by (e^{2 u (T+1)} - 1) H + 2 e^-700 (e^{2 u (j+1)} - 1)
+                crude = np.log(np.expm1(2 * u_rho * (jj + 2)))
+                split = np.logaddexp(best + np.log(np.expm1(2 * u_rho * (np.sqrt(350 * jj) + 2))), math.log(2) - 700 + crude)
+                cond = np.logaddexp(cond, np.minimum(best + crude, split))
         out[mid] = best
-        err[mid] = best_err
+        err[mid] = np.logaddexp(best_err, cond)
     return out, err
 
 
@@ -174,17 +232,19 @@ def _lmul(log_a, log_b):
     return np.where(np.isneginf(log_a) | np.isneginf(log_b), -np.inf, out)
 
 
-def _totals(lhi, llo, lerr, base=_NEG_INF):
-    """(log lower, log upper) of a bucketed sum: sum of the bucket bounds plus ``base`` (exact),
-    the float64 errors added to the upper side and taken off the lower."""
-    total_err = float(logsumexp(lerr))
+def _totals(lhi, llo, lerr, base=_NEG_INF, base_err=_NEG_INF):
+    """(log lower, log upper) of a bucketed sum: sum of the bucket bounds plus ``base`` (known to
+    the absolute error ``base_err``, in logs), the errors added to the upper side and taken off
+    the lower."""
+    total_err = float(np.logaddexp(logsumexp(lerr), base_err))
     up = float(np.logaddexp(logsumexp(np.append(lhi, base)), total_err))
     core = float(logsumexp(np.append(llo, base)))
     low = core + float(log1mexp(min(total_err - core, 0.0))) if total_err < core else -math.inf
     return low, up
 
 
-def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_rounds: int = 60, done=None):
+def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_err: float = _NEG_INF,
+                   max_rounds: int = 60, done=None):
     """Certified enclosure of a sum over integer buckets [ma, mb] whose terms are monotone within
     each bucket: ``bounds(ma, mb)`` gives (log hi, log lo, log err) per bucket. The buckets holding
     90% of the gap are split in four until the relative width is at most ``rtol`` (or every bucket
@@ -196,13 +256,16 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_r
         done = lambda lower, upper: -math.expm1(lower - upper) <= rtol  # noqa: E731
     lhi, llo, lerr = bounds(ma, mb)
     for _ in range(max_rounds):
-        lower, upper = _totals(lhi, llo, lerr, base)
+        lower, upper = _totals(lhi, llo, lerr, base, base_err)
         if upper == -math.inf or (lower > -math.inf and done(lower, upper)):
             break
         with np.errstate(invalid="ignore"):
             gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), -np.inf)
         gap = np.where(mb > ma, gap, -np.inf)
         if not np.any(np.isfinite(gap)):
+            break
+        # the float64 and input errors set the width: splitting buckets cannot narrow it much
+        if float(logsumexp(gap)) < float(np.logaddexp(logsumexp(lerr), base_err)) + math.log(0.25):
             break
         order_ = np.argsort(-gap)
         cum = np.logaddexp.accumulate(gap[order_])
@@ -221,7 +284,7 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, max_r
         nhi, nlo, nerr = bounds(na, nb)
         ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
         lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
-    lower, upper = _totals(lhi, llo, lerr, base)
+    lower, upper = _totals(lhi, llo, lerr, base, base_err)
     if math.isnan(lower) or math.isnan(upper):
         raise FloatingPointError("bucketed sum gave NaN: a bucket bound is undefined (please report)")
     return Enclosure(lower, upper), ma, mb
@@ -259,6 +322,11 @@ def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_
     return enc
 
 
+#: largest number of other users for which :meth:`CountPair.log_delta` falls back to the mpmath sum
+#: when the float64 error bound is not small against the value (the sum costs O(N) tails)
+MP_FALLBACK_MAX_OTHERS = 400
+
+
 @dataclasses.dataclass(frozen=True)
 class CountPair:
     """Two laws of the counts (a, b) of type-0 and type-1 messages; see the module docstring.
@@ -275,6 +343,22 @@ class CountPair:
         Probability that the victim contributes a message at all (same under P and Q).
     clone_bias : float
         Probability that a clone is of type 0.
+    input_rtol : float
+        How far the float parameters may be from the pair they stand for (0: the floats are the
+        pair): u = input_rtol bounds the relative error of clone_prob, victim_prob and
+        clone_bias. The values that constructors produce only where they are exact are taken as
+        exact: a clone_prob of 0 or 1, a victim_prob of 0 or 1, a clone_bias of 0.5 (a fair clone).
+    theta_rtol : float
+        Bound on the relative error of theta_p and of theta_q against the pair they stand for
+        (constructors compute both without cancellation: 1/(1 + e^eps0), not 1 - e^eps0/(1 + e^eps0)).
+        Constructors that compute the parameters from
+        e^eps0 or from pmfs set it; the enclosures of :meth:`log_delta` then contain the
+        divergence of every pair within it (the rounding of e^eps0 moves delta(eps) for eps just
+        below eps0 by orders of magnitude more than its own relative size).
+    exact : callable or None
+        ``exact()`` returns (clone_prob, theta_p, theta_q, victim_prob, clone_bias) as mpmath
+        numbers at the working precision, for the mpmath fallback of :meth:`log_delta`
+        (None: the float parameters, valid only when ``input_rtol`` is 0).
     """
 
     others: int
@@ -283,16 +367,25 @@ class CountPair:
     theta_q: float
     victim_prob: float = 1.0
     clone_bias: float = 0.5
+    input_rtol: float = 0.0
+    theta_rtol: float = 0.0
+    exact: object = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "others", validate.integer("others", self.others, low=0))
         for name in ("clone_prob", "theta_p", "theta_q", "victim_prob", "clone_bias"):
             object.__setattr__(self, name, validate.probability(name, getattr(self, name)))
+        object.__setattr__(self, "input_rtol", validate.real("input_rtol", self.input_rtol, low=0.0, high=1e-3))
+        object.__setattr__(self, "theta_rtol", validate.real("theta_rtol", self.theta_rtol, low=0.0, high=1e-3))
 
     # ------------------------------------------------------------------ structure
     def reversed(self) -> "CountPair":
         """The pair (Q, P)."""
-        return dataclasses.replace(self, theta_p=self.theta_q, theta_q=self.theta_p)
+        exact = None
+        if self.exact is not None:
+            spec = self.exact
+            exact = lambda: (lambda s, tp, tq, v, r: (s, tq, tp, v, r))(*spec())  # noqa: E731
+        return dataclasses.replace(self, theta_p=self.theta_q, theta_q=self.theta_p, exact=exact)
 
     def _log_odds_present(self, m):
         """log(pi_m / (1 - pi_m)), pi_m = P[victim present | K = m]."""
@@ -316,19 +409,68 @@ class CountPair:
         rho = self.clone_bias
         return pi * self.theta_p + (1 - pi) * rho, pi * self.theta_q + (1 - pi) * rho
 
+    def _theta_err(self, m):
+        """Absolute error bounds (of tp, of tq) of the conditional thetas of :meth:`_theta_given`
+        at counts m: the inputs' error (``theta_rtol``, and ``input_rtol`` through pi_m), the
+        rounding of tp = pi theta + (1 - pi) rho, and the error of pi_m, whose log-odds are a sum of
+        a few logarithms (an error of a few ulps of their magnitudes)."""
+        tp, tq = self._theta_given(m)
+        r = self.theta_rtol + 4 * _EPS
+        n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
+        m = np.asarray(m, dtype=float)
+        if s in (0.0, 1.0) and u == 0:
+            return r * tp, r * tq
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # log(w_present / w_absent) without v: m (1-s) / ((n-m+1) s)
+            l_ratio = np.log(m) + math.log1p(-s) - np.log(np.maximum(n - m + 1.0, 1.0)) - math.log(max(s, 1e-300)) \
+                if 0 < s < 1 else np.zeros(m.shape)
+            l_ratio = np.where(m > n, np.inf, l_ratio)  # no count m without the victim
+            lo = self._log_odds_present(m)
+            pi = np.where(np.isposinf(lo), 1.0, np.where(np.isneginf(lo), 0.0, 1.0 / (1.0 + np.exp(-np.nan_to_num(lo)))))
+            size = np.abs(l_ratio) + abs(math.log(max(s, 1e-300))) + abs(math.log1p(-min(s, 1 - 1e-16))) + 8.0
+            base = abs(math.log(v) - math.log1p(-v)) if 0 < v < 1 else 0.0
+            # relative error of the odds: rounding of the logs, s and 1 - s (relative u each)
+            lo_err = 4 * _EPS * (size + base) + 2 * u * (1 + np.abs(m - n * s) / max(1 - s, 1e-300))
+            dpi = pi * (1 - pi) * np.minimum(lo_err, 1.0)
+            # v moves by u v (1 - v may be 0 in the pair and u v in the floats): pi = 1/(1 + x c)
+            # with x = (1 - v)/v, c = w_absent / w_present, so pi moves by at most pi^2 c u / v
+            if u > 0 and 0 < v < 1:
+                dpi = dpi + np.minimum(pi * pi * np.exp(-l_ratio) * u / v, 1.0)
+            err_p = np.nan_to_num(r * tp + dpi * abs(self.theta_p - self.clone_bias), nan=1.0, posinf=1.0)
+            err_q = np.nan_to_num(r * tq + dpi * abs(self.theta_q - self.clone_bias), nan=1.0, posinf=1.0)
+        return err_p, err_q
+
     def _log_weights(self, ma, mb):
-        """log P(ma <= K <= mb) and its error, K = C + V."""
-        n, s, v = self.others, self.clone_prob, self.victim_prob
+        """log P(ma <= K <= mb) and its error, K = C + V. The error includes the effect of the
+        inputs' error ``input_rtol`` = u: victim_prob v in (0, 1) moves by u v (the weight by at
+        most u v (W1 + W0), W1 and W0 the two binomial ranges), clone_prob s in (0, 1) by u s, which moves
+        log Bin(m; N, s) by u |m - N s| / (1 - s) (its derivative in s is (m - N s)/(s (1 - s)))
+        and Bin(N, s) by at most N u s in total variation (a coupling)."""
+        n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
         terms, errs = [], []
+        w1 = w0 = None
         if v > 0:
-            w, e = _log_binom_range(ma - 1, mb - 1, n, s)
-            terms.append(w + math.log(v))
-            errs.append(e + math.log(v))
+            w1, e1 = _log_binom_range(ma - 1, mb - 1, n, s)
         if v < 1:
-            w, e = _log_binom_range(ma, mb, n, s)
-            terms.append(w + math.log1p(-v))
-            errs.append(e + math.log1p(-v))
-        return logsumexp(np.vstack(terms), axis=0), logsumexp(np.vstack(errs), axis=0)
+            w0, e0 = _log_binom_range(ma, mb, n, s)
+        if v > 0:
+            terms.append(w1 + math.log(v))
+            errs.append(e1 + math.log(v))
+        if v < 1:
+            terms.append(w0 + math.log1p(-v))
+            errs.append(e0 + math.log1p(-v))
+        lw, lerr = logsumexp(np.vstack(terms), axis=0), logsumexp(np.vstack(errs), axis=0)
+        if u > 0:
+            if 0 < v < 1:
+                lerr = np.logaddexp(lerr, math.log(u * v) + np.logaddexp(w1, w0))
+            tv = math.log(2 * n * u * s) if 0 < s < 1 and n > 0 else _NEG_INF
+            if 0 < s < 1:
+                far = np.maximum(np.abs(np.asarray(ma, dtype=float) - 1 - n * s), np.abs(np.asarray(mb, dtype=float) - n * s)) + 1
+                with np.errstate(over="ignore", divide="ignore"):
+                    rel = np.expm1(np.minimum(u * far / (1 - s), 700.0))
+                    tv = np.minimum(tv, lw + np.log(rel))
+            lerr = np.logaddexp(lerr, tv)
+        return lw, lerr
 
     # ------------------------------------------------------------------ float64, certified
     def _bucket_bounds(self, ma, mb, log_gamma):
@@ -337,34 +479,62 @@ class CountPair:
         tp_hi, tq_hi = self._theta_given(mb)
         tp_lo, tq_lo = self._theta_given(ma)
         rho = self.clone_bias
-        l_hi, e_hi = _log_psi(tp_hi, tq_hi, ma - 1.0, rho, log_gamma)
-        l_lo, e_lo = _log_psi(tp_lo, tq_lo, mb - 1.0, rho, log_gamma)
-        # error: weight error times the upper Psi, plus weight times the Psi errors
-        err = logsumexp(np.vstack([_lmul(lw_err, l_hi), _lmul(lw, e_hi), _lmul(lw, e_lo)]), axis=0)
+        rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
+        l_hi, e_hi = _log_psi(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, *self._theta_err(mb), rho_rtol)
+        l_lo, e_lo = _log_psi(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, *self._theta_err(ma), rho_rtol)
+        # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
+        # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
+        # (they carry weight only through the inputs' error)
+        undefined_hi = np.isnan(l_hi) | np.isnan(e_hi)
+        undefined_lo = np.isnan(l_lo) | np.isnan(e_lo)
+        l_hi, e_hi = np.where(undefined_hi, 0.0, l_hi), np.where(undefined_hi, _NEG_INF, e_hi)
+        l_lo, e_lo = np.where(undefined_lo, _NEG_INF, l_lo), np.where(undefined_lo, _NEG_INF, e_lo)
+        # error: weight error times the perturbed Psi (at most 1), plus weight times the Psi errors
+        psi_top = np.minimum(np.logaddexp(l_hi, e_hi), 0.0)
+        err = logsumexp(np.vstack([_lmul(lw_err, psi_top), _lmul(lw, e_hi), _lmul(lw, e_lo)]), axis=0)
         return lw, _lmul(lw, l_hi), _lmul(lw, l_lo), err
 
     def log_delta(self, epsilon, *, rtol: float = 1e-6, max_rounds: int = 60) -> Enclosure:
-        """Certified enclosure of log H_{e^epsilon}(P||Q) (float64, any n).
+        """Certified enclosure of log H_{e^epsilon}(P||Q) (float64, any n; mpmath where needed).
 
         The buckets are refined until the enclosure's relative width is at most ``rtol`` (or every
-        bucket is a single count, when the float64 error itself sets the width).
+        bucket is a single count, when the float64 error itself sets the width). The enclosure
+        contains the divergence of the pair the float parameters stand for (see ``input_rtol``).
+        Where the float64 error bound is not small against the value (epsilon just below the
+        largest likelihood ratio) and N is at most :data:`MP_FALLBACK_MAX_OTHERS`, the value is
+        recomputed with mpmath (:meth:`mp_log_delta`) and the narrower enclosure is returned.
         """
         eps = validate.real("epsilon", epsilon)
         rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-        n, s, v = self.others, self.clone_prob, self.victim_prob
+        n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
         # m = 0: both laws are the point (0, 0)
         whole = max(0.0, -math.expm1(eps))
         log_zero_w = math.log1p(-v) + n * math.log1p(-s) if v < 1 and s < 1 else _NEG_INF
         if v == 1 and n == 0:
             log_zero_w = _NEG_INF
         base = log_zero_w + math.log(whole) if whole > 0 and log_zero_w > _NEG_INF else _NEG_INF
+        # its error: rounding (a few ulps of n log1p(-s)), and the inputs' error: v moves by u v,
+        # (1 - s)^n by n u s/(1 - s) relative
+        base_err = _NEG_INF
+        if whole > 0 and (base > _NEG_INF or u > 0):
+            rel = 4 * _EPS * (1 + abs(log_zero_w if log_zero_w > _NEG_INF else 0.0))
+            rel += n * u * s / (1 - s) if s < 1 else 0.0
+            with np.errstate(divide="ignore"):
+                # v moves by u v: the weight (1 - v)(1 - s)^n by u v (1 - s)^n
+                moved = math.log(u * v) + n * math.log1p(-s) + math.log(whole) if u > 0 and 0 < v < 1 and s < 1 else _NEG_INF
+                base_err = float(np.logaddexp(base + math.log(math.expm1(min(rel, 700.0))) if base > _NEG_INF else _NEG_INF,
+                                              moved))
         edges = self._initial_edges()
 
         def bounds(ma, mb):
             return self._bucket_bounds(ma, mb, eps)[1:]
 
         enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
-                                   base=base, max_rounds=max_rounds)
+                                   base=base, base_err=base_err, max_rounds=max_rounds)
+        if enc.relative_width() > rtol and n <= MP_FALLBACK_MAX_OTHERS and (self.exact is not None or (u == 0 and self.theta_rtol == 0)):
+            mp_enc = self.mp_log_delta(eps, digits=max(20, int(-math.log10(rtol)) + 12))
+            if mp_enc.log_upper - mp_enc.log_lower < enc.log_upper - enc.log_lower:
+                return Enclosure(max(enc.log_lower, mp_enc.log_lower), min(enc.log_upper, mp_enc.log_upper))
         return enc
 
     def _initial_edges(self, central: int = 32) -> np.ndarray:
@@ -373,20 +543,37 @@ class CountPair:
         return bucket_edges(1, n + 1, n * s + v, math.sqrt(n * s * (1 - s) + v * (1 - v)) + 1.0, central)
 
     def delta(self, epsilon, *, rtol: float = 1e-6) -> tuple[float, float]:
-        """Certified (lower, upper) of H_{e^epsilon}(P||Q) in float64 (raises if below 1e-300)."""
+        """Certified (lower, upper) of H_{e^epsilon}(P||Q) as floats: the lower end rounded down,
+        the upper end rounded up (0.0 or a subnormal where the value is that small; the upper end
+        of a positive value is never 0). Below the float range use :meth:`log_delta` or
+        :meth:`mp_delta`."""
         enc = self.log_delta(epsilon, rtol=rtol)
-        if enc.log_upper > _NEG_INF and enc.log_upper < -690:
-            from ..profile import Underflow
-
-            raise Underflow("the divergence is below 1e-300: use log_delta or digits=...")
         return enc.lower, enc.upper
 
     # ------------------------------------------------------------------ mpmath
     def mp_delta(self, epsilon, digits: int = 50):
-        """H_{e^epsilon}(P||Q) with mpmath (see :func:`mp_delta`); the pair's float parameters are
-        taken as exact binary numbers."""
-        return mp_delta(self.others, self.clone_prob, self.theta_p, self.theta_q, self.victim_prob,
-                        self.clone_bias, epsilon, digits)
+        """H_{e^epsilon}(P||Q) with mpmath (see :func:`mp_delta`): (value, omitted mass). The
+        parameters are those of ``exact`` if given, else the floats taken as exact binary numbers."""
+        if self.exact is None:
+            return mp_delta(self.others, self.clone_prob, self.theta_p, self.theta_q, self.victim_prob,
+                            self.clone_bias, epsilon, digits)
+        with mpmath.workdps(validate.digits(digits) + 20):
+            return mp_delta(self.others, *self.exact(), epsilon, digits)
+
+    def mp_log_delta(self, epsilon, digits: int = 30) -> Enclosure:
+        """Certified enclosure of log H_{e^epsilon} by the mpmath sum: evaluated at ``digits`` and
+        at ``digits + 20`` digits; the enclosure is widened by their difference (which bounds the
+        first one's error, as in :func:`dptheory.precision.mp_adaptive`) plus the omitted mass,
+        and rounded outwards."""
+        digits = validate.digits(digits)
+        v1, _ = self.mp_delta(epsilon, digits)
+        v2, om = self.mp_delta(epsilon, digits + 20)
+        with mpmath.workdps(digits + 40):
+            err = abs(v2 - v1) + v2 * mpmath.mpf(10) ** (-digits)
+            lo, hi = v2 - err, v2 + err + om
+            log_lo = mp_down(mpmath.log(lo)) if lo > 0 else -math.inf
+            log_hi = mp_up(mpmath.log(hi)) if hi > 0 else -math.inf
+        return Enclosure(log_lo, log_hi)
 
 
 def mp_delta(others, clone_prob, theta_p, theta_q, victim_prob, clone_bias, epsilon, digits: int = 50):
@@ -404,7 +591,10 @@ def mp_delta(others, clone_prob, theta_p, theta_q, victim_prob, clone_bias, epsi
         S, V, R = mpmath.mpf(clone_prob), mpmath.mpf(victim_prob), mpmath.mpf(clone_bias)
         TP, TQ = mpmath.mpf(theta_p), mpmath.mpf(theta_q)
 
-        def term(m):
+        skipped = [mpmath.mpf(0)]
+        cutoff = mpmath.mpf(10) ** (-(digits + 10))
+
+        def term(m, total):
             wp = V * mp_binom_pmf(m - 1, n, S) if m >= 1 else mpmath.mpf(0)
             wa = (1 - V) * mp_binom_pmf(m, n, S) if m <= n else mpmath.mpf(0)
             w = wp + wa
@@ -412,28 +602,46 @@ def mp_delta(others, clone_prob, theta_p, theta_q, victim_prob, clone_bias, epsi
                 return w, w
             if m == 0:
                 return w, w * max(mpmath.mpf(0), 1 - gamma)
+            if total > 0 and w * (n + 2) < cutoff * total:
+                skipped[0] += w  # the term is at most w: counted as omitted mass
+                return w, mpmath.mpf(0)
             pi = wp / w
             return w, w * _mp_psi(pi * TP + (1 - pi) * R, pi * TQ + (1 - pi) * R, m - 1, R, gamma)
+
+        def unvisited(left, right):
+            """the mass of K <= left and K >= right (K = C + V), from the binomial tails"""
+            out = mpmath.mpf(0)
+            if left >= 0:
+                out += V * mp_binom_cdf(left - 1, n, S) + (1 - V) * mp_binom_cdf(left, n, S)
+            if right <= n + 1:
+                out += V * mp_binom_sf(right - 1, n, S) + (1 - V) * mp_binom_sf(right, n, S)
+            return out
 
         mean = int(round(float(n * S + V)))
         total = mpmath.mpf(0)
         seen = mpmath.mpf(0)
         cutoff = mpmath.mpf(10) ** (-(digits + 10))
-        # walk outward from the mean; stop when the remaining mass (h <= 1) is negligible
+        # walk outward from the mean; stop when the remaining mass (h <= 1) is negligible: 1 - seen
+        # is a cheap estimate (it cancels to the working precision), confirmed by the tails
         left, right = mean, mean + 1
+        steps = 0
         while left >= 0 or right <= n + 1:
+            steps += 1
             for m in ([left] if left >= 0 else []) + ([right] if right <= n + 1 else []):
-                w, t = term(m)
+                w, t = term(m, total)
                 seen += w
                 total += t
             left -= 1
             right += 1
             remaining = max(mpmath.mpf(0), 1 - seen)
-            if total > 0 and remaining < cutoff * total:
-                break
-            if total == 0 and remaining < mpmath.mpf(10) ** (-(digits + 300)):
-                break
-        omitted = max(mpmath.mpf(0), 1 - seen)
+            small = remaining < mpmath.mpf(10) ** (-(mpmath.mp.dps - 5)) and steps % 64 == 0
+            if (total > 0 and remaining < cutoff * total) or small:
+                remaining = unvisited(left, right)
+                if total > 0 and remaining < cutoff * total:
+                    break
+                if total == 0 and remaining < mpmath.mpf(10) ** (-(digits + 300)):
+                    break
+        omitted = unvisited(left, right) + skipped[0]
     with mpmath.workdps(digits):
         return +total, +omitted
 
@@ -451,6 +659,8 @@ def _mp_psi(tp, tq, j, rho, gamma):
         return whole
     a1 = tp - gamma * tq
     a0 = gamma * (1 - tq) - (1 - tp)
+    if a1 <= 0:  # gamma at the largest ratio to the working precision
+        return mpmath.mpf(0)
     xs = a0 / a1
     a_star = xs * rho * (j + 1) / ((1 - rho) + xs * rho)
     k = int(mpmath.floor(a_star)) + 1

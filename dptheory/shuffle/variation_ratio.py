@@ -40,6 +40,7 @@ from .pairs import mp_delta as pairs_mp_delta
 from .randomizers import Randomizer
 
 SOURCE = "Wang et al. (2024)"
+_EPS = 2.0**-52
 REFUTATION = ("refuted for beta below (p-1)/(p+1): exact enumeration of GRR on 3 options, eps0 = 1, n = 2 "
               "exceeds it at eps = 0.7 (0.086025 > 0.072135; digest seed-002 §8.4)")
 
@@ -69,14 +70,37 @@ def clone_rate(p_value, beta_value, q_value):
     return beta_value / (p_value - 1) * p_value / q_value
 
 
+def input_rtol(p_value) -> float:
+    """Error of the pair's float parameters against the pair of the real (p, beta, q) that the
+    floats stand for (each within a few ulps, as from e^eps0 or a table formula): alpha = beta/(p-1)
+    and p/(p+1) lose a factor p/(p-1) to the subtraction."""
+    if math.isinf(p_value):
+        return 8 * _EPS
+    return 16 * _EPS * (1 + p_value / (p_value - 1))
+
+
+#: relative error of p/(p+1) and 1/(p+1) from a float p within a few ulps of the real one
+THETA_RTOL = 8 * _EPS
+
+
 def pair(p_value, beta_value, q_value, others: int) -> CountPair:
     """The pair P^q_{p,beta}, Q^q_{p,beta} of Theorem 4.7 with ``others`` other users (n - 1)."""
     pv, bv, qv = check_parameters(p_value, beta_value, q_value)
     r = clone_rate(pv, bv, qv)
     if math.isinf(pv):  # alpha -> 0, p alpha -> beta
-        return CountPair(others, min(1.0, 2 * r), 1.0, 0.0, victim_prob=bv)
+        return CountPair(others, min(1.0, 2 * r), 1.0, 0.0, victim_prob=bv, input_rtol=input_rtol(pv))
     alpha = bv / (pv - 1)
-    return CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), victim_prob=min(1.0, (pv + 1) * alpha))
+    return CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), victim_prob=_victim_prob(pv, bv),
+                     input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
+
+
+def _victim_prob(pv: float, bv: float) -> float:
+    """(p + 1) alpha; exactly 1 at the worst case beta = (p-1)/(p+1) (the tolerance of
+    :attr:`Randomizer.is_worst_case`), where the victim has no residual component. Taking it as 1
+    there is sound for an upper bound: a randomizer with (p, beta)-variation has it for every
+    larger beta."""
+    worst = (pv - 1) / (pv + 1)
+    return 1.0 if bv >= worst * (1 - 1e-12) else min(1.0, (pv + 1) * bv / (pv - 1))
 
 
 def generalized_pair(p0, beta_value, q0, q1, others: int) -> CountPair:
@@ -92,7 +116,8 @@ def generalized_pair(p0, beta_value, q0, q1, others: int) -> CountPair:
     if r0 + r1 > 1 + 1e-12:
         raise validate.DomainError(f"r0 + r1 = {r0 + r1!r} is invalid: must be at most 1")
     return CountPair(others, min(1.0, r0 + r1), pv / (pv + 1), 1 / (pv + 1),
-                     victim_prob=min(1.0, (pv + 1) * alpha), clone_bias=r0 / (r0 + r1) if r0 + r1 > 0 else 0.5)
+                     victim_prob=_victim_prob(pv, bv), clone_bias=r0 / (r0 + r1) if r0 + r1 > 0 else 0.5,
+                     input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
 
 
 def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6) -> Enclosure:
@@ -361,8 +386,9 @@ def labelled_pair(p_value, beta_value, q_value, others: int) -> tuple[float, Cou
     pv, bv, qv = check_parameters(p_value, beta_value, q_value)
     r = clone_rate(pv, bv, qv)
     if math.isinf(pv):
-        return bv, CountPair(others, min(1.0, 2 * r), 1.0, 0.0)
-    return min(1.0, (pv + 1) * bv / (pv - 1)), CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1))
+        return bv, CountPair(others, min(1.0, 2 * r), 1.0, 0.0, input_rtol=input_rtol(pv))
+    return (min(1.0, (pv + 1) * bv / (pv - 1)),
+            CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL))
 
 
 def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, uniform: bool,
@@ -425,8 +451,12 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> Coun
         raise validate.DomainError(f"inputs {x0} and {x1} have identical output distributions")
     clone0, clone1 = float(rs[s0].sum()), float(rs[s1].sum())
     s = clone0 + clone1
+    if np.all(s0 | s1):  # every output favours x0 or x1: the masses are exactly 1
+        v, s = 1.0, 1.0
+    # the pmfs are floats within a few ulps of the randomizer's; sums of k of them add k ulps
+    u = 8 * _EPS * (m.shape[1] + 8)
     return CountPair(others, min(1.0, s), float(r0[s0].sum()) / v, float(r1[s0].sum()) / v,
-                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5)
+                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u)
 
 
 def theorem_5_1_parameters(matrix, x0: int, x1: int, x_star: int):
@@ -447,12 +477,14 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tupl
     tv = {(a, b): 0.5 * float(np.abs(m[a] - m[b]).sum()) for a in range(rows) for b in range(rows) if a != b}
     top = max(tv.values())
     victims = [pair_ for pair_, t in tv.items() if t >= top * (1 - 1e-12)][:4]
-    best, where = Enclosure(-math.inf, -math.inf), None
+    best, where, top = -math.inf, None, -math.inf
     for x0, x1 in victims:
         for xs in range(rows):
             pr = lower_bound_pair(m, x0, x1, xs, others)
             for direction in (pr, pr.reversed()):
                 enc = direction.log_delta(epsilon, rtol=rtol)
-                if enc.log_lower > best.log_lower:
-                    best, where = enc, (x0, x1, xs)
-    return best, where
+                top = max(top, enc.log_upper)
+                if enc.log_lower > best:
+                    best, where = enc.log_lower, (x0, x1, xs)
+    # the bound is the largest divergence over the choices: its enclosure is [max lower, max upper]
+    return Enclosure(best, top), where
