@@ -218,3 +218,13 @@ def test_every_method_has_its_status_set_once():
         rz = factory(*[values[p] for p in params])
         for m in shuffle.METHODS.values():
             assert isinstance(m.status(rz), Status), (name, m.slug)
+
+
+def test_unbounded_likelihood_ratio_gives_an_unbounded_epsilon_not_an_exception():
+    """p = inf (a multi-message randomizer): at delta = 1e-300 no finite epsilon is certified;
+    the bracket is [lower, inf] with a note (e^eps overflowed inside the pair before)."""
+    rz = R.balls_into_bins(16, 2, 3)
+    res = shuffle.epsilon(rz, 1, 1e-300, method="variation-ratio")
+    assert res.upper == math.inf and res.lower > 0 and "no finite epsilon" in res.note
+    far = shuffle.delta(rz, 1, 800.0, method="variation-ratio")
+    assert far.lower == 0.0 and 0 < far.upper <= 1

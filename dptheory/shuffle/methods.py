@@ -129,6 +129,9 @@ class Method:
 
             bracket = epsilon_bracket(enclosure, delta, search)
             lo, hi = bracket.lower, bracket.upper
+            if math.isinf(hi):
+                note = _join(note, f"no finite epsilon: the bound stays above delta up to epsilon = {lo:.6g} "
+                                   "(an unbounded likelihood ratio carries mass above delta)")
             if bracket.at_theory_limit:
                 note = _join(note, f"the bound does not reach delta below log p = {cap:.6g}, "
                                    "which shuffling an eps0-LDP randomizer never exceeds")

@@ -322,6 +322,9 @@ def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_
     return enc
 
 
+#: above this epsilon, e^epsilon overflows float64
+_EPS_FLOAT_MAX = 700.0
+
 #: largest number of other users for which :meth:`CountPair.log_delta` falls back to the mpmath sum
 #: when the float64 error bound is not small against the value (the sum costs O(N) tails)
 MP_FALLBACK_MAX_OTHERS = 400
@@ -506,9 +509,14 @@ class CountPair:
         """
         eps = validate.real("epsilon", epsilon)
         rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+        if eps > _EPS_FLOAT_MAX:
+            # e^eps overflows: delta is non-increasing in epsilon, so delta(_EPS_FLOAT_MAX) bounds it
+            # from above, and 0 from below (a pair with an unbounded likelihood ratio keeps
+            # positive mass there)
+            return Enclosure(_NEG_INF, self.log_delta(_EPS_FLOAT_MAX, rtol=rtol).log_upper)
         n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
         # m = 0: both laws are the point (0, 0)
-        whole = max(0.0, -math.expm1(eps))
+        whole = -math.expm1(eps) if eps < 0 else 0.0
         log_zero_w = math.log1p(-v) + n * math.log1p(-s) if v < 1 and s < 1 else _NEG_INF
         if v == 1 and n == 0:
             log_zero_w = _NEG_INF
