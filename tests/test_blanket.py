@@ -1,0 +1,63 @@
+"""The privacy blanket bounds (dptheory/shuffle/blanket.py) against an independent exact value,
+and at the edges of the float range."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+
+from dptheory.shuffle import blanket
+
+
+def exact_binary_rr_delta(eps0: float, n: int, epsilon: float) -> float:
+    """Worst-case delta(epsilon) of n shuffled users of binary randomized response, at 50 digits:
+    the shuffled output is the count of ones; neighbouring datasets differ in one user's bit, the
+    others' counts are Bin(n - 1, q) for every configuration of the others (both directions)."""
+    with mpmath.workdps(50):
+        E = mpmath.exp(mpmath.mpf(eps0))
+        g = mpmath.exp(mpmath.mpf(epsilon))
+        keep = E / (E + 1)
+        best = mpmath.mpf(0)
+        for ones in range(n):  # the other n - 1 users: `ones` of them hold 1
+            # count of ones among the others: sum of Bern(keep) x ones and Bern(1 - keep) x rest
+            pmf = [mpmath.mpf(1)]
+            for prob in [keep] * ones + [1 - keep] * (n - 1 - ones):
+                pmf = [(pmf[i] if i < len(pmf) else 0) * (1 - prob) + (pmf[i - 1] * prob if i >= 1 else 0)
+                       for i in range(len(pmf) + 1)]
+            p0 = [(pmf[k] if k < len(pmf) else 0) * (1 - keep) + (pmf[k - 1] * keep if k >= 1 else 0) for k in range(n + 1)]
+            p1 = [(pmf[k] if k < len(pmf) else 0) * keep + (pmf[k - 1] * (1 - keep) if k >= 1 else 0) for k in range(n + 1)]
+            for a, b in ((p0, p1), (p1, p0)):
+                best = max(best, mpmath.fsum(max(x - g * y, 0) for x, y in zip(a, b)))
+        return float(best)
+
+
+@pytest.mark.parametrize("bound", ["hoeffding", "bennett"])
+@pytest.mark.parametrize("eps0,n", [(0.5, 30), (1.0, 40), (2.0, 25)])
+def test_blanket_bounds_are_above_the_exact_delta(bound, eps0, n):
+    for epsilon in (0.05, 0.2, 0.5 * eps0, 0.9 * eps0):
+        v = blanket.log_delta(bound, "rr", eps0, n, epsilon, 2)
+        assert math.exp(v) >= exact_binary_rr_delta(eps0, n, epsilon), (bound, eps0, n, epsilon)
+
+
+@pytest.mark.parametrize("bound", ["hoeffding", "bennett"])
+@pytest.mark.parametrize("kind,k", [("generic", None), ("rr", 3), ("laplace", None)])
+def test_tiny_epsilon_gives_delta_at_most_one_not_an_overflow(bound, kind, k):
+    """At epsilon ~ 1e-308 the bounds' terms overflow (b^2 / a) or divide by a log1p that
+    underflowed to 0: the bound then says delta <= 1, never log delta = +inf or an exception."""
+    for epsilon in (2.2e-308, 5e-324, 1e-200):
+        v = blanket.log_delta(bound, kind, 1.37, 10, epsilon, k)
+        assert v == 0.0 or (math.isfinite(v) and v <= 0.0), (bound, kind, epsilon, v)
+
+
+@pytest.mark.parametrize("bound", ["hoeffding", "bennett"])
+def test_blanket_delta_is_non_increasing_and_zero_from_eps0(bound):
+    values = [blanket.log_delta(bound, "generic", 1.0, 10**5, e) for e in (0.01, 0.02, 0.05, 0.1, 0.3, 0.9)]
+    assert all(a >= b for a, b in zip(values, values[1:]))
+    assert blanket.log_delta(bound, "generic", 1.0, 10**5, 1.0) == -math.inf
+
+
+def test_bad_bound_name_is_named():
+    with pytest.raises(ValueError, match="bound = 'chernoff'"):
+        blanket.log_delta("chernoff", "generic", 1.0, 100, 0.1)
