@@ -363,3 +363,17 @@ def test_pair_renyi_work_does_not_grow_with_n():
     for e0 in (1.0, 15.0, 50.0):
         small, huge = peak(e0, 10**6), peak(e0, 10**12)
         assert huge < 32 << 20 and huge < 8 * max(small, 1 << 20), (e0, small, huge)
+
+
+def test_corollary_3_2_condition_fast_check_matches_the_formula():
+    """The float64 pre-check of lambda^4 e^(5 eps0) < n/9 agrees with the formula's exact check,
+    at n on both sides of the edge for several orders."""
+    from dptheory.shuffle.rdp.methods import _cor_3_2_holds
+
+    o = np.arange(2, 40, dtype=float)
+    for e0 in (0.3, 1.0):
+        for lam in (2, 3, 10):
+            edge = 9 * lam**4 * math.exp(5 * e0)
+            for n in (math.floor(edge) - 1, math.floor(edge), math.ceil(edge), math.ceil(edge) + 1, 10**8):
+                exact = [rdp.COROLLARY_3_2.holds(e0, n, int(k)) for k in o]
+                assert _cor_3_2_holds(e0, n, o).tolist() == exact, (e0, n)
