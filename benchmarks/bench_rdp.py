@@ -128,7 +128,38 @@ def section_high_orders():
                   f" excess rule {t_e * 1e3:7.1f} ms, ratio {t_e / t_d:5.1f}x; upper {hi:.6g} vs {hi_e:.6g}")
 
 
+_TABLE = """
+import sys, time, numpy as np
+from dptheory.shuffle import rdp
+rdp.rdp_curves(1.0, 10**4, [2.0])  # imports and lazily built formulas, outside the timing
+t = time.perf_counter()
+rdp.rdp_curves(float(sys.argv[1]), int(float(sys.argv[2])), np.arange(2, 65, dtype=float), rtol=1e-3)
+print(time.perf_counter() - t)
+"""
+BASELINE = "eeac60f"  # main before the rdp-robust branch
+
+
+def section_table():
+    """The whole curve table of ``dptheory rdp --orders 2..64`` (every method), this tree against
+    BASELINE (git archive under /tmp, each in a fresh subprocess of this run)."""
+    print(f"0. whole RDP curve table, 63 orders, every method (seconds): this tree vs {BASELINE}")
+    base = f"/tmp/dptheory-{BASELINE}"
+    if not os.path.isdir(base):
+        os.makedirs(base)
+        subprocess.run(f"git -C {ROOT} archive {BASELINE} | tar -x -C {base}", shell=True, check=True)
+
+    def run(cwd, e0, n):
+        r = subprocess.run([sys.executable, "-W", "ignore", "-c", _TABLE, str(e0), str(n)], cwd=cwd,
+                           env={**os.environ, "PYTHONPATH": cwd}, capture_output=True, text=True, timeout=600)
+        return float(r.stdout.split()[-1]) if r.returncode == 0 else float("nan")
+
+    for e0, n in ((1.0, 10**8), (1.0, 10**12), (0.1, 10**8), (4.0, 10**8)):
+        new, old = run(ROOT, e0, n), run(base, e0, n)
+        print(f"   eps0 = {e0}, n = {n:.0e}: new {new:.2f} s, {BASELINE} {old:.2f} s, ratio {old / new:.2f}x")
+
+
 def main():
+    section_table()
     section_curves()
     section_mixture()
     section_high_orders()

@@ -330,3 +330,50 @@ def test_bucketed_conditional_sum_against_the_window_at_large_j():
         lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [4 * 10**11], 0.5, [lam],
                                                              pair_renyi._bucket_step(1e-3))
         assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4
+
+
+@pytest.mark.parametrize("make", [clones.clone_pair, clones.stronger_clone_pair, rdp.rr_pair],
+                         ids=["clone", "stronger-clone", "rr"])
+@pytest.mark.parametrize("n", [3, 10, 200])
+def test_pair_renyi_at_eps0_50_encloses_the_mpmath_atom_sum(make, n):
+    """At eps0 = 50, 1/(1 + e^-50) rounds to 1: a type-0 probability of 1 is a valid pair (it
+    used to end in 'math domain error'); the enclosure holds the 70-digit atom sum."""
+    pair = make(50.0, n)
+    for order in (1.5, 2.0, 8.0):
+        lo, hi = renyi(pair, order, rtol=1e-6)
+        exact = float(mpmath.log(mp_renyi_moment(pair, order)) / (order - 1))
+        assert lo <= exact <= hi and hi - lo <= 1e-5 * exact, (order, lo, exact, hi)
+
+
+def test_pair_renyi_work_does_not_grow_with_n():
+    """Every exact-pair curve at n = 1e12 in a few MB (it used to window the counts of a bucket
+    with 1e12 - 1 clones: 24 million terms at eps0 = 50, MemoryError under a 2 GiB cap). The
+    tracemalloc peak at n = 1e12 is bounded, and within a small factor of the one at n = 1e6."""
+    import tracemalloc
+
+    def peak(e0, n):
+        tracemalloc.start()
+        try:
+            curves = rdp.rdp_curves(e0, n, [2.0, 8.0, 32.0], ["chen-exact", "stronger-clones", "exact"])
+            assert all(isinstance(c, Curve) for c in curves)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    for e0 in (1.0, 15.0, 50.0):
+        small, huge = peak(e0, 10**6), peak(e0, 10**12)
+        assert huge < 32 << 20 and huge < 8 * max(small, 1 << 20), (e0, small, huge)
+
+
+def test_corollary_3_2_condition_fast_check_matches_the_formula():
+    """The float64 pre-check of lambda^4 e^(5 eps0) < n/9 agrees with the formula's exact check,
+    at n on both sides of the edge for several orders."""
+    from dptheory.shuffle.rdp.methods import _cor_3_2_holds
+
+    o = np.arange(2, 40, dtype=float)
+    for e0 in (0.3, 1.0):
+        for lam in (2, 3, 10):
+            edge = 9 * lam**4 * math.exp(5 * e0)
+            for n in (math.floor(edge) - 1, math.floor(edge), math.ceil(edge), math.ceil(edge) + 1, 10**8):
+                exact = [rdp.COROLLARY_3_2.holds(e0, n, int(k)) for k in o]
+                assert _cor_3_2_holds(e0, n, o).tolist() == exact, (e0, n)

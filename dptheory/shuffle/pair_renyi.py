@@ -95,13 +95,14 @@ def _log_renyi_conditional(thp: float, thq: float, j: int, rho: float, order: fl
         return -math.inf, -math.inf
     if thp < thq:  # relabel the types so that the ratio increases with a
         thp, thq, rho = 1 - thp, 1 - thq, 1 - rho
-    with np.errstate(divide="ignore"):
-        log_rmax = max(math.log(thp) - math.log(thq) if thq > 0 else math.inf,
-                       math.log1p(-thp) - math.log1p(-thq) if thq < 1 else -math.inf)
-        lthp = math.log(thp) if thp > 0 else -math.inf
-        l1thp = math.log1p(-thp) if thp < 1 else -math.inf
-        lthq = math.log(thq) if thq > 0 else -math.inf
-        l1thq = math.log1p(-thq) if thq < 1 else -math.inf
+    if thq == 0:  # P(j + 1) = thp B(j) > 0 = Q(j + 1) (or P(1) = thp > 0 = Q(1) if rho = 0)
+        return math.inf, -math.inf
+    # 0 < thq < thp <= 1 here; thp = 1 (e.g. 1/(1 + e^-eps0) at eps0 = 50) puts no mass of X on 0
+    lthp = math.log(thp)
+    l1thp = math.log1p(-thp) if thp < 1 else -math.inf
+    lthq = math.log(thq) if thq > 0 else -math.inf
+    l1thq = math.log1p(-thq)
+    log_rmax = lthp - lthq  # the largest of P/Q's two values thp/thq > 1 > (1-thp)/(1-thq)
     sd = math.sqrt(j * rho * (1 - rho)) + 1.0
     centre = j * rho
     width = 12.0 * sd
@@ -439,7 +440,7 @@ def _conditional_excess(tps, tqs, js, rho, lams, rtol, side: str):
     with np.errstate(divide="ignore", invalid="ignore"):
         tilt = (lams - 1) * np.abs(tps - tqs) / sd
     step = _bucket_step(rtol)
-    fast = ((step is not None) & (sd >= _MIN_SD) & (tilt <= _MAX_TILT) & (tps > 0) & (tps < 1) & (tqs > 0) & (tqs < 1)
+    fast = ((step is not None) & (sd >= _MIN_SD) & (tilt <= _MAX_TILT) & (tps >= 0) & (tps <= 1) & (tqs > 0) & (tqs < 1)
             & (tps != tqs) & (0 < rho < 1))
     slow = ~fast
     if np.any(fast):
@@ -455,6 +456,20 @@ def _conditional_excess(tps, tqs, js, rho, lams, rtol, side: str):
     return lower, upper, err
 
 
+def _log_max_ratio(thp: float, thq: float) -> float:
+    """log of a bound >= 1 on the likelihood ratio P(a)/Q(a) of every conditional pair of a count
+    pair: P(a)/Q(a) is a mediant of tp/tq and (1 - tp)/(1 - tq), and tp/tq (tp = pi thp + (1 - pi)
+    rho) a mediant of thp/thq and 1, so the ratio is at most max(thp/thq, (1 - thp)/(1 - thq), 1)."""
+    def log_ratio(num: float, den: float) -> float:
+        if num == 0:
+            return 0.0
+        if den == 0:
+            return math.inf
+        # a few ulps of each log, outwards (1 - thp is exact above 1/2 and within half an ulp below)
+        return math.log(num) - math.log(den) + 1e-15 * (1.0 + abs(math.log(num)) + abs(math.log(den)))
+    return max(0.0, log_ratio(thp, thq), log_ratio(1.0 - thp, 1.0 - thq) if thp != 1 or thq != 1 else 0.0)
+
+
 def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
     """(log hi, log lo, log err) of each (order, bucket): arrays of shape (orders, buckets)."""
     lams = np.atleast_1d(np.asarray(lams, dtype=float))
@@ -467,11 +482,10 @@ def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
     shape = (len(lams), nb)
     # buckets too light to matter get the trivial bound 0 <= excess <= R^lam (R the largest
     # likelihood ratio) instead of a windowed sum; they are refined like any other if they matter
-    with np.errstate(divide="ignore"):
-        log_r = max(abs(math.log(pair.theta_p) - math.log(pair.theta_q)) if 0 < pair.theta_q and 0 < pair.theta_p else math.inf,
-                    abs(math.log1p(-pair.theta_p) - math.log1p(-pair.theta_q)) if pair.theta_p < 1 and pair.theta_q < 1 else math.inf)
+    log_r = _log_max_ratio(pair.theta_p, pair.theta_q)
     trivial = lam_el * log_r if math.isfinite(log_r) else np.full(lam_el.shape, np.inf)
-    light = (rep(lw) + trivial < float(np.max(lw)) + math.log(rtol) - 40.0)
+    with np.errstate(invalid="ignore"):
+        light = np.isneginf(rep(lw)) | (rep(lw) + trivial < float(np.max(lw)) + math.log(rtol) - 40.0)
     l_hi = np.where(light, trivial, 0.0)
     e_hi = np.full(lam_el.shape, -np.inf)
     l_lo = np.full(lam_el.shape, -np.inf)
