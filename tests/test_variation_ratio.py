@@ -175,8 +175,8 @@ def test_lower_choices_cover_every_choice(m):
                    for r in reps for mirror in (False, True)), choice
 
 
-@pytest.mark.parametrize("m", [rz.pmfs for rz in LOWER_CASES] + [_asymmetric_pmfs()])
-@pytest.mark.parametrize("n", [3, 10**5])
+@pytest.mark.parametrize("m", [rz.pmfs for rz in LOWER_CASES[:4]] + [_asymmetric_pmfs()])
+@pytest.mark.parametrize("n", [3, 2000])
 def test_lower_log_delta_is_the_unpruned_maximum(m, n):
     """The screening skips no choice that could raise the maximum: the result equals the maximum
     of the lower ends over the representatives, each refined to the tolerance (exactly), and
