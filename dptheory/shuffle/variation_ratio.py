@@ -545,18 +545,25 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tupl
     The value is the maximum, over the choices, of the lower ends of their enclosures at ``rtol``;
     the upper end bounds the largest divergence over the choices from above. Every choice is first
     bounded cheaply (the bucketed sum without refinement, then with a few rounds: certified
-    enclosures too); the choice with the highest upper end is refined next, and a choice is
+    enclosures too); the choice with the highest upper end is refined next (the first one straight
+    to ``rtol``), and a choice is
     skipped once its upper end is at most the best lower end at ``rtol`` found so far. A skipped
     choice loses nothing: its lower end at ``rtol`` would be at most its divergence, hence at most
     that upper end, hence at most the maximum already found. So the result is the maximum over
     every choice of :func:`lower_choices`, which is the maximum over every victim pair of largest
     total variation (up to :data:`MAX_VICTIM_ORBITS` classes), every x_star and both directions.
-    Repeated calls with the same arguments (the epsilon inverter's) are answered from a cache.
+    The order of refinement (the best choice of the previous call for this matrix and n first)
+    changes the work, never the result. Repeated calls with the same arguments (the epsilon
+    inverter's) are answered from a cache.
     """
     m = np.ascontiguousarray(matrix, dtype=float)
     e = validate.real("epsilon", epsilon)
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol)
+
+
+#: index of the best choice of the last call, per (matrix, shape, others): a hint of the order only
+_LAST_BEST: dict = {}
 
 
 @functools.lru_cache(maxsize=256)
@@ -575,22 +582,33 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
         kw = {} if rounds is None else {"max_rounds": rounds}
         encs[i] = candidates[i][1].log_delta(epsilon, rtol=rtol, **kw)
 
-    for i in range(len(candidates)):
-        advance(i)
     best, where = -math.inf, None
-    for i, enc in enumerate(encs):
-        if level[i] == final and enc.log_lower > best:
-            best, where = enc.log_lower, candidates[i][0]
+    # the choice that was best in the last call for this matrix and n (the inverter's previous
+    # epsilon) is refined first, without screening: it is usually the best again
+    hint = _LAST_BEST.get((data, shape, others))
+    if hint is not None and hint < len(candidates):
+        level[hint] = final
+        advance(hint)
+        best, where = encs[hint].log_lower, candidates[hint][0]
+    for i in range(len(candidates)):
+        if encs[i] is None:
+            advance(i)
     while True:
         live = [i for i in range(len(candidates)) if level[i] < final and encs[i].log_upper > best]
         if not live:
             break
         i = max(live, key=lambda j: encs[j].log_upper)
-        level[i] += 1
+        # the first choice refined (highest upper end) goes straight to the tolerance: its lower
+        # end is what lets the others be skipped
+        level[i] = final if where is None else level[i] + 1
         advance(i)
         if level[i] == final and encs[i].log_lower > best:
             best, where = encs[i].log_lower, candidates[i][0]
     if where is None:  # no choice has a positive certified lower end: report the first choice
         where = candidates[0][0]
+    elif best > -math.inf:
+        _LAST_BEST[(data, shape, others)] = [c for c, _ in candidates].index(where)
+        while len(_LAST_BEST) > 64:
+            _LAST_BEST.pop(next(iter(_LAST_BEST)))
     # every choice's divergence is at most its own upper end (refined or not)
     return Enclosure(best, max(enc.log_upper for enc in encs)), where
