@@ -5,16 +5,26 @@ Task (issue 3): general eps0-LDP randomizer, eps0 = 1, delta = 1e-8: an epsilon 
 relative width <= 1e-3. Baseline: Algorithm 1 of Wang et al. as published, i.e. T = 20 bisection
 steps each summing Theorem 4.8 over all n clone counts (O(n) per step), vectorised with numpy.
 
-Run: python benchmarks/bench_shuffle.py
+Second section (issue 9): the variation-ratio lower bound (Wang et al. Theorem 5.1), one delta(eps)
+evaluation and one epsilon(delta) bracket, against the previous implementation (every victim pair
+among the first four of largest total variation, every x_star, both directions, each refined to
+the tolerance: ``baseline_lower_log_delta`` below, kept verbatim) in the same run.
+
+Run: python benchmarks/bench_shuffle.py  (``--lower`` for the second section only)
 """
 
 import math
 import statistics
+import sys
 import time
+
+import numpy as np
 
 from dptheory import shuffle
 from dptheory.shuffle import randomizers as R
+from dptheory.shuffle import METHODS
 from dptheory.shuffle import variation_ratio as vr
+from dptheory.results import Enclosure
 
 
 def timed(fn, repeat=5):
@@ -59,5 +69,62 @@ def main():
     print(f"\ncost at n = 1e12 relative to n = 1e8: {ours[10**12] / ours[10**8]:.2f}")
 
 
+def baseline_lower_log_delta(matrix, others, epsilon, *, rtol=1e-6):
+    """The lower bound as it was before issue 9 (commit eeac60f): 80 pair evaluations for GRR on 10
+    options."""
+    m = np.asarray(matrix, dtype=float)
+    rows = m.shape[0]
+    tv = {(a, b): 0.5 * float(np.abs(m[a] - m[b]).sum()) for a in range(rows) for b in range(rows) if a != b}
+    top = max(tv.values())
+    victims = [pair_ for pair_, t in tv.items() if t >= top * (1 - 1e-12)][:4]
+    best, where, top = -math.inf, None, -math.inf
+    for x0, x1 in victims:
+        for xs in range(rows):
+            pr = vr.lower_bound_pair(m, x0, x1, xs, others)
+            for direction in (pr, pr.reversed()):
+                enc = direction.log_delta(epsilon, rtol=rtol)
+                top = max(top, enc.log_upper)
+                if enc.log_lower > best:
+                    best, where = enc.log_lower, (x0, x1, xs)
+    return Enclosure(best, top), where
+
+
+def lower_bound_section():
+    """Issue 9: the lower bound answers in under 1 s at any n."""
+    method = METHODS["variation-ratio-lower"]
+    cases = [("grr d=3", R.grr(1.0, 3)), ("grr d=10", R.grr(1.0, 10)), ("general", R.general_ldp(1.0))]
+    delta = 1e-8
+    print("\nvariation-ratio-lower, eps0 = 1: delta at eps (rtol 1e-6) and epsilon at delta = 1e-8 (rtol 1e-3)")
+    print(f"{'randomizer':>10s} {'n':>6s} {'eps':>10s} {'before s':>9s} {'after s':>8s} {'ratio':>7s}"
+          f" {'same lower end':>14s} {'epsilon s':>9s}")
+    for name, rz in cases:
+        matrix = rz.pmfs if rz.pmfs is not None else R.binary_rr(1.0).pmfs
+        for n in (10**3, 10**6, 10**12):
+            vr._lower_log_delta.cache_clear()
+            t_eps, res = timed(lambda: method.epsilon(rz, n, delta), repeat=1)
+            for e in (res.lower, 0.1):
+                vr._lower_log_delta.cache_clear()
+                vr._LAST_BEST.clear()  # a cold call: no hint from the epsilon search
+                t_new, new = timed(lambda: vr.lower_log_delta(matrix, n - 1, e, rtol=1e-6), repeat=1)
+                t_old, old = timed(lambda: baseline_lower_log_delta(matrix, n - 1, e, rtol=1e-6), repeat=1)
+                same = abs(new[0].log_lower - old[0].log_lower) <= 1e-9 * max(1.0, abs(old[0].log_lower)) \
+                    or new[0].log_lower == old[0].log_lower
+                print(f"{name:>10s} {n:6.0e} {e:10.4g} {t_old:9.3f} {t_new:8.3f} {t_old / t_new:7.1f} {str(same):>14s}"
+                      f" {t_eps:9.3f}")
+    rz = R.grr(1.0, 10)
+    vr._lower_log_delta.cache_clear()
+    vr._LAST_BEST.clear()
+    t_new, _ = timed(lambda: method.epsilon(rz, 10**6, delta), repeat=1)
+    saved = vr.lower_log_delta
+    vr.lower_log_delta = baseline_lower_log_delta
+    try:
+        t_old, _ = timed(lambda: method.epsilon(rz, 10**6, delta), repeat=1)
+    finally:
+        vr.lower_log_delta = saved
+    print(f"epsilon bracket, grr d=10, n=1e6, delta=1e-8: before {t_old:.2f} s, after {t_new:.2f} s, ratio {t_old / t_new:.1f}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--lower" not in sys.argv:
+        main()
+    lower_bound_section()

@@ -132,6 +132,98 @@ def test_lower_bound_is_below_every_dataset_maximum(rz):
             assert exhaustive and enc.lower <= worst + exact.delta_error(n, e)
 
 
+def _asymmetric_pmfs():
+    """A 3-input randomizer with no symmetry (eps0 = log 3 at most) and one victim pair of largest
+    total variation."""
+    return np.array([[0.5, 0.3, 0.2], [0.2, 0.3, 0.5], [0.3, 0.45, 0.25]])
+
+
+LOWER_CASES = [R.grr(1.0, 3), R.grr(2.0, 4), R.binary_rr(0.5), R.unary_encoding(1.0, 3),
+               R.subset_selection(1.0, 5, 2)]
+
+
+def _every_choice(m):
+    """Every choice of Theorem 5.1's pair, by brute force: each ordered victim pair of largest
+    total variation, each x_star, both directions."""
+    rows = m.shape[0]
+    tv = {(a, b): 0.5 * float(np.abs(m[a] - m[b]).sum()) for a in range(rows) for b in range(rows) if a != b}
+    top = max(tv.values())
+    return [(a, b, xs, rev) for (a, b), t in tv.items() if t >= top * (1 - 1e-12)
+            for xs in range(rows) for rev in (False, True)]
+
+
+def _pair_of(m, choice, others):
+    x0, x1, xs, rev = choice
+    pr = vr.lower_bound_pair(m, x0, x1, xs, others)
+    return pr.reversed() if rev else pr
+
+
+@pytest.mark.parametrize("m", [rz.pmfs for rz in LOWER_CASES] + [_asymmetric_pmfs()])
+def test_lower_choices_cover_every_choice(m):
+    """Each choice's pair is, up to relabelling the two message types, the pair of one of the
+    representatives of :func:`lower_choices` (same parameters to rounding)."""
+    reps = [_pair_of(m, c, 7) for c in vr.lower_choices(m)]
+
+    def params(pr, mirror):
+        if mirror:
+            return np.array([pr.clone_prob, 1 - pr.theta_p, 1 - pr.theta_q, pr.victim_prob, 1 - pr.clone_bias])
+        return np.array([pr.clone_prob, pr.theta_p, pr.theta_q, pr.victim_prob, pr.clone_bias])
+
+    for choice in _every_choice(m):
+        target = params(_pair_of(m, choice, 7), False)
+        assert any(np.allclose(params(r, mirror), target, rtol=1e-13, atol=1e-15)
+                   for r in reps for mirror in (False, True)), choice
+
+
+@pytest.mark.parametrize("m", [rz.pmfs for rz in LOWER_CASES[:4]] + [_asymmetric_pmfs()])
+@pytest.mark.parametrize("n", [3, 2000])
+def test_lower_log_delta_is_the_unpruned_maximum(m, n):
+    """The screening skips no choice that could raise the maximum: the result equals the maximum
+    of the lower ends over the representatives, each refined to the tolerance (exactly), and
+    agrees with the maximum over every choice (brute force) to within that choice's enclosure."""
+    eps0 = math.log(float(np.max(m[:, None, :] / m[None, :, :])))
+    for e in (0.02, 0.3 * eps0, eps0 * (1 - 1e-7)):
+        vr._lower_log_delta.cache_clear()
+        enc, where = vr.lower_log_delta(m, n - 1, e, rtol=1e-6)
+        reps = [_pair_of(m, c, n - 1).log_delta(e, rtol=1e-6) for c in vr.lower_choices(m)]
+        assert enc.log_lower == max(r.log_lower for r in reps)
+        assert enc.log_upper >= max(r.log_lower for r in reps)
+        every = [_pair_of(m, c, n - 1).log_delta(e, rtol=1e-6) for c in _every_choice(m)]
+        best = max(every, key=lambda r: r.log_lower)
+        assert best.log_lower <= enc.log_upper
+        if best.log_lower > -math.inf:
+            assert enc.log_lower >= best.log_lower - (best.log_upper - best.log_lower) - 1e-12 * abs(best.log_lower)
+        if enc.log_lower > -math.inf:
+            x0, x1, xs = where
+            assert max(_pair_of(m, (x0, x1, xs, rev), n - 1).log_delta(e, rtol=1e-6).log_lower
+                       for rev in (False, True)) == enc.log_lower
+
+
+def test_lower_bound_refines_one_pair_per_symmetry_class(monkeypatch):
+    """GRR on 10 options: the pair's parameters range over three classes of choices (x_star equal
+    to x0, to x1, or neither); the bound used to refine 80 pairs to the tolerance (issue 9:
+    30-50 s). At most three are refined now, and a repeated call refines none."""
+    from dptheory.shuffle.pairs import CountPair
+    refined = []
+    original = CountPair.log_delta
+
+    def counting(self, epsilon, *, rtol=1e-6, max_rounds=60):
+        if max_rounds == 60:
+            refined.append(self)
+        return original(self, epsilon, rtol=rtol, max_rounds=max_rounds)
+
+    monkeypatch.setattr(CountPair, "log_delta", counting)
+    m = R.grr(1.0, 10).pmfs
+    vr._lower_log_delta.cache_clear()
+    for n, e in ((10**3, 0.1), (10**6, 0.0027), (10**6, 0.1)):
+        refined.clear()
+        vr.lower_log_delta(m, n - 1, e)
+        assert 1 <= len(refined) <= 3
+        refined.clear()
+        vr.lower_log_delta(m, n - 1, e)
+        assert refined == []
+
+
 def test_stronger_clone_condition():
     assert vr.stronger_clone_condition(R.grr(1.0, 5).pmfs)
     assert vr.stronger_clone_condition(R.binary_rr(2.0).pmfs)

@@ -35,6 +35,7 @@ from .. import validate
 from ..formula import Formula, Parts, register
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
+from . import exact
 from .pairs import CountPair, Enclosure
 from .pairs import mp_delta as pairs_mp_delta
 from .randomizers import Randomizer
@@ -434,6 +435,12 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
 # ----------------------------------------------------------------------------- lower bound
 
 
+def _mask_sum(values) -> float:
+    """Sum of a vector in ascending order: choices related by a symmetry of the pmfs (the same
+    multiset of entries) then give bit-identical pairs."""
+    return float(np.sort(values).sum())
+
+
 def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> CountPair:
     """The pair of Theorem 5.1 (Appendix B) for victims x0 / x1 and all other users at x_star.
 
@@ -446,16 +453,16 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> Coun
     m = np.asarray(matrix, dtype=float)
     r0, r1, rs = m[x0], m[x1], m[x_star]
     s0, s1 = r0 > r1, r1 > r0
-    v = float(r0[s0].sum() + r0[s1].sum())
+    v = _mask_sum(r0[s0]) + _mask_sum(r0[s1])
     if v == 0:
         raise validate.DomainError(f"inputs {x0} and {x1} have identical output distributions")
-    clone0, clone1 = float(rs[s0].sum()), float(rs[s1].sum())
+    clone0, clone1 = _mask_sum(rs[s0]), _mask_sum(rs[s1])
     s = clone0 + clone1
     if np.all(s0 | s1):  # every output favours x0 or x1: the masses are exactly 1
         v, s = 1.0, 1.0
     # the pmfs are floats within a few ulps of the randomizer's; sums of k of them add k ulps
     u = 8 * _EPS * (m.shape[1] + 8)
-    return CountPair(others, min(1.0, s), float(r0[s0].sum()) / v, float(r1[s0].sum()) / v,
+    return CountPair(others, min(1.0, s), _mask_sum(r0[s0]) / v, _mask_sum(r1[s0]) / v,
                      victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u)
 
 
@@ -469,22 +476,139 @@ def theorem_5_1_parameters(matrix, x0: int, x1: int, x_star: int):
     return p0, beta_v, float(r0[s0].sum() / rs[s0].sum()), float(r1[s1].sum() / rs[s1].sum())
 
 
-def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tuple[Enclosure, tuple]:
-    """Largest certified lower bound over the victim pairs of largest total variation and every
-    choice x_star of the other users' input; returns the enclosure and (x0, x1, x_star)."""
+#: largest number of victim pairs (up to the pmfs' symmetry) that :func:`lower_log_delta` tries
+MAX_VICTIM_ORBITS = 4
+
+
+def lower_choices(matrix) -> list[tuple[int, int, int, bool]]:
+    """The choices (x0, x1, x_star, reverse) over which :func:`lower_log_delta` maximises, one per
+    class of choices whose pairs are the same pair.
+
+    A choice is a victim pair (x0, x1) of largest total variation, the other users' input x_star
+    and a direction (``reverse``: D(Q||P) instead of D(P||Q)). Two symmetries give the same pair:
+
+    * a permutation of the inputs that maps the pmfs to themselves up to a permutation of the
+      outputs (here: products of permutations within the blocks of
+      :func:`dptheory.shuffle.exact.symmetry_blocks`, which checks each transposition exactly);
+      the masses summed into the pair are the same multisets, summed in sorted order, so the two
+      pairs are bit-identical;
+    * exchanging x0 and x1 and the direction: S0 and S1 swap, so the pair is the reversed pair
+      with the two message types relabelled, a bijection of the outcomes (equal in real
+      arithmetic; the float sums differ by rounding, which each enclosure counts).
+
+    Within a block the class of a choice is fixed by the blocks of x0, x1, x_star and by which
+    of them are equal. At most :data:`MAX_VICTIM_ORBITS` classes of victim pairs are kept (the
+    first in the order of the inputs); GRR on any number of options has one, and three classes of
+    choices in all.
+    """
     m = np.asarray(matrix, dtype=float)
     rows = m.shape[0]
+    block_of = {x: b for b, block in enumerate(exact.symmetry_blocks(m)) for x in block}
+
+    def labels(*xs):
+        first: dict[int, list[int]] = {}
+        out = []
+        for x in xs:
+            seen = first.setdefault(block_of[x], [])
+            if x not in seen:
+                seen.append(x)
+            out.append((block_of[x], seen.index(x)))
+        return tuple(out)
+
     tv = {(a, b): 0.5 * float(np.abs(m[a] - m[b]).sum()) for a in range(rows) for b in range(rows) if a != b}
     top = max(tv.values())
-    victims = [pair_ for pair_, t in tv.items() if t >= top * (1 - 1e-12)][:4]
-    best, where, top = -math.inf, None, -math.inf
+    victims, victim_keys = [], set()
+    for (a, b), t in tv.items():
+        key = min(labels(a, b), labels(b, a))
+        if t >= top * (1 - 1e-12) and key not in victim_keys and len(victims) < MAX_VICTIM_ORBITS:
+            victim_keys.add(key)
+            victims.append((a, b))
+    choices, keys = [], set()
     for x0, x1 in victims:
         for xs in range(rows):
-            pr = lower_bound_pair(m, x0, x1, xs, others)
-            for direction in (pr, pr.reversed()):
-                enc = direction.log_delta(epsilon, rtol=rtol)
-                top = max(top, enc.log_upper)
-                if enc.log_lower > best:
-                    best, where = enc.log_lower, (x0, x1, xs)
-    # the bound is the largest divergence over the choices: its enclosure is [max lower, max upper]
-    return Enclosure(best, top), where
+            for reverse in (False, True):
+                key = min((labels(x0, x1, xs), reverse), (labels(x1, x0, xs), not reverse))
+                if key not in keys:
+                    keys.add(key)
+                    choices.append((x0, x1, xs, reverse))
+    return choices
+
+
+#: refinement rounds of the screening passes of :func:`lower_log_delta` (None: to the tolerance)
+SCREENING_ROUNDS = (0, 4, None)
+
+
+def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tuple[Enclosure, tuple]:
+    """Largest certified lower bound of Theorem 5.1 over the choices of :func:`lower_choices`;
+    returns the enclosure and (x0, x1, x_star) of the best choice.
+
+    The value is the maximum, over the choices, of the lower ends of their enclosures at ``rtol``;
+    the upper end bounds the largest divergence over the choices from above. Every choice is first
+    bounded cheaply (the bucketed sum without refinement, then with a few rounds: certified
+    enclosures too); the choice with the highest upper end is refined next (the first one straight
+    to ``rtol``), and a choice is
+    skipped once its upper end is at most the best lower end at ``rtol`` found so far. A skipped
+    choice loses nothing: its lower end at ``rtol`` would be at most its divergence, hence at most
+    that upper end, hence at most the maximum already found. So the result is the maximum over
+    every choice of :func:`lower_choices`, which is the maximum over every victim pair of largest
+    total variation (up to :data:`MAX_VICTIM_ORBITS` classes), every x_star and both directions.
+    The order of refinement (the best choice of the previous call for this matrix and n first)
+    changes the work, never the result. Repeated calls with the same arguments (the epsilon
+    inverter's) are answered from a cache.
+    """
+    m = np.ascontiguousarray(matrix, dtype=float)
+    e = validate.real("epsilon", epsilon)
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol)
+
+
+#: index of the best choice of the last call, per (matrix, shape, others): a hint of the order only
+_LAST_BEST: dict = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float):
+    m = np.frombuffer(data, dtype=float).reshape(shape)
+    candidates = []
+    for x0, x1, xs, reverse in lower_choices(m):
+        pr = lower_bound_pair(m, x0, x1, xs, others)
+        candidates.append(((x0, x1, xs), pr.reversed() if reverse else pr))
+    level = [0] * len(candidates)
+    encs = [None] * len(candidates)
+    final = len(SCREENING_ROUNDS) - 1
+
+    def advance(i):
+        rounds = SCREENING_ROUNDS[level[i]]
+        kw = {} if rounds is None else {"max_rounds": rounds}
+        encs[i] = candidates[i][1].log_delta(epsilon, rtol=rtol, **kw)
+
+    best, where = -math.inf, None
+    # the choice that was best in the last call for this matrix and n (the inverter's previous
+    # epsilon) is refined first, without screening: it is usually the best again
+    hint = _LAST_BEST.get((data, shape, others))
+    if hint is not None and hint < len(candidates):
+        level[hint] = final
+        advance(hint)
+        best, where = encs[hint].log_lower, candidates[hint][0]
+    for i in range(len(candidates)):
+        if encs[i] is None:
+            advance(i)
+    while True:
+        live = [i for i in range(len(candidates)) if level[i] < final and encs[i].log_upper > best]
+        if not live:
+            break
+        i = max(live, key=lambda j: encs[j].log_upper)
+        # the first choice refined (highest upper end) goes straight to the tolerance: its lower
+        # end is what lets the others be skipped
+        level[i] = final if where is None else level[i] + 1
+        advance(i)
+        if level[i] == final and encs[i].log_lower > best:
+            best, where = encs[i].log_lower, candidates[i][0]
+    if where is None:  # no choice has a positive certified lower end: report the first choice
+        where = candidates[0][0]
+    elif best > -math.inf:
+        _LAST_BEST[(data, shape, others)] = [c for c, _ in candidates].index(where)
+        while len(_LAST_BEST) > 64:
+            _LAST_BEST.pop(next(iter(_LAST_BEST)))
+    # every choice's divergence is at most its own upper end (refined or not)
+    return Enclosure(best, max(enc.log_upper for enc in encs)), where
