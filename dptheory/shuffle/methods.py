@@ -120,7 +120,8 @@ class Method:
             lo, hi = rounding.down(value, rel_err=rounding.CLOSED_FORM_RTOL), rounding.up(value, rel_err=rounding.CLOSED_FORM_RTOL)
         else:
             target = math.log(delta)
-            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta), rtol=rtol,
+            # beyond e^700 float64 overflows: a bound still above delta there gives [700, inf]
+            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta), rtol=rtol, max_epsilon=700.0,
                                       tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)))
 
             def enclosure(e, tol):
