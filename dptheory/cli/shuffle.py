@@ -52,8 +52,8 @@ def run(args) -> int:
     if args.json:
         emit_json({"parameters": parameters, "summary": summary, "results": results})
         return 0
-    given = ", ".join(f"{k} = {float(v):g}" for k, v in setting.items())
-    eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0):g}, "
+    given = ", ".join(f"{k} = {float(v)!r}" for k, v in setting.items())
+    eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0)!r}, "
     lines([f"{randomizer.name}: {eps0}n = {n}, {given}",
            f"  variation-ratio parameters: p = {fmt(float(randomizer.p))}, beta = {fmt(float(randomizer.beta))}, "
            f"q = {fmt(float(randomizer.q))}", ""])
