@@ -84,10 +84,12 @@ class Bracket:
     #: the profile stayed above delta up to ``SearchParameters.upper``: ``upper`` is that theory
     #: bound, not a point where the profile was seen to reach delta
     at_theory_limit: bool = False
+    #: ``max_evaluations`` ran out before the tolerance was reached (the bracket is still certified)
+    budget_exhausted: bool = False
 
 
 class _Budget(Exception):
-    pass
+    """Raised inside the search when ``max_evaluations`` is reached."""
 
 
 def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchParameters = SearchParameters()) -> Bracket:
@@ -206,7 +208,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                 lower, upper = _straddle(classify, trial, lower, upper, params)
                 break
     except _Budget:
-        pass
+        return Bracket(lower, upper, count, theory_upper and not seen_below, budget_exhausted=True)
     return Bracket(lower, upper, count, theory_upper and not seen_below)
 
 

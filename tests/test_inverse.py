@@ -55,7 +55,7 @@ def test_refinement_is_asked_for_when_an_enclosure_straddles_the_target():
 
 def test_budget_returns_the_certified_bracket_reached_so_far():
     b = epsilon_bracket(exponential(), 1e-5, SearchParameters(rtol=1e-15, atol=0, max_evaluations=8))
-    assert b.lower <= math.log(1e5) <= b.upper and b.evaluations <= 8
+    assert b.lower <= math.log(1e5) <= b.upper and b.evaluations <= 8 and b.budget_exhausted
 
 
 def test_bad_parameters_are_named():

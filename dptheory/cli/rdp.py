@@ -2,37 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import validate
 from ..results import Curve
 from ..shuffle import rdp as shuffle_rdp
+from ..shuffle.rdp.orders import parse_orders
 from .output import emit_json, table
 
 DEFAULT_ORDERS = "2,3,4,5,6,8,10,12,16,20,24,32,48,64"
-
-
-def parse_orders(text: str) -> np.ndarray:
-    """'2..64' (integers), '2..64:0.5' (a step), or a comma-separated list; pieces may be mixed."""
-    out: list[float] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        if not piece:
-            continue
-        try:
-            if ".." in piece:
-                rng, _, step = piece.partition(":")
-                a, b = (float(v) for v in rng.split(".."))
-                st = float(step) if step else 1.0
-                if st <= 0 or b < a:
-                    raise ValueError
-                out.extend(np.arange(a, b + st / 2, st).tolist())
-            else:
-                out.append(float(piece))
-        except ValueError:
-            raise validate.DomainError(
-                f"orders = {text!r} is invalid: use a list like 2,4,8 or a range like 2..64 (orders > 1)") from None
-    return validate.real_array("orders", np.unique(out), low=1.0, low_open=True)
 
 
 def add_parser(sub) -> None:
