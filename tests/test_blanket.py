@@ -61,3 +61,14 @@ def test_blanket_delta_is_non_increasing_and_zero_from_eps0(bound):
 def test_bad_bound_name_is_named():
     with pytest.raises(ValueError, match="bound = 'chernoff'"):
         blanket.log_delta("chernoff", "generic", 1.0, 100, 0.1)
+
+
+@pytest.mark.parametrize("bound", ["hoeffding", "bennett"])
+@pytest.mark.parametrize("eps0,n", [(4.0, 10**4), (2.0, 10**3), (1.0, 10**6)])
+def test_blanket_delta_is_monotone_up_to_eps0(bound, eps0, n):
+    """The raw Bennett bound turns up towards eps0 (general eps0 = 4, n = 1e4: 0.845 at
+    epsilon = 1.17, above 1 at 2.9); delta is non-increasing, so the bound at the minimiser holds
+    beyond it (found by the contract test)."""
+    grid = [eps0 * t for t in (0.01, 0.05, 0.1, 0.2, 0.29, 0.4, 0.5, 0.6, 0.72, 0.8, 0.9, 0.99)]
+    values = [blanket.log_delta(bound, "generic", eps0, n, e) for e in grid]
+    assert all(a >= b for a, b in zip(values, values[1:])), values

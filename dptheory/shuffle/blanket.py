@@ -20,7 +20,10 @@ every bound against the exact shuffled divergence at small n.
 
 from __future__ import annotations
 
+import functools
 import math
+
+from scipy import optimize
 
 from .. import rounding, validate
 from ..inverse import SearchParameters, epsilon_bracket
@@ -60,9 +63,25 @@ def log_delta(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None)
         return -math.inf
     if bound not in ("hoeffding", "bennett"):
         raise validate.DomainError(f"bound = {bound!r} is invalid: must be 'hoeffding' or 'bennett'")
-    # a hockey-stick divergence is at most 1: where the bound exceeds it (tiny epsilon, where
-    # its terms overflow) the bound says nothing more than delta <= 1
-    return min(0.0, _log_delta(bound, kind, e0, nn, e, k_value))
+    # delta is non-increasing in epsilon, so the bound at any epsilon' <= epsilon holds at epsilon
+    # too: past the bound's minimiser its value there is used (the raw bound turns up near eps0);
+    # and a hockey-stick divergence is at most 1 (at tiny epsilon the terms overflow)
+    e_star, log_star = _minimiser(bound, kind, e0, nn, k_value)
+    value = _log_delta(bound, kind, e0, nn, e, k_value)
+    return min(0.0, value, log_star) if e >= e_star else min(0.0, value)
+
+
+@functools.lru_cache(maxsize=256)
+def _minimiser(bound, kind, e0, nn, k_value) -> tuple[float, float]:
+    """(epsilon*, raw log delta there): the minimiser of the raw bound over (0, eps0), by a
+    bounded scalar search (the evaluations are closed forms of a few microseconds)."""
+    def f(e):
+        v = _log_delta(bound, kind, e0, nn, e, k_value)
+        return v if math.isfinite(v) else 1e300
+
+    res = optimize.minimize_scalar(f, bounds=(e0 * 1e-9, e0 * (1 - 1e-12)), method="bounded",
+                                   options={"xatol": e0 * 1e-10})
+    return float(res.x), f(float(res.x))
 
 
 def _log_delta(bound, kind, e0, nn, e, k_value) -> float:
