@@ -41,7 +41,9 @@ from dptheory.shuffle.randomizers import REGISTRY
 from tests.oracles.exact_shuffle import (ShuffleOracle, closed_form_binary_rr_n2, grr_pmfs, matrix_pmfs,
                                          pmfs_of)
 
-FAST = settings(max_examples=6, deadline=None, derandomize=False,
+# the default run is reproducible (a fixed derivation of examples per test, so CI is not a
+# lottery); the slow sweep below draws fresh examples every run
+FAST = settings(max_examples=6, deadline=None, derandomize=True,
                 phases=(Phase.explicit, Phase.reuse, Phase.generate),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SLOW = settings(max_examples=150, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
