@@ -34,11 +34,7 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
     author's notebook: three bisection steps from the closed form (or eps0), and no amplification
     at all where the closed form's condition fails (digest seed-004 §6.5).
     """
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    nn = validate.integer("n", n_value, low=2)
-    T = validate.integer("compositions", compositions, low=1)
-    d = validate.delta("delta", delta)
-    g = validate.probability("rate", rate, open_low=True)
+    e0, nn, T, d, g = _composed_args(eps0_value, n_value, compositions, delta, rate)
     ns = max(1, int(g * nn))
     d_round = d / (2 * g * T)
     if protocol == "exact":
@@ -79,11 +75,7 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
     With ``rate`` < 1 the result is "as in the paper" (status ``unproven``): the subsampling
     bound is for add/remove neighbours and a random number of participants, the shuffle bound for
     replace-one neighbours and a fixed floor(rate n) users (digest seed-004 §6.4)."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    nn = validate.integer("n", n_value, low=2)
-    T = validate.integer("compositions", compositions, low=1)
-    d = validate.delta("delta", delta)
-    g = validate.probability("rate", rate, open_low=True)
+    e0, nn, T, d, g = _composed_args(eps0_value, n_value, compositions, delta, rate)
     ns = max(2, int(g * nn))
     fns = {"girgis-upper-1": upper_1, "girgis-upper-1-mixture": upper_1_mixture,
            "chen-exact": lambda e, m, o: clone_pair_rdp(e, m, o, rtol=1e-4).upper}
@@ -111,3 +103,10 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
                   Status.UNPROVEN if subsampled else Status.PROVEN, f"rdp-route:{bound}", source,
                   _SUBSAMPLED_NOTE if subsampled else "",
                   params={"order": order, "n_shuffle": ns, "rate": g, "compositions": T})
+
+
+def _composed_args(eps0_value, n_value, compositions, delta, rate):
+    """(eps0, n, T, delta, rate) of a composed shuffle computation, validated."""
+    return (validate.real("eps0", eps0_value, low=0.0, low_open=True), validate.integer("n", n_value, low=2),
+            validate.integer("compositions", compositions, low=1), validate.delta("delta", delta),
+            validate.probability("rate", rate, open_low=True))
