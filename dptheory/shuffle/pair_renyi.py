@@ -470,19 +470,36 @@ def _log_max_ratio(thp: float, thq: float) -> float:
     return max(0.0, log_ratio(thp, thq), log_ratio(1.0 - thp, 1.0 - thq) if thp != 1 or thq != 1 else 0.0)
 
 
+def _moved(tp, tq, err_p, err_q, *, apart: bool):
+    """tp and tq moved by their error bounds: apart (within [0, 1]), or together (meeting where
+    the errors overlap: the pair then has no excess). Monotone by joint convexity: (Bern(t) + B,
+    Bern(tq) + B) is a mixture of the pair at t' farther from tq and of a pair with no excess."""
+    sign = np.sign(tp - tq)
+    if apart:
+        return np.clip(tp + sign * err_p, 0.0, 1.0), np.clip(tq - sign * err_q, 0.0, 1.0)
+    tp2, tq2 = np.clip(tp - sign * err_p, 0.0, 1.0), np.clip(tq + sign * err_q, 0.0, 1.0)
+    crossed = sign * (tp2 - tq2) <= 0
+    return np.where(crossed, tq2, tp2), tq2
+
+
 def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
     """(log hi, log lo, log err) of each (order, bucket): arrays of shape (orders, buckets)."""
     lams = np.atleast_1d(np.asarray(lams, dtype=float))
     nb = len(ma)
     lw, lw_err = pair._log_weights(ma, mb)
-    tp_hi, tq_hi = pair._theta_given(mb)
-    tp_lo, tq_lo = pair._theta_given(ma)
+    # the float thetas are within _theta_err of the pair's (inputs' error, and their rounding:
+    # near 1/2 at huge N, tp - tq ~ 1/N is far below the ulp of tp): apart for the upper end,
+    # together for the lower end (the conditional excess grows as they move apart)
+    tp_hi, tq_hi = _moved(*pair._theta_given(mb), *pair._theta_err(mb), apart=True)
+    tp_lo, tq_lo = _moved(*pair._theta_given(ma), *pair._theta_err(ma), apart=False)
     rep = lambda v: np.tile(v, len(lams))
     lam_el = np.repeat(lams, nb)
     shape = (len(lams), nb)
     # buckets too light to matter get the trivial bound 0 <= excess <= R^lam (R the largest
     # likelihood ratio) instead of a windowed sum; they are refined like any other if they matter
-    log_r = _log_max_ratio(pair.theta_p, pair.theta_q)
+    (thp,), (thq,) = _moved(np.array([pair.theta_p]), np.array([pair.theta_q]),
+                            *(np.array([pair.theta_rtol * t]) for t in (pair.theta_p, pair.theta_q)), apart=True)
+    log_r = _log_max_ratio(float(thp), float(thq))
     trivial = lam_el * log_r if math.isfinite(log_r) else np.full(lam_el.shape, np.inf)
     with np.errstate(invalid="ignore"):
         light = np.isneginf(rep(lw)) | (rep(lw) + trivial < float(np.max(lw)) + math.log(rtol) - 40.0)
