@@ -151,3 +151,18 @@ def test_clone_pair_near_eps0_against_its_own_value():
         with mpmath.workdps(DPS):
             ref2 = O.pair_delta(*O.clone_pair(n, mpmath.mpf(eps0), 2 / (E + 1), dps=DPS), mpmath.mpf(eps), dps=DPS)
         assert enc.log_lower <= float(mpmath.log(ref2)) <= enc.log_upper, (gap, enc, ref2)
+
+
+@pytest.mark.parametrize("gap", [1e-13, 1e-9])
+def test_variation_ratio_pair_tight_near_eps0_with_exact_parameters(gap):
+    """The variation-ratio pair of binary RR is the stronger-clone pair; given the exact (p, beta,
+    q) = (e^eps0, tanh(eps0/2), e^eps0), its mpmath fallback is as tight as the clone pair's
+    (before: [0, 4.9e-13] around 7.75e-14 at gap 1e-13)."""
+    eps0 = 2.0
+    eps = eps0 * (1 - gap)
+    with mpmath.workdps(DPS):
+        E, g = mpmath.exp(mpmath.mpf(eps0)), mpmath.exp(mpmath.mpf(eps))
+        closed = E * (E - g) / (E + 1) ** 2
+    res = METHODS["variation-ratio"].delta(R.binary_rr(eps0), 2, eps)
+    assert res.lower <= closed <= res.upper
+    assert res.upper - res.lower <= 1e-9 * closed

@@ -17,6 +17,7 @@ import math
 import time
 from typing import Callable
 
+import mpmath
 import numpy as np
 
 from .. import validate
@@ -277,8 +278,26 @@ def _closed_status(rz):
 # ----------------------------------------------------------------------------- log-delta functions
 
 
+def _exact_parameters(rz):
+    """A callable giving the real (p, beta, q) of ``rz`` in mpmath (p = q = e^eps0, beta the
+    worst case or the largest total variation of its exact pmfs), or None where they are not known."""
+    if rz.eps0 is None or rz.p != math.exp(rz.eps0) or rz.q != rz.p:
+        return None
+    if not rz.is_worst_case and rz.pmfs_exact is None:
+        return None
+
+    def exact():
+        big = mpmath.exp(mpmath.mpf(rz.eps0))
+        if rz.is_worst_case:
+            return big, (big - 1) / (big + 1), big
+        rows = rz.pmfs_exact()
+        beta = max(sum(abs(a - b) for a, b in zip(x, y)) / 2 for i, x in enumerate(rows) for y in rows[i + 1:])
+        return big, beta, big
+    return exact
+
+
 def _vr_log_delta(rz, n, e, tol):
-    return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol)
+    return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol, exact=_exact_parameters(rz))
 
 
 def _labelled_log_delta(rz, n, e, tol):

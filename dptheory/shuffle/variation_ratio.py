@@ -84,15 +84,29 @@ def input_rtol(p_value) -> float:
 THETA_RTOL = 8 * _EPS
 
 
-def pair(p_value, beta_value, q_value, others: int) -> CountPair:
-    """The pair P^q_{p,beta}, Q^q_{p,beta} of Theorem 4.7 with ``others`` other users (n - 1)."""
+def pair(p_value, beta_value, q_value, others: int, *, exact=None) -> CountPair:
+    """The pair P^q_{p,beta}, Q^q_{p,beta} of Theorem 4.7 with ``others`` other users (n - 1).
+
+    ``exact``: None, or a callable returning the real (p, beta, q) that the floats stand for as
+    mpmath numbers at the working precision (e.g. p = e^eps0); the pair's mpmath fallback near
+    eps0 then computes with them instead of widening by the floats' error."""
     pv, bv, qv = check_parameters(p_value, beta_value, q_value)
     r = clone_rate(pv, bv, qv)
     if math.isinf(pv):  # alpha -> 0, p alpha -> beta
         return CountPair(others, min(1.0, 2 * r), 1.0, 0.0, victim_prob=bv, input_rtol=input_rtol(pv))
-    alpha = bv / (pv - 1)
     return CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), victim_prob=_victim_prob(pv, bv),
-                     input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
+                     input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL,
+                     exact=None if exact is None else _pair_spec(exact))
+
+
+def _pair_spec(exact):
+    """The CountPair parameters (clone_prob, theta_p, theta_q, victim_prob, clone_bias) of the
+    pair of the real (p, beta, q) that ``exact()`` returns, at the working precision."""
+    def spec():
+        P, B, Q = exact()
+        A = B / (P - 1)
+        return 2 * A * P / Q, P / (P + 1), 1 / (P + 1), min(mpmath.mpf(1), (P + 1) * A), mpmath.mpf(1) / 2
+    return spec
 
 
 def _victim_prob(pv: float, bv: float) -> float:
@@ -121,12 +135,12 @@ def generalized_pair(p0, beta_value, q0, q1, others: int) -> CountPair:
                      input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
 
 
-def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6) -> Enclosure:
+def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6, exact=None) -> Enclosure:
     """Certified log of max(D(P||Q), D(Q||P)) for the variation-ratio pair (Theorem 4.8; the pair
     is symmetric, so one direction suffices)."""
     if check_parameters(p_value, beta_value, q_value)[1] == 0:
         return Enclosure(-math.inf, -math.inf)  # beta = 0: both laws are (0, 0)
-    return pair(p_value, beta_value, q_value, others).log_delta(epsilon, rtol=rtol)
+    return pair(p_value, beta_value, q_value, others, exact=exact).log_delta(epsilon, rtol=rtol)
 
 
 def mp_delta(p_value, beta_value, q_value, others: int, epsilon, digits: int = 50):
