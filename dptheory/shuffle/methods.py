@@ -301,12 +301,13 @@ def _vr_log_delta(rz, n, e, tol):
 
 
 def _labelled_log_delta(rz, n, e, tol):
-    return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol)
+    return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol,
+                                 exact=_exact_parameters(rz))
 
 
 def _lower_log_delta(rz, n, e, tol):
-    matrix = rz.pmfs if rz.pmfs is not None else binary_rr(rz.eps0).pmfs
-    enc, _ = vr.lower_log_delta(matrix, n - 1, e, rtol=tol)
+    source = rz if rz.pmfs is not None else binary_rr(rz.eps0)
+    enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact)
     return enc
 
 

@@ -396,18 +396,24 @@ def reduction_status(randomizer: Randomizer) -> tuple[Status, str]:
 # ----------------------------------------------------------------------------- labelled pair
 
 
-def labelled_pair(p_value, beta_value, q_value, others: int) -> tuple[float, CountPair]:
-    """(factor, pair): the labelled bound is factor * H(pair), factor = (p+1) alpha."""
+def labelled_pair(p_value, beta_value, q_value, others: int, *, exact=None) -> tuple[float, CountPair]:
+    """(factor, pair): the labelled bound is factor * H(pair), factor = (p+1) alpha (within
+    ``input_rtol(p)`` relative of the real one). ``exact`` as in :func:`pair`."""
     pv, bv, qv = check_parameters(p_value, beta_value, q_value)
     r = clone_rate(pv, bv, qv)
     if math.isinf(pv):
         return bv, CountPair(others, min(1.0, 2 * r), 1.0, 0.0, input_rtol=input_rtol(pv))
+    spec = None
+    if exact is not None:
+        full = _pair_spec(exact)
+        spec = lambda: full()[:3] + (mpmath.mpf(1), mpmath.mpf(1) / 2)  # noqa: E731 (victim always present)
     return (min(1.0, (pv + 1) * bv / (pv - 1)),
-            CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL))
+            CountPair(others, min(1.0, 2 * r), pv / (pv + 1), 1 / (pv + 1), input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL,
+                      exact=spec))
 
 
 def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, uniform: bool,
-                       rtol: float = 1e-6, grid: int = 24) -> Enclosure:
+                       rtol: float = 1e-6, grid: int = 24, exact=None) -> Enclosure:
     """Certified log of the labelled bound (proven; see the module docstring) for epsilon >= 0.
 
     With ``uniform`` (every pair of inputs at total variation exactly beta) the bound is evaluated
@@ -420,10 +426,15 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     if bv == 0:
         return Enclosure(-math.inf, -math.inf)
 
+    # the factor's error (input_rtol relative; exact at the worst case, where it is 1)
+    slack = 0.0 if math.isinf(pv) else 2 * input_rtol(pv)
+
     def at(b):
-        factor, pr = labelled_pair(pv, b, qv, others)
+        factor, pr = labelled_pair(pv, b, qv, others, exact=exact if b == bv else None)
         enc = pr.log_delta(e, rtol=rtol)
         lf = math.log(factor) if factor > 0 else -math.inf
+        if 0 < factor < 1:
+            enc = Enclosure(enc.log_lower - slack, enc.log_upper + slack)
         return lf, enc
 
     if uniform:
@@ -455,7 +466,7 @@ def _mask_sum(values) -> float:
     return float(np.sort(values).sum())
 
 
-def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> CountPair:
+def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int, *, exact=None) -> CountPair:
     """The pair of Theorem 5.1 (Appendix B) for victims x0 / x1 and all other users at x_star.
 
     Each message is mapped to (1, 0) if it favours x0 (S0), (0, 1) if it favours x1 (S1), (0, 0)
@@ -463,6 +474,10 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> Coun
     divergence is a lower bound on the real one. The probabilities are taken from the pmfs
     directly, so the bound does not need the paper's implicit symmetry assumption (the victim
     landing in S0 with probability p0 alpha); when it holds, this is P^{q0,q1}_{p0,beta}.
+
+    ``exact``: None, or a callable returning the randomizer's pmfs in mpmath (rows), of which
+    ``matrix`` is the float rounding; the pair's mpmath fallback then uses them (the masks S0, S1
+    stay those of the floats: any mask is a post-processing, so the bound holds for them).
     """
     m = np.asarray(matrix, dtype=float)
     r0, r1, rs = m[x0], m[x1], m[x_star]
@@ -476,8 +491,24 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int) -> Coun
         v, s = 1.0, 1.0
     # the pmfs are floats within a few ulps of the randomizer's; sums of k of them add k ulps
     u = 8 * _EPS * (m.shape[1] + 8)
+    spec = None if exact is None else _lower_pair_spec(exact, x0, x1, x_star, s0, s1)
     return CountPair(others, min(1.0, s), _mask_sum(r0[s0]) / v, _mask_sum(r1[s0]) / v,
-                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u)
+                     victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u,
+                     exact=spec)
+
+
+def _lower_pair_spec(exact, x0, x1, x_star, s0, s1):
+    """The parameters of :func:`lower_bound_pair` from the exact pmfs, at the working precision."""
+    def spec():
+        rows = exact()
+        pick = lambda row, mask: mpmath.fsum(row[k] for k in np.nonzero(mask)[0])  # noqa: E731
+        r0, r1, rs = rows[x0], rows[x1], rows[x_star]
+        v, s = pick(r0, s0) + pick(r0, s1), pick(rs, s0) + pick(rs, s1)
+        if np.all(s0 | s1):
+            v = s = mpmath.mpf(1)
+        bias = pick(rs, s0) / s if s > 0 else mpmath.mpf(1) / 2
+        return min(mpmath.mpf(1), s), pick(r0, s0) / v, pick(r1, s0) / v, min(mpmath.mpf(1), v), bias
+    return spec
 
 
 def theorem_5_1_parameters(matrix, x0: int, x1: int, x_star: int):
@@ -552,7 +583,7 @@ def lower_choices(matrix) -> list[tuple[int, int, int, bool]]:
 SCREENING_ROUNDS = (0, 4, None)
 
 
-def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tuple[Enclosure, tuple]:
+def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=None) -> tuple[Enclosure, tuple]:
     """Largest certified lower bound of Theorem 5.1 over the choices of :func:`lower_choices`;
     returns the enclosure and (x0, x1, x_star) of the best choice.
 
@@ -568,12 +599,12 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6) -> tupl
     total variation (up to :data:`MAX_VICTIM_ORBITS` classes), every x_star and both directions.
     The order of refinement (the best choice of the previous call for this matrix and n first)
     changes the work, never the result. Repeated calls with the same arguments (the epsilon
-    inverter's) are answered from a cache.
+    inverter's) are answered from a cache. ``exact`` as in :func:`lower_bound_pair`.
     """
     m = np.ascontiguousarray(matrix, dtype=float)
     e = validate.real("epsilon", epsilon)
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-    return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol)
+    return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol, exact)
 
 
 #: index of the best choice of the last call, per (matrix, shape, others): a hint of the order only
@@ -581,11 +612,11 @@ _LAST_BEST: dict = {}
 
 
 @functools.lru_cache(maxsize=256)
-def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float):
+def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float, exact=None):
     m = np.frombuffer(data, dtype=float).reshape(shape)
     candidates = []
     for x0, x1, xs, reverse in lower_choices(m):
-        pr = lower_bound_pair(m, x0, x1, xs, others)
+        pr = lower_bound_pair(m, x0, x1, xs, others, exact=exact)
         candidates.append(((x0, x1, xs), pr.reversed() if reverse else pr))
     level = [0] * len(candidates)
     encs = [None] * len(candidates)
