@@ -166,3 +166,16 @@ def test_delta_returns_floats_below_1e_minus_300():
     lower, upper = pr.delta(0.3, rtol=1e-6)  # about 1e-250: an ordinary double, both ends
     enc = pr.log_delta(0.3, rtol=1e-6)
     assert 0.0 < lower <= math.exp(enc.log_lower) * (1 + 1e-12) and upper >= math.exp(enc.log_upper) * (1 - 1e-12)
+
+
+def test_no_floating_point_warning_at_huge_n_and_eps0():
+    """n = 1e12, eps0 = 20: the error bound of the conditional thetas overflowed (a RuntimeWarning;
+    the infinite error was capped, so the result was already sound)."""
+    import warnings
+
+    from dptheory.shuffle import METHODS, randomizers
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = METHODS["variation-ratio-lower"].epsilon(randomizers.general_ldp(20.0), 10**12, 1e-8)
+    assert 0 < res.lower <= res.upper < 20

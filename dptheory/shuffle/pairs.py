@@ -423,7 +423,7 @@ class CountPair:
         m = np.asarray(m, dtype=float)
         if s in (0.0, 1.0) and u == 0:
             return r * tp, r * tq
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # inf errors cap at 1
             # log(w_present / w_absent) without v: m (1-s) / ((n-m+1) s)
             l_ratio = np.log(m) + math.log1p(-s) - np.log(np.maximum(n - m + 1.0, 1.0)) - math.log(max(s, 1e-300)) \
                 if 0 < s < 1 else np.zeros(m.shape)
