@@ -298,12 +298,12 @@ class Formula:
     @functools.cached_property
     def _np(self) -> Callable:
         sp = _sympy()
-        return sp.lambdify(self.params, self.expr, modules=special.NUMPY_MODULES)
+        return sp.lambdify(self.params, self.expr, modules=special.numpy_modules())
 
     @functools.cached_property
     def _np_conditions(self) -> list[tuple[str, Callable]]:
         sp = _sympy()
-        return [(sp.latex(c), sp.lambdify(self.params, c, modules=special.NUMPY_MODULES)) for c in self.all_conditions()]
+        return [(sp.latex(c), sp.lambdify(self.params, c, modules=special.numpy_modules())) for c in self.all_conditions()]
 
     @functools.cached_property
     def _mp(self) -> Callable:

@@ -26,7 +26,6 @@ from typing import Callable
 
 import mpmath
 import numpy as np
-from scipy import special
 
 LOG_2PI = math.log(2.0 * math.pi)
 
@@ -92,6 +91,14 @@ def logsumexp(values, axis=None):
 
 #: log(exp(a) + exp(b)), numpy's (vectorised).
 logaddexp = np.logaddexp
+
+
+def _special():
+    """scipy.special, imported on first use (0.3-0.5 s): the GDP profile, which imports this
+    module, never needs it."""
+    from scipy import special
+
+    return special
 
 
 def log1mexp(x):
@@ -215,7 +222,7 @@ def stirlerr(n):
         other = ~exact_half
         if np.any(other):
             no = ns[other]
-            vals[other] = special.gammaln(no + 1.0) - (no + 0.5) * np.log(no) + no - 0.5 * LOG_2PI
+            vals[other] = _special().gammaln(no + 1.0) - (no + 0.5) * np.log(no) + no - 0.5 * LOG_2PI
         out[small] = vals
     big = ~small
     if np.any(big):
@@ -359,7 +366,7 @@ def binom_sf(k, n, p):
     mid = (k > 0) & (k <= n)
     if np.any(mid):
         out = out.copy()
-        out[mid] = special.betainc(k[mid], n[mid] - k[mid] + 1.0, p[mid])
+        out[mid] = _special().betainc(k[mid], n[mid] - k[mid] + 1.0, p[mid])
     return out if out.ndim else float(out)
 
 
@@ -374,7 +381,7 @@ def binom_cdf(k, n, p):
     mid = (k >= 0) & (k < n)
     if np.any(mid):
         out = out.copy()
-        out[mid] = special.betaincc(k[mid] + 1.0, n[mid] - k[mid], p[mid])
+        out[mid] = _special().betaincc(k[mid] + 1.0, n[mid] - k[mid], p[mid])
     return out if out.ndim else float(out)
 
 
@@ -419,7 +426,7 @@ def binom_logsf(k, n, p):
     mid = (k > 0) & (k <= n) & (p > 0)
     if np.any(mid):
         km, nm, pm = k[mid], n[mid], p[mid]
-        vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, special.betainc(km, nm - km + 1.0, pm))
+        vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, _special().betainc(km, nm - km + 1.0, pm))
         out = out.copy()
         out[mid] = vals
         ok[mid] = conv
@@ -475,7 +482,7 @@ def binom_logcdf(k, n, p):
     mid = (k >= 0) & (k < n) & (p < 1)
     if np.any(mid):
         km, nm, pm = k[mid], n[mid], p[mid]
-        direct = special.betaincc(km + 1.0, nm - km, pm)
+        direct = _special().betaincc(km + 1.0, nm - km, pm)
         vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, direct)
         out = out.copy()
         out[mid] = vals

@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-from scipy.special import ndtri
+from statistics import NormalDist
 
 from . import rounding, validate
 from .formula import Formula, Parts, register
@@ -74,8 +74,8 @@ _SUBNORMAL = 1e-322
 
 
 def _log_ndtr_flush(x: np.ndarray) -> np.ndarray:
-    """Absolute error of scipy's log_ndtr where log Phi(x) = -Phi(-x) is subnormal: it returns
-    -0.0 from x = 38 on (true value -2.9e-316 there); |log Phi(x)| <= phi(x)/x bounds it."""
+    """Absolute error of log_ndtr where log Phi(x) = -Phi(-x) is subnormal: it returns -0.0
+    from about x = 38 on (true value -2.9e-316 there); |log Phi(x)| <= phi(x)/x bounds it."""
     with np.errstate(under="ignore", divide="ignore"):
         tail = 2 * np.exp(-0.5 * np.minimum(x * x, 1e300)) / np.maximum(x, 1.0)
     return np.where(x > 30, tail + _SUBNORMAL, 0.0)
@@ -98,7 +98,7 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
       EPS (|q| + |a|) (resp. |b|).
     * Tail (a < 0): delta = phi(a) (R(-a) - R(-b)), R the Mills ratio (e^eps phi(b) = phi(a)).
       An argument error dx changes R by the relative amount |x - 1/R(x)| dx <= dx (x >= 0);
-      ``scipy.special.erfcx`` is within :data:`ERFCX_RTOL`. The difference R(-a) - R(-b)
+      the Mills ratio :func:`special.mills` is within :data:`ERFCX_RTOL`. The difference R(-a) - R(-b)
       (which cancels for small mu) gets the absolute error of both terms; log phi(a) gets
       |a| da + EPS (a^2 + 1).
     * Body (a >= 0): delta = Phi(a) (1 - e^t), t = e + log Phi(b) - log Phi(a). The slope of
@@ -317,7 +317,7 @@ def _theory_upper(mu_v: float, delta: float) -> float:
 def _epsilon_bracket(mu_v: float, delta: float, digits: int | None):
     top = _theory_upper(mu_v, delta)
     # Phi(-eps/mu + mu/2) = delta: above the answer, and close to it where delta is small
-    guess = min(max(mu_v * (-float(ndtri(delta))) + mu_v * mu_v / 2, 1e-6), top)
+    guess = min(max(mu_v * (-NormalDist().inv_cdf(delta)) + mu_v * mu_v / 2, 1e-6), top)
     if digits is None:
         def bounds(e, tol):
             return _log_enclosure(mu_v, e, max(min(tol, FLOAT_WIDTH_LIMIT), 1e-14), None)
