@@ -482,16 +482,32 @@ def _moved(tp, tq, err_p, err_q, *, apart: bool):
     return np.where(crossed, tq2, tp2), tq2
 
 
+def _bucket_data(pair: CountPair, ma, mb):
+    """Per bucket [ma, mb]: its log weight and error, and the conditional thetas at its ends moved
+    by their error bounds (apart at mb for the upper end, together at ma for the lower end: the
+    float thetas are within _theta_err of the pair's, which near 1/2 at huge N matters, as
+    tp - tq ~ 1/N is far below the ulp of tp; the conditional excess grows as they move apart).
+
+    None of it depends on the order: a curve refines the same buckets for every order, so the
+    values are kept on the pair (keyed by bucket) and computed once."""
+    cache = pair.__dict__.setdefault("_bucket_cache", {})
+    keys = list(zip(ma.tolist(), mb.tolist()))
+    missing = [i for i, key in enumerate(keys) if key not in cache]
+    if missing:
+        a, b = ma[missing], mb[missing]
+        lw, lw_err = pair._log_weights(a, b)
+        hi = _moved(*pair._theta_given(b), *pair._theta_err(b), apart=True)
+        lo = _moved(*pair._theta_given(a), *pair._theta_err(a), apart=False)
+        for j, i in enumerate(missing):
+            cache[keys[i]] = (lw[j], lw_err[j], hi[0][j], hi[1][j], lo[0][j], lo[1][j])
+    return tuple(np.array(column, dtype=float) for column in zip(*(cache[key] for key in keys)))
+
+
 def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
     """(log hi, log lo, log err) of each (order, bucket): arrays of shape (orders, buckets)."""
     lams = np.atleast_1d(np.asarray(lams, dtype=float))
     nb = len(ma)
-    lw, lw_err = pair._log_weights(ma, mb)
-    # the float thetas are within _theta_err of the pair's (inputs' error, and their rounding:
-    # near 1/2 at huge N, tp - tq ~ 1/N is far below the ulp of tp): apart for the upper end,
-    # together for the lower end (the conditional excess grows as they move apart)
-    tp_hi, tq_hi = _moved(*pair._theta_given(mb), *pair._theta_err(mb), apart=True)
-    tp_lo, tq_lo = _moved(*pair._theta_given(ma), *pair._theta_err(ma), apart=False)
+    lw, lw_err, tp_hi, tq_hi, tp_lo, tq_lo = _bucket_data(pair, ma, mb)
     rep = lambda v: np.tile(v, len(lams))
     lam_el = np.repeat(lams, nb)
     shape = (len(lams), nb)
