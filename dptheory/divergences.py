@@ -19,11 +19,9 @@ import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from . import rounding, validate
 from .precision import log1mexp, logsumexp, mp_adaptive
-from .symbols import s as S
 
 
 def _float_pair(p, q):
@@ -230,19 +228,23 @@ class Generator:
     @functools.cached_property
     def at_zero(self) -> float:
         """F(0) = lim_{s -> 0+} F(s) (Wang et al. 2023, §B.3, corrected from lim F(s)/s)."""
+        sp, S = _sympy()
         return float(self.f0 if self.f0 is not None else sp.limit(self.expr, S, 0, "+"))
 
     @functools.cached_property
     def slope_at_infinity(self) -> float:
         """tau_F = lim_{s -> inf} F(s)/s."""
+        sp, S = _sympy()
         return float(self.tau if self.tau is not None else sp.limit(self.expr / S, S, sp.oo))
 
     @functools.cached_property
     def _np(self):
+        sp, S = _sympy()
         return sp.lambdify(S, self.expr, modules=["scipy", "numpy"])
 
     @functools.cached_property
     def _mp(self):
+        sp, S = _sympy()
         return sp.lambdify(S, self.expr, modules="mpmath")
 
     def __call__(self, values):
@@ -254,22 +256,43 @@ class Generator:
         return self._mp(value)
 
 
+def _sympy():
+    """sympy and the symbol s = p/q, imported on first use (the float paths never need them)."""
+    import sympy as sp
+
+    from .symbols import s as S
+
+    return sp, S
+
+
 def generator(name: str, expr, f0=None, tau=None) -> Generator:
     """An F-divergence generator from a sympy expression in :data:`dptheory.symbols.s`."""
+    sp, _ = _sympy()
     return Generator(name, sp.sympify(expr), f0, tau)
 
 
-GENERATORS = {
-    "total-variation": generator("total-variation", sp.Abs(S - 1) / 2, sp.Rational(1, 2), sp.Rational(1, 2)),
-    "kl": generator("kl", S * sp.log(S)),
-    "chi-squared": generator("chi-squared", (S - 1) ** 2),
-    "squared-hellinger": generator("squared-hellinger", (sp.sqrt(S) - 1) ** 2),
-    "length": generator("length", sp.sqrt(1 + S**2)),
-}
+def _generators() -> dict[str, Generator]:
+    sp, S = _sympy()
+    return {
+        "total-variation": generator("total-variation", sp.Abs(S - 1) / 2, sp.Rational(1, 2), sp.Rational(1, 2)),
+        "kl": generator("kl", S * sp.log(S)),
+        "chi-squared": generator("chi-squared", (S - 1) ** 2),
+        "squared-hellinger": generator("squared-hellinger", (sp.sqrt(S) - 1) ** 2),
+        "length": generator("length", sp.sqrt(1 + S**2)),
+    }
+
+
+def __getattr__(name: str):
+    # GENERATORS (the named generators) is built on first use: it needs sympy
+    if name == "GENERATORS":
+        globals()["GENERATORS"] = value = _generators()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def hockey_stick_generator(epsilon) -> Generator:
     """F(s) = max(s - e^epsilon, 0)."""
+    sp, S = _sympy()
     gamma = sp.exp(sp.nsimplify(epsilon))
     return generator(f"hockey-stick({epsilon})", sp.Max(S - gamma, 0), 0, 1)
 
@@ -277,6 +300,7 @@ def hockey_stick_generator(epsilon) -> Generator:
 def power_generator(order) -> Generator:
     """F(s) = (s^lambda - lambda (s - 1) - 1) / (lambda (lambda - 1)), whose divergence is
     (exp((lambda - 1) D_lambda) - 1) / (lambda (lambda - 1)) (Wang et al. 2023, §B.3)."""
+    sp, S = _sympy()
     lam = sp.nsimplify(order)
     return generator(f"power({order})", (S**lam - lam * (S - 1) - 1) / (lam * (lam - 1)))
 

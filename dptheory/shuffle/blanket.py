@@ -23,8 +23,6 @@ from __future__ import annotations
 import functools
 import math
 
-from scipy import optimize
-
 from .. import rounding, validate
 from ..inverse import SearchParameters, epsilon_bracket
 from ..precision import log1mexp
@@ -78,6 +76,8 @@ def _minimiser(bound, kind, e0, nn, k_value) -> tuple[float, float]:
     def f(e):
         v = _log_delta(bound, kind, e0, nn, e, k_value)
         return v if math.isfinite(v) else 1e300
+
+    from scipy import optimize  # 1 s to import: only where a blanket bound is minimised
 
     res = optimize.minimize_scalar(f, bounds=(e0 * 1e-9, e0 * (1 - 1e-12)), method="bounded",
                                    options={"xatol": e0 * 1e-10})

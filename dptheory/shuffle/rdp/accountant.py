@@ -8,7 +8,6 @@ import numpy as np
 from ... import rdp as rdp_module, rounding, validate
 from ...profile import gdp_epsilon
 from ...results import Kind, Result
-from ...tradeoff import gdp_compose
 from .clone_pairs import clone_pair_rdp
 from .formulas import CHEN_GDP, CHEN_GDP_REFINED, UPPER_1, UPPER_2
 from .girgis import upper_1, upper_2
@@ -33,6 +32,8 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
     rows = []
     for slug, formula, source in [("chen-theorem-3", CHEN_GDP, "Chen, Cao, Ge (2024), Theorem 3 (via mu-GDP)"),
                                   ("chen-gdp-refined", CHEN_GDP_REFINED, CHEN_GDP_REFINED.source)]:
+        from ...tradeoff import gdp_compose  # tradeoff is slow to import; only here
+
         mu = gdp_compose(*([float(formula(e0, m))] * T))
         r = gdp_epsilon(mu, d)
         rows.append(Result("epsilon", r.lower, r.upper, formula.kind, formula.status, slug, source,

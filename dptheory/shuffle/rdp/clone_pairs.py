@@ -12,7 +12,6 @@ import numpy as np
 from ... import validate
 from ...precision import binom_logpmf
 from ...results import Curve, Kind, Status
-from ...tradeoff import from_pmfs
 from .. import clones
 from ..pair_renyi import renyi, renyi_curve
 from ..pairs import CountPair
@@ -46,6 +45,8 @@ def clone_pair_tradeoff(eps0_value, n_value):
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1, high=2000)
     p, q = _clone_pmf_table(e0, nn, math.exp(-e0), 1.0 / (1.0 + math.exp(-e0)))
+    from ...tradeoff import from_pmfs  # scipy.integrate and sympy: only for this exact pair
+
     return from_pmfs(p, q)
 
 
