@@ -2,8 +2,8 @@
 
 Each command is a fresh interpreter (``python -m dptheory ...``), timed by wall clock (median
 of several runs). The floors are measured in the same run: a bare interpreter, and the
-libraries the float path of ``dptheory gdp`` needs (numpy, scipy.special, mpmath). sympy alone
-is shown for scale: no float command should pay for it.
+libraries the float path of ``dptheory gdp`` needs (numpy and mpmath; since 2026-11-23 not
+scipy.special, shown for scale with sympy: no float command should pay for either).
 
 With ``--baseline DIR`` (a checkout of the code before the change, e.g. ``git worktree add
 /tmp/base ff5a3bc``) the same commands are timed there too and the ratio is printed.
@@ -31,11 +31,14 @@ COMMANDS = {
     "dptheory gdp --mu 1 --epsilon 40": ["-m", "dptheory", "gdp", "--mu", "1", "--epsilon", "40"],
     "dptheory formula": ["-m", "dptheory", "formula"],
     "dptheory shuffle --methods clones-closed-form": ["-m", "dptheory", "shuffle", "--methods", "clones-closed-form"],
+    "dptheory rdp --eps0 1 --n 1e8 (every method)": ["-m", "dptheory", "rdp", "--eps0", "1", "--n", "1e8"],
+    "dptheory rdp --eps0 1 --n 1e12 (every method)": ["-m", "dptheory", "rdp", "--eps0", "1", "--n", "1e12"],
     "python -c 'import dptheory'": ["-c", "import dptheory"],
 }
 FLOORS = {
     "python (bare interpreter)": ["-c", "pass"],
-    "import numpy, scipy.special, mpmath": ["-c", "import numpy, scipy.special, mpmath"],
+    "import numpy, mpmath": ["-c", "import numpy, mpmath"],
+    "import scipy.special": ["-c", "import scipy.special"],
     "import sympy": ["-c", "import sympy"],
 }
 
@@ -59,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
 
     floors = {name: wall(a, ROOT, args.repeat) for name, a in FLOORS.items()}
-    floor = floors["import numpy, scipy.special, mpmath"]
+    floor = floors["import numpy, mpmath"]
     print(f"floors (median of {args.repeat} fresh interpreters):")
     for name, t in floors.items():
         print(f"  {name:45s} {t:6.3f} s")
@@ -75,7 +78,7 @@ def main() -> None:
             before = wall(a, args.baseline, args.repeat)
             line += f" {before:9.3f} {before / t:10.2f}"
         print(line)
-    print("\nfloor = the imports of the float path (numpy, scipy.special, mpmath); a ratio near 1 means "
+    print("\nfloor = the imports of the float path (numpy, mpmath); a ratio near 1 means "
           "the command pays only for those")
 
 
