@@ -99,3 +99,31 @@ def test_poisson_subsampled_rdp_dominates_the_exact_subsampled_divergence(eps, r
 
 def test_poisson_subsampled_rdp_at_rate_one_is_the_base_curve():
     assert composition.poisson_subsampled_rdp(lambda l: 0.25 * l, 7, 1.0) == 0.25 * 7
+
+
+def test_poisson_subsampling_bound_dominates_the_exact_subsampled_gaussian():
+    """Zhu and Wang's general bound, applied to the Gaussian mechanism's RDP a/(2 s^2), is above the
+    exact Poisson-subsampled Gaussian RDP, sum_k C(a,k)(1-g)^(a-k) g^k e^{(k^2-k)/(2 s^2)}
+    (Mironov, Talwar, Zhang 2019, integer orders; computed here at 50 digits)."""
+    for sigma, g in [(1.0, 0.01), (2.0, 0.1), (0.8, 0.05)]:
+        for a in (2, 3, 8, 20):
+            bound = composition.poisson_subsampled_rdp(lambda l: l / (2 * sigma**2), a, g)
+            with mpmath.workdps(50):
+                s = mpmath.fsum(mpmath.binomial(a, k) * (1 - mpmath.mpf(g)) ** (a - k) * mpmath.mpf(g) ** k
+                                * mpmath.exp((k * k - k) / (2 * mpmath.mpf(sigma) ** 2)) for k in range(a + 1))
+                exact_v = float(mpmath.log(s) / (a - 1))
+            assert exact_v <= bound + 1e-15
+            assert bound <= a / (2 * sigma**2)
+
+
+def test_kov_matches_dp_accounting_test_vectors():
+    """KOV Theorem 3.3 as in dp_accounting's advanced_composition tests:
+    (eps, delta, k, total_delta) -> 30, 22, 20, None, None."""
+    cases = [((1, 0, 30, 0), 30), ((1, 0.001, 30, 0.06), 22), ((1, 0.001, 30, 0.1), 20), ((1, 0.2, 1, 0.1), None),
+             ((1, 0.01, 30, 0.26), None)]
+    for args, expected in cases:
+        got = composition.kov_optimal_epsilon(*args)
+        assert (got is None and expected is None) or math.isclose(got, expected)
+    eps_closed, _ = composition.kov_closed_form(1.0, 0.001, 30, 0.05)
+    assert eps_closed >= composition.kov_optimal_epsilon(1.0, 0.001, 30, 1 - (1 - 0.001) ** 30 * 0.95)
+    assert composition.subsample_dp(1.0, 1e-5, 0.01) == pytest.approx((math.log1p(0.01 * math.expm1(1.0)), 1e-7))

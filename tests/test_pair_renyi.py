@@ -3,9 +3,12 @@
 import math
 
 import mpmath
+import numpy as np
 import pytest
 
-from dptheory.shuffle.pair_renyi import mp_renyi_moment, renyi
+from dptheory.results import Curve
+from dptheory.shuffle import clones, pair_renyi, rdp
+from dptheory.shuffle.pair_renyi import mp_renyi_moment, renyi, renyi_curve
 from dptheory.shuffle.pairs import CountPair
 
 
@@ -43,3 +46,87 @@ def test_equal_thetas_within_their_error_give_a_zero_lower_end():
     pair = CountPair(30, 0.5, 0.5 + 1e-9, 0.5, theta_rtol=1e-6)
     lo, hi = renyi(pair, 3.0, rtol=1e-6)
     assert lo == 0.0 and hi > 0.0
+
+
+def test_pair_renyi_rtol_is_the_width_of_the_divergence_at_high_orders():
+    """At high orders the excess sum P^lam Q^(1-lam) - 1 is huge and the refinement stops on the
+    width of the divergence, not of the excess: the enclosure still holds the 50-digit atom sum
+    and its relative width is at most rtol (plus rounding)."""
+    for e0, n, order in [(1.0, 100, 60.0), (2.0, 150, 30.5), (0.5, 200, 200.0)]:
+        pair = clones.clone_pair(e0, n)
+        ref = mpmath.log(mp_renyi_moment(pair, order, 50)) / (order - 1)
+        assert ref * (order - 1) > 5  # the excess is above e^5: the two rules differ here
+        for rtol in (1e-2, 1e-4):
+            lo, hi = renyi(pair, order, rtol=rtol)
+            assert lo <= ref <= hi
+            assert (hi - lo) <= rtol * hi * (1 + 1e-9)
+        (lo_c,), (hi_c,) = renyi_curve(pair, [order], rtol=1e-3)
+        assert lo_c <= ref <= hi_c and hi_c - lo_c <= 1e-3 * hi_c * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("e0,n,order,stronger", [(1.0, 300, 2.0, False), (0.5, 250, 5.0, False),
+                                                 (2.0, 300, 3.0, True)])
+def test_bucketed_conditional_sum_encloses_the_atom_sum(monkeypatch, e0, n, order, stronger):
+    """The bucketed conditional excess (Jensen below, the chord above, on buckets of counts) is
+    used for wide binomials only; forced on here at small n, its enclosure of the divergence holds
+    the 30-digit sum over every atom, and is of the width asked."""
+    monkeypatch.setattr(pair_renyi, "_MIN_SD", 2.0)
+    pair_renyi._count_buckets.cache_clear()
+    pair = clones.stronger_clone_pair(e0, n) if stronger else clones.clone_pair(e0, n)
+    ref = mpmath.log(mp_renyi_moment(pair, order, 30)) / (order - 1)
+    used = []
+    original = pair_renyi._log_renyi_conditionals_bucketed
+    monkeypatch.setattr(pair_renyi, "_log_renyi_conditionals_bucketed",
+                        lambda *a, **k: used.append(1) or original(*a, **k))
+    lo, hi = renyi(pair, order, rtol=1e-3)
+    assert used and lo <= ref <= hi and hi - lo <= 1e-3 * hi * (1 + 1e-9)
+    pair_renyi._count_buckets.cache_clear()
+
+
+def test_bucketed_conditional_sum_against_the_window_at_large_j():
+    """At j = 1e6 (both paths apply) the bucketed enclosure of one conditional excess contains the
+    term-by-term window sum and is narrower than rtol / 4; at j = 4e11 it is still that narrow."""
+    th = math.e / (1 + math.e)
+    for lam in (2.0, 64.0):
+        lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [10**6], 0.5, [lam],
+                                                             pair_renyi._bucket_step(1e-3))
+        value, err = pair_renyi._log_renyi_conditionals(np.array([th]), np.array([1 - th]), np.array([1e6]), 0.5,
+                                                        lam, 1e-6)
+        assert lo[0] <= value[0] and np.logaddexp(value[0], err[0]) <= hi[0]
+        assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4
+        lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [4 * 10**11], 0.5, [lam],
+                                                             pair_renyi._bucket_step(1e-3))
+        assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4
+
+
+@pytest.mark.parametrize("make", [clones.clone_pair, clones.stronger_clone_pair, rdp.rr_pair],
+                         ids=["clone", "stronger-clone", "rr"])
+@pytest.mark.parametrize("n", [3, 10, 200])
+def test_pair_renyi_at_eps0_50_encloses_the_mpmath_atom_sum(make, n):
+    """At eps0 = 50, 1/(1 + e^-50) rounds to 1: a type-0 probability of 1 is a valid pair (it
+    used to end in 'math domain error'); the enclosure holds the 70-digit atom sum."""
+    pair = make(50.0, n)
+    for order in (1.5, 2.0, 8.0):
+        lo, hi = renyi(pair, order, rtol=1e-6)
+        exact = float(mpmath.log(mp_renyi_moment(pair, order)) / (order - 1))
+        assert lo <= exact <= hi and hi - lo <= 1e-5 * exact, (order, lo, exact, hi)
+
+
+def test_pair_renyi_work_does_not_grow_with_n():
+    """Every exact-pair curve at n = 1e12 in a few MB (it used to window the counts of a bucket
+    with 1e12 - 1 clones: 24 million terms at eps0 = 50, MemoryError under a 2 GiB cap). The
+    tracemalloc peak at n = 1e12 is bounded, and within a small factor of the one at n = 1e6."""
+    import tracemalloc
+
+    def peak(e0, n):
+        tracemalloc.start()
+        try:
+            curves = rdp.rdp_curves(e0, n, [2.0, 8.0, 32.0], ["chen-exact", "stronger-clones", "exact"])
+            assert all(isinstance(c, Curve) for c in curves)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    for e0 in (1.0, 15.0, 50.0):
+        small, huge = peak(e0, 10**6), peak(e0, 10**12)
+        assert huge < 32 << 20 and huge < 8 * max(small, 1 << 20), (e0, small, huge)
