@@ -196,3 +196,13 @@ def test_exact_method_near_eps0_is_refined_by_mpmath():
     with mpmath.workdps(60):
         ref = brute_worst(rz, 3, eps)
     assert res.lower <= ref <= res.upper and res.upper - res.lower <= 1e-8 * ref
+
+
+def test_delta_at_eps0_is_zero_without_an_mpmath_failure():
+    """Found by the slow contract sweep: at epsilon = eps0 every term max(0, P - e^eps Q) is 0, the
+    mpmath refinement never agreed (ArithmeticError after 12 s); the certified float enclosure
+    now stands for that dataset."""
+    from dptheory.shuffle import METHODS, randomizers
+
+    res = METHODS["exact"].delta(randomizers.unary_encoding(0.01, 2), 2, 0.01)
+    assert res.lower == 0.0 and 0.0 <= res.upper < 1e-12

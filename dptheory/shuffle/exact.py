@@ -514,7 +514,13 @@ class Engine:
                 g = mpmath.exp(mpmath.mpf(e))
                 return mpmath.fsum(max(u - g * v, zero) for u, v in zip(p0.tolist(), p1.tolist()))
 
-            v = mp_adaptive(fn, digits)
+            try:
+                v = mp_adaptive(fn, digits, max_guard=240)
+            except ArithmeticError:
+                # no agreement: the exact value is 0 (e.g. epsilon = eps0, where every term is
+                # max(0, P - e^eps Q) of equal numbers) or below the guard; the float
+                # enclosure of this dataset stays, certified but not refined
+                continue
             with mpmath.workdps(digits + 5):
                 lo[k] = max(lo[k], rounding.mp_down(v * (1 - tiny)))
                 hi[k] = min(hi[k], rounding.mp_up(v * (1 + tiny)))
