@@ -49,17 +49,29 @@ EXPECTED_CHECKS = {
     "figures_1_2.py": {"subset-n10000-d16"},
 }
 
-#: LaTeX each of this helper's scripts must print (a key result of the derivation)
-EXPECTED_LATEX = {
-    "chen_gdp_mahalanobis.py": [r"\frac{4}{p \left(n - 1\right)}", r"\coth^{2}"],
-    "gdp_duality.py": [r"\frac{\lambda \mu^{2} \left(\lambda - 1\right)}{2}"],
-    "rdp_to_dp_conversions.py": [r"\lambda^{- \lambda} \left(\lambda - 1\right)^{\lambda - 1}"],
-    "girgis_upper_bounds.py": [r"\sinh^{2}{\left(\epsilon_{0} \right)}", r"\frac{2 \lambda e^{\epsilon_{0}}}{\lambda - 1}"],
-    "binomial_central_moments.py": [r"\mu_2: $$- n p \left(p - 1\right)$$"],
-    "clone_closed_form.py": [r"\cosh{\left(\frac{\epsilon_{0}}{2} \right)}"],
-    "variation_ratio_closed_forms.py": [r"\log{\left(\frac{p - 1}{\beta} \right)} - \log{\left(2 \right)}"],
-    "shuffle_rdp_closed_forms.py": [r"2 e^{\epsilon_{0}}", r"\frac{4 e^{2 \epsilon_{0}}}{\left(e^{\epsilon_{0}} + 1\right)^{2}}"],
-    "rdp_figures.py": [r"\begin{tabular}", r"\toprule"],
+#: results each of this helper's scripts must print as LaTeX: sympy expressions, rendered here with
+#: the scripts' own printer (dptheory.latex.to_latex where the toolkit has it, else sympy.latex)
+def _expected_latex() -> dict:
+    import sympy as sp
+
+    from dptheory.symbols import beta, eps0, lam, mu, n, p
+
+    E = sp.exp(eps0)
+    return {
+        "chen_gdp_mahalanobis.py": [4 / (p * (n - 1)), sp.coth(eps0 / 2) ** 2],
+        "gdp_duality.py": [sp.factor(lam * mu**2 * (lam - 1) / 2)],
+        "rdp_to_dp_conversions.py": [(lam - 1) ** (lam - 1) * lam ** (-lam)],
+        "girgis_upper_bounds.py": [2 * lam * E / (lam - 1)],
+        "binomial_central_moments.py": [sp.factor(n * p * (1 - p))],
+        "clone_closed_form.py": [sp.tanh(eps0 / 2) * (2 + 1 / (2 * sp.log(4 / sp.Symbol("delta", positive=True))))],
+        "variation_ratio_closed_forms.py": [sp.log((p - 1) / beta) - sp.log(2)],
+        "shuffle_rdp_closed_forms.py": [4 * E**2 / (E + 1) ** 2],
+    }
+
+
+#: LaTeX tables of the figure scripts
+EXPECTED_TEXT = {
+    "rdp_figures.py": [r"\begin{tabular}", r"\toprule", r"$\lambda$"],
     "figures_1_2.py": [r"\begin{tabular}", r"$\epsilon_0$"],
 }
 
@@ -129,8 +141,13 @@ def _assert_output(script: str, out: str) -> None:
     assert re.search(r"\\[A-Za-z]+", out), f"{script} prints no LaTeX"
     names = {line[len("check "):-len(": ok")] for line in checks}
     assert EXPECTED_CHECKS.get(script, set()) <= names, EXPECTED_CHECKS[script] - names
-    for tex in EXPECTED_LATEX.get(script, ()):
+    for tex in EXPECTED_TEXT.get(script, ()):
         assert tex in out, f"{script}: {tex!r} not printed"
+    _module("gdp_duality.py")  # puts derivations/ on sys.path
+    from _derivation import to_latex
+
+    for expr in _expected_latex().get(script, ()):
+        assert f"$${to_latex(expr)}$$" in out, f"{script}: {to_latex(expr)!r} not printed"
 
 
 def test_every_script_is_listed_in_the_readme():
