@@ -3,13 +3,19 @@ the toolkit (the parameters are the captions', digest seed-004 §6 and seed-001 
 when matplotlib is present. The claims these figures support are asserted in
 tests/test_rdp_figures.py.
 
+Each panel is printed as a plain table and as a LaTeX (booktabs) tabular, and checked: in every
+row each lower bound is at most each upper bound and each exact value of a dominating pair, and every
+value is finite and non-negative ("check <panel>: ok"); the script exits 1 if a check fails.
+
 Run: python derivations/rdp_figures.py [--quick] [--figures 2,3,4,chen] [--plot FILE.png]
 """
 
 import argparse
+import math
 
 import numpy as np
 
+from _derivation import Checks, latex_number, latex_table
 from dptheory import rdp as rdp_module, shuffle
 from dptheory.shuffle import randomizers as R, rdp
 
@@ -19,7 +25,28 @@ def table(title: str, xlabel: str, xs, curves: dict) -> tuple:
     print(f"{xlabel:>8s}  " + "  ".join(f"{k:>22s}" for k in curves))
     for j, x in enumerate(xs):
         print(f"{x:8.3g}  " + "  ".join(f"{v[j]:22.5g}" for v in curves.values()))
+    header = ["$" + {"lambda": "\\lambda", "eps0": "\\epsilon_0"}.get(xlabel, xlabel) + "$"] + list(curves)
+    rows = [[latex_number(float(x))] + [latex_number(float(v[j])) for v in curves.values()] for j, x in enumerate(xs)]
+    print(latex_table(header, rows, caption=title))
     return title, (xlabel, {k: (list(xs), list(v)) for k, v in curves.items()})
+
+
+def check_panel(curves: dict) -> bool:
+    """In every row: each lower bound (label ending "(lower)") is at most each upper bound and each
+    exact value of a dominating pair (labels ending "(upper)", "(exact)"; the exact RDP of the clone
+    pair bounds the mechanism's above), and every value is finite and >= 0."""
+    def of(kind):
+        return [v for k, v in curves.items() if k.endswith(f"({kind})")]
+
+    lowers, exacts, uppers = of("lower"), of("exact"), of("upper")
+    ok = True
+    for j in range(len(next(iter(curves.values())))):
+        values = [float(v[j]) for v in curves.values()]
+        ok &= all(math.isfinite(x) and x >= 0 for x in values)
+        lo = max((float(v[j]) for v in lowers), default=-math.inf)
+        hi = min((float(v[j]) for v in uppers + exacts), default=math.inf)
+        ok &= lo <= hi
+    return bool(ok)
 
 
 def figure_2(quick: bool) -> list:
@@ -137,11 +164,16 @@ def main() -> None:
     if unknown:
         parser.error(f"--figures: unknown {unknown}, choose from {sorted(makers)}")
     panels = dict(sum((makers[w](args.quick) for w in wanted), []))
+    check = Checks()
+    print()
+    for title, (_, curves) in panels.items():
+        check(title.split(":")[0].replace(" ", "-").lower(), check_panel({k: ys for k, (_, ys) in curves.items()}))
     if args.plot:
         from dptheory.plots import line_panels
 
         line_panels(panels, args.plot)
         print("wrote", args.plot)
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -1,70 +1,96 @@
-"""Girgis et al. (2021) and Chen, Cao, Ge (2024): the closed forms of the shuffle model's RDP, their
-errata, and their leading orders in n.
+"""The closed forms of the shuffle model's Renyi DP side by side: their leading orders in n and
+their ratios (Girgis et al. CCS 2021, Erlingsson et al. 2019 as quoted there, Chen, Cao, Ge 2024;
+digest seed-001 §2.1, §2.7, seed-004 §0.1). This is Chen et al.'s Table 1, corrected.
 
-1. Theorem 3.3 as printed vs corrected: at eps0 = 1 the printed first term (eps0 - 1)^2 / n
-   vanishes, so the printed bound is e^{lam - (n-1)/8}/(lam - 1) small: far below the exact RDP.
-2. Leading order as n -> oo of upper bound 1, Corollary 3.5 (lower), Chen's Corollary 2 and its
-   refinement: all are lam * c(eps0) / n; the constants and their ratios.
-3. Chen's Corollary 2 is the RDP of mu-GDP, lam mu^2 / 2, at Theorem 2's mu (checked with the
-   foundation's GDP -> RDP formula), and it exceeds the refined form by coth^2(eps0/2).
+Every bound is lam c(eps0)/n + o(1/n) (n * eps(lam) computed as a limit, n_bar of Girgis et al.
+replaced by (n-1)/(2 e^eps0) + theta, 0 <= theta <= 1, which covers its floor; Theorem 3.1's i >= 3
+and Chernoff terms are o(1/n), see girgis_upper_bounds.py):
 
-Run: python derivations/shuffle_rdp_closed_forms.py  (prints the derivation and LaTeX)
+    upper bound 1 (Thm 3.1)    lam (e^eps0 - 1)^2
+    eq. (9) (Erlingsson)       2 lam e^{4 eps0} (e^eps0 - 1)^2
+    lower bound (Cor 3.5)      lam (e^eps0 - 1)^2 / (2 e^eps0)
+    Chen Cor 2 (approx.)       2 lam e^eps0
+    refined limit (approx.)    2 lam e^eps0 tanh^2(eps0/2)
+
+Ratios: upper 1 / lower = 2 e^eps0 (the gap between Girgis et al.'s bounds); Cor 2 / refined =
+coth^2(eps0/2); refined / lower = 4 e^{2 eps0}/(e^eps0 + 1)^2, in [1, 4): the refined Gaussian
+limit sits between the lower bound and 4 times it. Chen et al.'s §3.3 comparison with Girgis (5)
+(their transcription of Theorem 3.3) holds with the factor lam^2/(lam-1), not lam/(lam-1):
+UB2 / Cor 2 = lam (e^eps0 - 1)^2 / (lam - 1) (digest seed-001 §2.7).
+
+Run: python derivations/shuffle_rdp_closed_forms.py   (prints LaTeX and one "check ...: ok" line per check)
 """
 
-import mpmath
 import sympy as sp
 
-from dptheory import rdp as rdp_module
-from dptheory.shuffle import rdp
-from dptheory.symbols import eps0, lam, mu, n
+from _derivation import Checks, is_zero, show_expr, show_formula
+from dptheory.shuffle.rdp import formulas as F
+from dptheory.symbols import eps0, lam, n
+
+E = sp.exp(eps0)
+theta = sp.Symbol("theta", nonnegative=True)
+LAM = sp.Symbol("lambda", positive=True)   # one order symbol for every formula
 
 
-def leading(expr: sp.Expr) -> sp.Expr:
-    """lim n -> oo of n * expr, for an expression that is O(1/n)."""
-    return sp.simplify(sp.limit(n * expr, n, sp.oo))
+def _common(expr):
+    """The expression over one order symbol, with n_bar = (n-1)/(2 e^eps0) + theta and Theorem
+    3.1's i >= 3 sum dropped (o(1/n))."""
+    expr = expr.xreplace({s: 0 for s in expr.atoms(sp.Sum)})
+    return expr.xreplace({F.NBAR: (n - 1) / (2 * E) + theta}).subs({F.lam_int: LAM, lam: LAM})
+
+
+FORMULAS = {"UB1": F.UPPER_1, "UB2": F.UPPER_2, "eq. 9": F.ERLINGSSON_RDP, "Cor 3.5": F.COROLLARY_3_5,
+            "Cor 2": F.CHEN_RDP}
+
+
+def leading_constants(overrides=None) -> dict:
+    """lim n -> oo of n eps(lam) for each closed form (and the refined Gaussian limit)."""
+    exprs = {k: f.expr for k, f in FORMULAS.items()}
+    exprs["refined"] = LAM * F.CHEN_GDP_REFINED.expr ** 2 / 2
+    exprs.update(overrides or {})
+    return {k: sp.simplify(sp.limit(n * _common(e), n, sp.oo)) for k, e in exprs.items()}
+
+
+EXPECTED = {"UB1": LAM * (E - 1) ** 2, "UB2": 2 * LAM**2 * E * (E - 1) ** 2 / (LAM - 1),
+            "eq. 9": 2 * LAM * sp.exp(4 * eps0) * (E - 1) ** 2, "Cor 3.5": LAM * (E - 1) ** 2 / (2 * E),
+            "Cor 2": 2 * LAM * E, "refined": 2 * LAM * E * sp.tanh(eps0 / 2) ** 2}
+
+
+def check_leading(constants=None) -> bool:
+    constants = leading_constants() if constants is None else constants
+    return all(is_zero(constants[k] - EXPECTED[k], rewrite_exp=True) for k in EXPECTED)
+
+
+def check_ratios(constants=None) -> bool:
+    c = leading_constants() if constants is None else constants
+    x = sp.Symbol("x", positive=True)  # e^eps0 = 1 + x
+    refined_over_lower = sp.simplify((c["refined"] / c["Cor 3.5"]).rewrite(sp.exp))
+    in_x = sp.simplify(refined_over_lower.subs(eps0, sp.log(1 + x)))
+    between = (sp.factor(in_x - 1).is_nonnegative and sp.factor(4 - in_x).is_positive)
+    return (is_zero(c["UB1"] / c["Cor 3.5"] - 2 * E, rewrite_exp=True)
+            and is_zero(c["Cor 2"] / c["refined"] - sp.coth(eps0 / 2) ** 2, rewrite_exp=True)
+            and is_zero(refined_over_lower - 4 * E**2 / (E + 1) ** 2)
+            and bool(between)
+            and is_zero(c["UB2"] / c["Cor 2"] - LAM * (E - 1) ** 2 / (LAM - 1)))
 
 
 def main() -> None:
-    # 1. Erratum of Theorem 3.3
-    printed = rdp.UPPER_2_PRINTED.expr
-    at_one = sp.simplify(printed.subs(eps0, 1))
-    print("1. Theorem 3.3 as printed, at eps0 = 1:", sp.latex(at_one))
-    corrected_value = rdp.UPPER_2(1, 10**4, 2, digits=50)
-    printed_value = rdp.UPPER_2_PRINTED(1, 10**4, 2, digits=600)
-    lower_value = rdp.COROLLARY_3_5(1, 10**4, 2, digits=50)
-    print(f"   at n = 1e4, lambda = 2 (mpmath): printed {mpmath.nstr(printed_value, 4)},"
-          f" corrected {mpmath.nstr(corrected_value, 4)}, Corollary 3.5 lower bound {mpmath.nstr(lower_value, 4)}")
-    print("   printed below the lower bound:", bool(printed_value < lower_value))
-
-    # 2. Leading orders in n (n_bar replaced by its limit (n-1)/(2 e^eps0) for the limit)
-    e = sp.exp(eps0)
-    nbar_limit = (n - 1) / (2 * e)
-    L = sp.Symbol("lambda", positive=True)
-    ub1_first = sp.binomial(L, 2) * (e - 1) ** 2 / (nbar_limit * e) / (L - 1)
-    lb = sp.binomial(L, 2) * (e - 1) ** 2 / (n * e) / (L - 1)
-    chen = rdp.CHEN_RDP.expr.subs(lam, L)
-    refined = L * rdp.CHEN_GDP_REFINED.expr ** 2 / 2
-    c_ub1, c_lb, c_chen, c_ref = (leading(sp.expand_func(x)) for x in (ub1_first, lb, chen, refined))
-    print("\n2. n * eps(lambda) as n -> oo (log(1 + x) ~ x; the i >= 3 and Chernoff terms of Theorem 3.1 are o(1/n)):")
-    print("   upper bound 1 (Theorem 3.1):", sp.latex(c_ub1))
-    print("   lower bound (Corollary 3.5): ", sp.latex(c_lb))
-    print("   Chen et al. Corollary 2:     ", sp.latex(c_chen))
-    print("   refined Gaussian limit:      ", sp.latex(sp.simplify(c_ref)))
-    in_exp = lambda x: sp.factor(sp.simplify(x.rewrite(sp.exp)))
-    print("   upper 1 / lower =", in_exp(c_ub1 / c_lb), " (the gap between Girgis et al.'s bounds)")
-    ratio = sp.simplify((c_chen / c_ref).rewrite(sp.exp) - (sp.coth(eps0 / 2) ** 2).rewrite(sp.exp))
-    print("   Corollary 2 / refined - coth(eps0/2)^2 =", ratio)
-    print("   refined / lower =", in_exp(c_ref / c_lb), " (between 1 and 4)")
-
-    # 3. Corollary 2 is the RDP of mu-GDP at Theorem 2's mu
-    gdp_rdp = rdp_module.GDP_RDP.expr
-    at_mu = sp.simplify(gdp_rdp.subs(mu, rdp.CHEN_GDP.expr) - rdp.CHEN_RDP.expr)
-    print("\n3. lam mu^2 / 2 at mu = 2 e^{eps0/2}/sqrt(n-1), minus Corollary 2:", at_mu)
-
-    print("\nLaTeX:")
-    for f in (rdp.UPPER_1, rdp.UPPER_2, rdp.UPPER_2_PRINTED, rdp.COROLLARY_3_2, rdp.COROLLARY_3_5,
-              rdp.ERLINGSSON_RDP, rdp.CHEN_GDP, rdp.CHEN_RDP, rdp.CHEN_GDP_REFINED):
-        print(f"  {f.name}: {f.latex()}    [{f.conditions_latex()}]")
+    check = Checks()
+    print("The shuffle model's RDP closed forms: orders in n\n")
+    for f in (*FORMULAS.values(), F.CHEN_GDP_REFINED):
+        show_formula(f)
+    constants = leading_constants()
+    print("\nn * eps(lambda) as n -> oo:")
+    for name, value in constants.items():
+        show_expr(f"   \\mathrm{{{name.replace(' ', '~')}}}", value)
+    check("leading-orders", check_leading(constants))
+    print("\nratios:")
+    show_expr("   \\mathrm{UB1}/\\mathrm{Cor~3.5}", sp.simplify((constants["UB1"] / constants["Cor 3.5"]).rewrite(sp.exp)))
+    show_expr("   \\mathrm{Cor~2}/\\mathrm{refined}", sp.coth(eps0 / 2) ** 2)
+    show_expr("   \\mathrm{refined}/\\mathrm{Cor~3.5}", 4 * E**2 / (E + 1) ** 2)
+    show_expr("   \\mathrm{UB2}/\\mathrm{Cor~2}", sp.simplify(constants["UB2"] / constants["Cor 2"]))
+    check("ratios", check_ratios(constants))
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -1,40 +1,337 @@
-"""The derivation scripts run and state what they derive."""
+"""The derivation scripts run on a plain checkout, print LaTeX and their checks, and their checks
+can fail: each script's check functions reject a planted wrong expression.
 
+Every script in derivations/ (found by glob; "_" files are plumbing) is run in a subprocess with
+PYTHONPATH set to the repository, as a user would run it from a checkout: all of them in one
+subprocess (each as __main__, with its own argv, its directory first on sys.path, as `python
+derivations/<script>.py` does), which saves the repeated import of sympy and the toolkit.
+"""
+
+import importlib.util
+import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+DERIVATIONS = ROOT / "derivations"
+SCRIPTS = sorted(p.name for p in DERIVATIONS.glob("*.py") if not p.name.startswith("_"))
+
+#: arguments of the default (quick) run of the scripts that compute figure data
+QUICK_ARGS = {"rdp_figures.py": ("--quick", "--figures", "chen"), "figures_1_2.py": ("--quick",)}
+#: their longer runs (marked slow)
+SLOW_ARGS = {"rdp_figures.py": ("--quick",), "figures_1_2.py": ()}
+
+#: the checks each of this helper's scripts must print (other scripts: at least one check)
+EXPECTED_CHECKS = {
+    "variation_ratio_closed_forms.py": {"theorem-4.2-is-log-1-plus-F", "printed-constant-term", "printed-does-not-vanish",
+                                        "dF-ds-sign", "threshold-root", "orders-4.2-4.3", "table-1-rate"},
+    "clone_closed_form.py": {"paper-form", "order-sqrt-n", "small-eps0", "decreasing-in-n", "condition-edge",
+                             "above-exact-clone-pair"},
+    "girgis_upper_bounds.py": {"theorem-3.1-stable-form", "theorem-3.1-order-2", "higher-terms-vanish",
+                               "leading-orders", "printed-3.3-at-eps0-1", "printed-3.3-below-lower-bound",
+                               "printed-3.3-tail-too-small"},
+    "binomial_central_moments.py": {"textbook-moments", "cumulant-recursion", "library-moments",
+                                    "corollary-3.5-is-second-term", "odd-moments-nonnegative",
+                                    "theorem-3.4-above-corollary-3.5"},
+    "chen_gdp_mahalanobis.py": {"lemma-A6-covariance", "sigma-inverse", "mahalanobis-distance", "theorem-2-mu",
+                                "corollary-2", "refined-limit", "theorem-2-loose-by-coth2"},
+    "gdp_duality.py": {"stationary-point", "tradeoff-convex", "profile-from-tradeoff", "profile-slope",
+                       "tradeoff-is-envelope", "profile-at-zero-and-infinity", "fixed-point", "renyi"},
+    "rdp_to_dp_conversions.py": {"inverse-mironov", "inverse-balle", "balle-tighter-epsilon", "balle-tighter-delta",
+                                 "gdp-optimal-order"},
+    "shuffle_rdp_closed_forms.py": {"leading-orders", "ratios"},
+    "rdp_figures.py": {"chen-fig.-2", "chen-fig.-3"},
+    "figures_1_2.py": {"subset-n10000-d16"},
+}
+
+#: results each of this helper's scripts must print as LaTeX: sympy expressions, rendered here with
+#: the scripts' own printer (dptheory.latex.to_latex where the toolkit has it, else sympy.latex)
+def _expected_latex() -> dict:
+    import sympy as sp
+
+    from dptheory.symbols import beta, eps0, lam, mu, n, p
+
+    E = sp.exp(eps0)
+    return {
+        "chen_gdp_mahalanobis.py": [4 / (p * (n - 1)), sp.coth(eps0 / 2) ** 2],
+        "gdp_duality.py": [sp.factor(lam * mu**2 * (lam - 1) / 2)],
+        "rdp_to_dp_conversions.py": [(lam - 1) ** (lam - 1) * lam ** (-lam)],
+        "girgis_upper_bounds.py": [2 * lam * E / (lam - 1)],
+        "binomial_central_moments.py": [sp.factor(n * p * (1 - p))],
+        "clone_closed_form.py": [sp.tanh(eps0 / 2) * (2 + 1 / (2 * sp.log(4 / sp.Symbol("delta", positive=True))))],
+        "variation_ratio_closed_forms.py": [sp.log((p - 1) / beta) - sp.log(2)],
+        "shuffle_rdp_closed_forms.py": [4 * E**2 / (E + 1) ** 2],
+    }
 
 
-def _run(script: str, *args: str) -> str:
+#: LaTeX tables of the figure scripts
+EXPECTED_TEXT = {
+    "rdp_figures.py": [r"\begin{tabular}", r"\toprule", r"$\lambda$"],
+    "figures_1_2.py": [r"\begin{tabular}", r"$\epsilon_0$"],
+}
+
+
+def _env() -> dict:
     # a plain checkout: the package is found through PYTHONPATH, not through an installation
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.run([sys.executable, str(ROOT / "derivations" / script), *args],
-                          capture_output=True, text=True, cwd=ROOT, env=env)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
+_RUNNER = """
+import contextlib, io, json, runpy, sys, traceback
+scripts = json.loads(sys.argv[1])
+sys.path.insert(0, scripts["dir"])
+results = {}
+for name, args in scripts["runs"]:
+    out = io.StringIO()
+    sys.argv = [name, *args]
+    code = 0
+    with contextlib.redirect_stdout(out):
+        try:
+            runpy.run_path(scripts["dir"] + "/" + name, run_name="__main__")
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+        except Exception:
+            code = 1
+            print(traceback.format_exc())
+    results[name] = [code, out.getvalue()]
+print(json.dumps(results))
+"""
+
+
+@pytest.fixture(scope="module")
+def quick_runs() -> dict:
+    """{script: (exit status, stdout)} of the quick run of every script, in one subprocess."""
+    spec = {"dir": str(DERIVATIONS), "runs": [[s, list(QUICK_ARGS.get(s, ()))] for s in SCRIPTS]}
+    proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(spec)], capture_output=True, text=True,
+                          cwd=ROOT, env=_env())
     assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _run(script: str, *args: str, expect: int = 0) -> str:
+    proc = subprocess.run([sys.executable, str(DERIVATIONS / script), *args],
+                          capture_output=True, text=True, cwd=ROOT, env=_env())
+    assert proc.returncode == expect, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc.stdout
 
 
-def test_variation_ratio_closed_forms_derivation():
-    out = _run("variation_ratio_closed_forms.py")
-    assert "equals the corrected Theorem 4.2 (40 digits at three points): True" in out
-    assert "limit n -> oo of the corrected form: 0" in out
-    assert "= log(1 + (e-1)/2) =" in out
+def _module(script: str):
+    """Import a script as a module (its directory on sys.path for the shared plumbing)."""
+    if str(DERIVATIONS) not in sys.path:
+        sys.path.insert(0, str(DERIVATIONS))
+    name = "derivation_" + script[:-3]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, DERIVATIONS / script)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_shuffle_rdp_closed_forms_derivation():
-    out = _run("shuffle_rdp_closed_forms.py")
-    assert "printed below the lower bound: True" in out
-    assert "upper 1 / lower = 2*exp(epsilon_0)" in out
-    assert "Corollary 2 / refined - coth(eps0/2)^2 = 0" in out
-    assert "minus Corollary 2: 0" in out
+def _assert_output(script: str, out: str) -> None:
+    checks = [line for line in out.splitlines() if line.startswith("check ")]
+    assert checks, f"{script} prints no check"
+    assert all(line.endswith(": ok") for line in checks), [c for c in checks if not c.endswith(": ok")]
+    assert re.search(r"\\[A-Za-z]+", out), f"{script} prints no LaTeX"
+    names = {line[len("check "):-len(": ok")] for line in checks}
+    assert EXPECTED_CHECKS.get(script, set()) <= names, EXPECTED_CHECKS[script] - names
+    for tex in EXPECTED_TEXT.get(script, ()):
+        assert tex in out, f"{script}: {tex!r} not printed"
+    _module("gdp_duality.py")  # puts derivations/ on sys.path
+    from _derivation import to_latex
+
+    for expr in _expected_latex().get(script, ()):
+        assert f"$${to_latex(expr)}$$" in out, f"{script}: {to_latex(expr)!r} not printed"
 
 
-def test_rdp_figures_script_prints_chen_figures():
-    out = _run("rdp_figures.py", "--quick", "--figures", "chen")
-    assert "Chen Fig. 2: lambda = 4, n = 1e4" in out and "Chen Fig. 3: eps0 = 2, n = 1e4" in out
-    rows = [line.split() for line in out.splitlines() if line.strip() and line.split()[0] == "0.1"]
-    exact, cor2, refined, girgis, lower = map(float, rows[0][1:6])
-    assert lower <= exact <= girgis and cor2 > 100 * exact and abs(refined / exact - 1) < 1e-3
+def test_every_script_is_listed_in_the_readme():
+    readme = (DERIVATIONS / "README.md").read_text()
+    assert [s for s in SCRIPTS if f"`{s}`" not in readme] == []
+
+
+def test_this_helpers_scripts_exist():
+    assert set(EXPECTED_CHECKS) <= set(SCRIPTS)
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_runs_prints_latex_and_checks(script, quick_runs):
+    code, out = quick_runs[script]
+    assert code == 0, out[-3000:]
+    _assert_output(script, out)
+
+
+def test_one_script_as_a_user_runs_it():
+    """The plain command, in its own process (the runner above is equivalent; this keeps it honest)."""
+    _assert_output("rdp_to_dp_conversions.py", _run("rdp_to_dp_conversions.py"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", sorted(SLOW_ARGS))
+def test_figure_script_longer_run(script):
+    out = _run(script, *SLOW_ARGS[script])
+    checks = [line for line in out.splitlines() if line.startswith("check ")]
+    assert len(checks) >= 2 and all(line.endswith(": ok") for line in checks)
+    assert r"\begin{tabular}" in out
+
+
+def test_failed_check_exits_1(capsys):
+    checks = _module("gdp_duality.py").Checks()
+    checks("good", True)
+    checks("planted", False, "a planted failure")
+    with pytest.raises(SystemExit) as exit_:
+        checks.finish()
+    assert exit_.value.code == 1
+    out = capsys.readouterr().out
+    assert "check good: ok" in out and "check planted: FAILED (a planted failure)" in out
+
+
+def test_wrong_library_formula_makes_the_script_exit_1():
+    """End to end: the library's Theorem 2 mu replaced by a wrong expression (e^{eps0} for
+    e^{eps0/2}) before the script runs: its checks fail and it exits 1."""
+    code = (
+        "import runpy, sys, sympy as sp\n"
+        f"sys.path.insert(0, {str(DERIVATIONS)!r})\n"
+        "from dptheory.formula import Parts\n"
+        "from dptheory.shuffle.rdp.formulas import CHEN_GDP\n"
+        "from dptheory.symbols import eps0, n\n"
+        "CHEN_GDP.__dict__['_parts'] = Parts(2 * sp.exp(eps0) / sp.sqrt(n - 1), CHEN_GDP.params, CHEN_GDP.conditions)\n"
+        f"runpy.run_path({str(DERIVATIONS / 'chen_gdp_mahalanobis.py')!r}, run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env())
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "check theorem-2-mu: FAILED" in proc.stdout and "check mahalanobis-distance: ok" in proc.stdout
+
+
+# ----------------------------------------------------------------------------- planted expressions
+
+
+def test_planted_gdp_duality():
+    import sympy as sp
+
+    m = _module("gdp_duality.py")
+    wrong_profile = m.GDP_DELTA.expr.subs(m.mu / 2, m.mu / 3)
+    assert m.check_profile_from_tradeoff() and not m.check_profile_from_tradeoff(profile=wrong_profile)
+    assert not m.check_profile_slope(profile=wrong_profile)
+    assert not m.check_renyi(renyi=m.lam * m.mu**2)
+    assert not m.check_fixed_point(fixed=m.Phi(-m.mu / 3))
+    wrong_tradeoff = m.GAUSSIAN_TRADEOFF.expr.subs(m.mu, 2 * m.mu)
+    assert not m.check_stationary_point(tradeoff=wrong_tradeoff)
+    assert not m.check_total_variation(profile=wrong_profile + sp.exp(-m.eps))
+
+
+def test_planted_rdp_to_dp_conversions():
+    m = _module("rdp_to_dp_conversions.py")
+    mironov, balle = m.TO_DP["mironov"].expr, m.TO_DP["balle"].expr
+    assert m.check_inverse(mironov, m.TO_DELTA["mironov"].expr)
+    assert not m.check_inverse(mironov + m.rho / 10, m.TO_DELTA["mironov"].expr)
+    assert not m.check_inverse(balle, m.TO_DELTA["mironov"].expr)
+    assert not m.check_balle_tighter(balle=mironov)
+    assert not m.check_delta_ratio(balle=m.TO_DELTA["mironov"].expr)
+    assert not m.check_gdp_optimum(rdp_curve=m.lam * m.mu**2)
+
+
+def test_planted_chen_gdp_mahalanobis():
+    import sympy as sp
+
+    m = _module("chen_gdp_mahalanobis.py")
+    assert not m.check_distance(8 / ((m.n - 1) * m.p))
+    assert not m.check_theorem_2(gdp=2 * sp.exp(m.eps0) / sp.sqrt(m.n - 1))
+    assert not m.check_corollary_2(rdp=2 * sp.exp(m.eps0) * m.lam / m.n)
+    assert not m.check_refined(refined=m.CHEN_GDP.expr)
+    assert not m.check_looseness(refined=m.CHEN_GDP.expr * sp.tanh(m.eps0))
+
+
+def test_planted_binomial_central_moments():
+    import mpmath
+    import sympy as sp
+
+    m = _module("binomial_central_moments.py")
+    moments = m.central_moments()
+    wrong = list(moments)
+    wrong[4] = m.n * m.p * (1 - m.p) * (1 + 3 * (m.n - 1) * m.p * (1 - m.p))
+    assert not m.check_textbook(wrong)
+    wrong_odd = list(moments)
+    wrong_odd[5] = -moments[5]
+    assert not m.check_odd_moments(wrong_odd)
+
+    def off_by_a_little(nv, pv, imax, digits):
+        out = m.library_moments(nv, pv, imax, digits)
+        return out[:3] + [x * (1 + mpmath.mpf(10) ** -40) for x in out[3:]]
+
+    assert not m.check_library(moments_fn=off_by_a_little, points=((9, m.Fraction(3, 10)),))
+    E = sp.exp(m.eps0)
+    lam = m.COROLLARY_3_5.params[2]
+    assert not m.check_corollary_3_5(sp.log(1 + sp.binomial(lam, 2) * (E - 1) ** 2 / m.n) / (lam - 1))
+    kappas = m.cumulants()
+    kappas[4] = 2 * kappas[4]
+    assert not m.check_recursion(kappas)
+
+
+def test_planted_clone_closed_form():
+    import sympy as sp
+
+    m = _module("clone_closed_form.py")
+    E, L4, n = m.E, m.L4, m.n
+    wrong = sp.log(1 + (E - 1) / (E + 1) * (7 * sp.sqrt(E * L4 / n) + 8 * E / n))
+    assert not m.check_paper_form(wrong)
+    assert not m.check_small_eps0(wrong)
+    assert not m.check_decreasing_in_n(sp.log(1 + (E - 1) / (E + 1) * 8 * sp.sqrt(E * L4 * n)))
+    low = m.CLOSED_FORM.with_expr(m.CLOSED_FORM.expr / 10, "-planted")
+    assert not m.check_above_exact(low, points=((1.0, 10**4, 1e-6),))
+
+
+def test_planted_girgis_upper_bounds():
+    import sympy as sp
+
+    m = _module("girgis_upper_bounds.py")
+    F = m.F
+    wrong_gamma = F.UPPER_1.expr.replace(lambda e: isinstance(e, sp.gamma), lambda e: sp.gamma(2 * e.args[0]))
+    assert not m.check_stable_form(wrong_gamma)
+    assert not m.check_printed_at_one(F.UPPER_2.expr)
+    assert not m.check_printed_tail(printed=F.UPPER_2.expr)
+    assert not m.check_printed_below_lower(printed=F.UPPER_2)
+    orders = {"UB1": m.LAM * (m.E - 1) ** 2, "UB2": 2 * m.lam**2 * m.E * (m.E - 1) ** 2 / (m.lam - 1),
+              "Cor 3.2": 2 * m.LAM * (m.E - 1) ** 2}
+    assert m.check_leading_orders(orders)
+    orders["UB1"] = 2 * orders["UB1"]
+    assert not m.check_leading_orders(orders)
+
+
+def test_planted_variation_ratio_closed_forms():
+    import sympy as sp
+
+    m = _module("variation_ratio_closed_forms.py")
+    vr = m.vr
+    assert not m.check_nesting(sp.log(2 * sp.exp(vr.THEOREM_4_2.expr) - 1))  # log(1 + 2 F(Omega))
+    assert not m.check_threshold(vr._S_STAR + 1)
+    assert not m.check_table_1(vr.TABLE_1["clones"].expr)
+    assert not m.check_printed_limit(vr.THEOREM_4_2_PRINTED.expr.subs(m.beta, m.beta / 2))
+    assert not m.check_orders(asymptotic=sp.log(1 + 2 * (sp.exp(vr.THEOREM_4_3.expr) - 1)))
+
+
+def test_planted_shuffle_rdp_closed_forms():
+    m = _module("shuffle_rdp_closed_forms.py")
+    right = dict(m.EXPECTED)
+    assert m.check_leading(right) and m.check_ratios(right)
+    wrong = dict(right, **{"Cor 2": 4 * m.LAM * m.E})
+    assert not m.check_leading(wrong)
+    assert not m.check_ratios(wrong)
+
+
+def test_planted_figure_checks():
+    rdp = _module("rdp_figures.py")
+    assert rdp.check_panel({"a (lower)": [1.0, 2.0], "b (upper)": [1.5, 3.0], "c (exact)": [1.2, 2.5]})
+    assert not rdp.check_panel({"a (lower)": [1.0, 2.0], "b (upper)": [1.5, 1.9]})
+    assert not rdp.check_panel({"a (lower)": [1.0], "c (exact)": [0.5]})
+    assert not rdp.check_panel({"b (upper)": [float("nan")]})
+    fig = _module("figures_1_2.py")
+    rows = [{"eps0": 1.0, "method": "clones", "epsilon": 0.05}, {"eps0": 1.0, "method": "stronger-clones", "epsilon": 0.04}]
+    assert fig.check_panel(rows)
+    rows[1]["epsilon"] = 0.06
+    assert not fig.check_panel(rows)
