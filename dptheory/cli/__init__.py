@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
     "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
+    "latex": "write the closed forms as a compilable LaTeX document (or fragment) with a .bib of the cited papers",
 }
 DEFAULT = "shuffle"
 _HELP = ("-h", "--help")
