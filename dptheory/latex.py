@@ -39,7 +39,7 @@ CITATIONS: tuple[tuple[str, str], ...] = (
     (r"Dong, Roth, Su|Dong et al\.?,? \(?2022", "dong2022gaussian"),
     (r"Mironov", "mironov2017renyi"),
     (r"Balle et al\.?,? \(?2020", "balle2020hypothesis"),
-    (r"Balle et al\.?,? \(?2019|Balle et al\.\)|constants as implemented by Balle", "balle2019privacy"),
+    (r"Balle et al\.?,? \(?2019|Balle et al\.\)|constants as implemented by Balle|Balle, Bell", "balle2019privacy"),
     (r"Kairouz et al\.?,? \(?2014", "kairouz2014extremal"),
     (r"Kairouz, Oh, Viswanath", "kairouz2016extremal"),
     (r"Duchi et al\.?,? \(?2013", "duchi2013local"),
@@ -222,6 +222,8 @@ def number(text: str) -> str:
     sign = "-" if sign == "-" else ""
     if exponent is None:
         return f"${sign}{mantissa}$" if sign else mantissa
+    if float(mantissa) == 1:
+        return f"${sign}10^{{{int(exponent)}}}$"
     return f"${sign}{mantissa}\\times 10^{{{int(exponent)}}}$"
 
 
@@ -232,18 +234,19 @@ def is_number(text: str) -> bool:
 
 # ------------------------------------------------------------------------------ tables
 def booktabs(header: list[str], rows: list[list[str]], *, caption: str | None = None,
-             label: str | None = None) -> str:
+             label: str | None = None, floating: bool = True) -> str:
     """A booktabs table (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
 
     Cells are LaTeX source (pass plain text through :func:`escape`); a cell that is a number in
     ``1.2e-08`` form is typeset as :math:`1.2\\times 10^{-8}` (:func:`number`). Columns whose
     cells are all numbers are right-aligned, the others left-aligned. With a caption or a label
-    the table is a ``table`` float; a table wider than the line is shrunk to it (``\\dptfit``,
-    :data:`PREAMBLE_MACROS`). Needs the packages booktabs and graphicx.
+    the table is a ``table`` float (with ``floating=False`` it stays where it is, its caption
+    above it as a numbered "Table n:" line); a table wider than the line is shrunk to it
+    (``\\dptfit``, :data:`PREAMBLE_MACROS`). Needs the packages booktabs and graphicx.
     """
     if any(len(r) != len(header) for r in rows):
         raise ValueError("booktabs: every row needs as many cells as the header")
-    numeric = [all(is_number(r[i]) or r[i] in ("-", "") for r in rows) and any(is_number(r[i]) for r in rows)
+    numeric = [all(is_number(r[i]) or r[i] in ("-", "", "n/a") for r in rows) and any(is_number(r[i]) for r in rows)
                for i in range(len(header))]
     spec = "".join("r" if num else "l" for num in numeric)
     body = [r"\begin{tabular}{%s}" % spec, r"\toprule",
@@ -255,6 +258,12 @@ def booktabs(header: list[str], rows: list[list[str]], *, caption: str | None = 
     fitted = "\\dptfit{%\n" + tabular + "}"
     if caption is None and label is None:
         return "\\begin{center}\n" + fitted + "\n\\end{center}\n"
+    if not floating:
+        head = r"\refstepcounter{table}" + (r"\label{%s}" % label if label else "")
+        if caption is not None:
+            head += r"\tablename~\thetable: %s" % caption
+        return ("\\begin{center}\n\\begin{minipage}{\\linewidth}\\centering\n" + head + "\\\\[4pt]\n"
+                + fitted + "\n\\end{minipage}\n\\end{center}\n")
     lines = [r"\begin{table}[htbp]", r"\centering"]
     if caption is not None:
         lines.append(r"\caption{%s}" % caption)

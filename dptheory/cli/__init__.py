@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
     "latex": "write the closed forms as a compilable LaTeX document (or fragment) with a .bib of the cited papers",
+    "report": "write a report (Markdown and LaTeX, tables and figures) of every bound for one setting",
 }
 DEFAULT = "shuffle"
 _HELP = ("-h", "--help")
