@@ -203,8 +203,8 @@ class Formula:
         from .latex import escape
 
         status = "" if self.status is None else f", {self.status}"
-        return (f"$\\displaystyle {self.latex_with_conditions()}$"
-                f"$\\quad\\text{{({escape(str(self.kind) + status)}; {escape(self.source)})}}$")
+        return (f"$\\displaystyle {self.latex_with_conditions()}"
+                f"\\quad\\text{{({escape(str(self.kind) + status)}; {escape(self.source)})}}$")
 
     def describe(self) -> dict[str, Any]:
         return {
