@@ -457,9 +457,7 @@ def _writable_target(path, *, suffix: str | None = ".tex", directory: bool = Fal
     if directory and target.exists() and not target.is_dir():
         raise DomainError(f"output: {str(path)!r} exists and is not a directory")
     if not parent.is_dir():
-        if directory and not parent.exists():
-            parent = parent.parent
-        if parent.exists() and not parent.is_dir():
+        if parent.exists():
             raise DomainError(f"output: cannot write {str(path)!r}: {str(parent)!r} is not a directory")
         if not parent.is_dir():
             raise DomainError(f"output: cannot write {str(path)!r}: directory {str(parent)!r} does not exist")
