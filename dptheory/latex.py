@@ -442,10 +442,15 @@ def fmt_float(value: float) -> str:
 
 
 # ------------------------------------------------------------------------------ files
-def _writable_target(path, *, suffix: str | None = ".tex", directory: bool = False) -> pathlib.Path:
-    """``path`` checked for writing: :class:`~dptheory.validate.DomainError` (exit status 2 on the
-    command line) when its directory does not exist or is not writable, or when it has the wrong
-    suffix."""
+def writable_path(path, *, suffix: str | None = ".tex", directory: bool = False) -> pathlib.Path:
+    """``path`` checked before anything is written to it.
+
+    For a file (``directory=False``): it must end in ``suffix`` and its directory must exist and
+    be writable; neither it nor its ``.bib`` sibling may be a directory. For an output
+    directory: it may exist (as a directory) or be created in an existing, writable parent.
+    Raises :class:`~dptheory.validate.DomainError` (exit status 2 on the command line) naming the
+    path and what is wrong.
+    """
     import os
 
     from .validate import DomainError
@@ -453,14 +458,13 @@ def _writable_target(path, *, suffix: str | None = ".tex", directory: bool = Fal
     target = pathlib.Path(path)
     if suffix is not None and target.suffix != suffix:
         raise DomainError(f"output: {str(path)!r} must end in {suffix}")
-    parent = target if directory and target.exists() else target.parent
     if directory and target.exists() and not target.is_dir():
-        raise DomainError(f"output: {str(path)!r} exists and is not a directory")
+        raise DomainError(f"output: cannot write into {str(path)!r}: it is not a directory")
+    parent = target if directory and target.exists() else target.parent
+    if parent.exists() and not parent.is_dir():
+        raise DomainError(f"output: cannot write {str(path)!r}: {str(parent)!r} is not a directory")
     if not parent.is_dir():
-        if parent.exists():
-            raise DomainError(f"output: cannot write {str(path)!r}: {str(parent)!r} is not a directory")
-        if not parent.is_dir():
-            raise DomainError(f"output: cannot write {str(path)!r}: directory {str(parent)!r} does not exist")
+        raise DomainError(f"output: cannot write {str(path)!r}: directory {str(parent)!r} does not exist")
     if not os.access(parent, os.W_OK):
         raise DomainError(f"output: cannot write {str(path)!r}: directory {str(parent)!r} is not writable")
     for existing in (target, target.with_suffix(".bib")) if not directory else ():
@@ -478,7 +482,7 @@ def write_tex(path, text: str, bib_keys: Sequence[str] = ()) -> list[pathlib.Pat
     """
     from .validate import DomainError
 
-    target = _writable_target(path)
+    target = writable_path(path)
     bib_text = bibliography(bib_keys) if bib_keys else None
     written = []
     try:

@@ -263,7 +263,7 @@ def build(eps0, n, delta, directory, *, figures: bool = True) -> list[pathlib.Pa
     ``figures``, the figures into ``directory`` (created if its parent exists). Returns the paths
     written. Raises :class:`~dptheory.validate.DomainError` for bad parameters or a directory that
     cannot be written."""
-    target = tex._writable_target(directory, suffix=None, directory=True)
+    target = tex.writable_path(directory, suffix=None, directory=True)
     report = compute(eps0, n, delta)  # validates the parameters before anything is written
     try:
         target.mkdir(exist_ok=True)

@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     formulas = [catalogue.get(name) for name in args.names] if args.names else list(catalogue.catalogue().values())
-    target = tex._writable_target(args.output)
+    target = tex.writable_path(args.output)
     body, keys = tex.formulas_body(formulas, level="subsection" if args.fragment else "section")
     if args.fragment:
         text = tex.preamble_note() + (f"% citations: \\cite keys from {target.with_suffix('.bib').name}\n"
