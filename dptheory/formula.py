@@ -465,7 +465,7 @@ def _range_latex(sym, domain, to_latex) -> str:
     ``n \\in \\{2, 3, \\dots\\}``; empty for an unconstrained real."""
     sp = _sympy()
     name = to_latex(sym)
-    if sym.is_integer and isinstance(domain, sp.Interval) and domain.inf.is_number:
+    if sym.is_integer and isinstance(domain, sp.Interval) and domain.inf.is_number and domain.inf.is_finite:
         low = sp.floor(domain.inf) + 1 if (domain.left_open and domain.inf.is_integer) else sp.ceiling(domain.inf)
         if domain.sup is sp.oo:
             return f"{name} \\in \\{{{to_latex(low)}, {to_latex(low + 1)}, \\dots\\}}"

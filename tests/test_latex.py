@@ -218,3 +218,13 @@ def test_repr_latex_of_formula_result_and_curve():
     assert "2 & [0.1, 0.110001]" in text
     long = Curve("rdp", "order", list(range(2, 60)), 0.1, 0.2, Kind.UPPER, Status.PROVEN, "m", "src")
     assert r"\vdots" in long._repr_latex_()
+
+
+def test_integer_ranges():
+    m = sp.Symbol("m", integer=True)
+    f = formula.Formula("t-int", m + 1, (m,), kind=Kind.EXACT, source="test", conditions=(m < 5,))
+    assert f.conditions_latex() == [r"m \in \mathbb{Z},\ m < 5"]
+    f = formula.Formula("t-int2", m + 1, (m,), kind=Kind.EXACT, source="test", conditions=(m < 5, m >= -2))
+    assert f.conditions_latex() == [r"m \in \{-2, \dots, 4\}"]
+    x = sp.Symbol("x", real=True)
+    assert formula.Formula("t-real", x, (x,), kind=Kind.EXACT, source="test").conditions_latex() == []
