@@ -157,21 +157,54 @@ class Formula:
 
     # ------------------------------------------------------------------ display
     def latex(self) -> str:
-        """LaTeX of the expression (with the left-hand side when one is set)."""
-        sp = _sympy()
-        body = sp.latex(self.expr)
+        """LaTeX of the expression in the papers' notation (:func:`dptheory.latex.to_latex`:
+        the normal CDF as ``\\Phi``, binomial coefficients, named functions), with the
+        left-hand side when one is set."""
+        from .latex import to_latex
+
+        body = to_latex(self.expr)
         return f"{self.lhs} = {body}" if self.lhs else body
 
     def all_conditions(self) -> list:
         return list(self.conditions)
 
     def conditions_latex(self) -> list[str]:
-        sp = _sympy()
-        out = []
-        for sym in self.params:
-            out.extend(text for text, _ in _assumption_checks(sym) if "finite" not in text)
-        out.extend(sp.latex(c) for c in self.all_conditions())
+        """The validity domain as LaTeX, merged into its simplest form: the parameters' own
+        assumptions (positive, integer, ...) and the one-parameter conditions are intersected
+        into one range per parameter (``\\mu \\geq 0`` and ``\\mu > 0`` give ``\\mu > 0``;
+        ``\\delta > 0`` and ``\\delta < 1`` give ``0 < \\delta < 1``); the conditions
+        between parameters follow, each once. Only the display is merged: the checks use every
+        condition as given."""
+        from .latex import to_latex
+
+        ranges, joint = merged_conditions(self.params, self.all_conditions())
+        out = [text for sym, domain in ranges.items() if (text := _range_latex(sym, domain, to_latex))]
+        out.extend(to_latex(c) for c in joint)
         return out
+
+    def conditions_line(self) -> str:
+        """The merged validity conditions as one LaTeX line (empty when there are none)."""
+        return ",\\ ".join(self.conditions_latex())
+
+    def latex_with_conditions(self) -> str:
+        """The formula and its validity domain, typeset once: ``lhs = expr, \\quad \\text{for } ...``."""
+        where = self.conditions_line()
+        return self.latex() + (f", \\quad \\text{{for }} {where}" if where else "")
+
+    @property
+    def bib_keys(self) -> list[str]:
+        """The BibTeX keys of the papers the source names (:func:`dptheory.latex.cite_keys`)."""
+        from .latex import cite_keys
+
+        return cite_keys(self.source)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter display: the formula with its conditions, kind, status and source."""
+        from .latex import escape
+
+        status = "" if self.status is None else f", {self.status}"
+        return (f"$\\displaystyle {self.latex_with_conditions()}"
+                f"\\quad\\text{{({escape(str(self.kind) + status)}; {escape(self.source)})}}$")
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -384,6 +417,83 @@ class Formula:
         if digits is not None:
             return self.mpmath(digits)(*args, **kwargs)
         return self.numpy()(*args, **kwargs)
+
+
+def merged_conditions(params, conditions) -> tuple[dict, list]:
+    """The validity domain in its simplest form: ``(ranges, joint)``.
+
+    ``ranges`` maps each parameter (and each symbol constrained alone by a condition) to the
+    sympy set of its values allowed by its assumptions and by every condition on it alone;
+    ``joint`` lists the conditions between several symbols, each once (and those sympy cannot
+    solve), in the given order.
+    """
+    sp = _sympy()
+    ranges: dict = {sym: _assumed_set(sym) for sym in params}
+    joint: list = []
+    for cond in conditions:
+        free = getattr(cond, "free_symbols", set())
+        if len(free) == 1:
+            (sym,) = free
+            try:
+                allowed = cond.as_set()
+            except (NotImplementedError, TypeError, ValueError):
+                allowed = None
+            if isinstance(allowed, sp.Set):
+                ranges[sym] = ranges.get(sym, _assumed_set(sym)).intersect(allowed)
+                continue
+        if not any(cond == seen for seen in joint):
+            joint.append(cond)
+    return ranges, joint
+
+
+def _assumed_set(sym):
+    """The set of reals a symbol's assumptions allow."""
+    sp = _sympy()
+    if sym.is_positive:
+        return sp.Interval.open(0, sp.oo)
+    if sym.is_nonnegative:
+        return sp.Interval(0, sp.oo)
+    if sym.is_negative:
+        return sp.Interval.open(-sp.oo, 0)
+    if sym.is_nonpositive:
+        return sp.Interval(-sp.oo, 0)
+    return sp.S.Reals
+
+
+def _range_latex(sym, domain, to_latex) -> str:
+    """One parameter's range as LaTeX: ``\\mu > 0``, ``0 < \\delta < 1``,
+    ``n \\in \\{2, 3, \\dots\\}``; empty for an unconstrained real."""
+    sp = _sympy()
+    name = to_latex(sym)
+    if sym.is_integer and isinstance(domain, sp.Interval) and domain.inf.is_number and domain.inf.is_finite:
+        low = sp.floor(domain.inf) + 1 if (domain.left_open and domain.inf.is_integer) else sp.ceiling(domain.inf)
+        if domain.sup is sp.oo:
+            return f"{name} \\in \\{{{to_latex(low)}, {to_latex(low + 1)}, \\dots\\}}"
+        if domain.sup.is_number:
+            high = sp.ceiling(domain.sup) - 1 if (domain.right_open and domain.sup.is_integer) else sp.floor(domain.sup)
+            return f"{name} \\in \\{{{to_latex(low)}, \\dots, {to_latex(high)}\\}}"
+    if sym.is_integer:
+        whole = "" if domain == sp.S.Reals else f",\\ {_interval_latex(name, domain, to_latex)}"
+        return f"{name} \\in \\mathbb{{Z}}{whole}"
+    if domain == sp.S.Reals:
+        return ""
+    return _interval_latex(name, domain, to_latex)
+
+
+def _interval_latex(name: str, domain, to_latex) -> str:
+    sp = _sympy()
+    lt, le, gt, ge = "<", "\\leq", ">", "\\geq"
+    if isinstance(domain, sp.Interval):
+        lo, hi = domain.inf, domain.sup
+        if hi is sp.S.Infinity:  # x > a reads better than a < x
+            return f"{name} {gt if domain.left_open else ge} {to_latex(lo)}"
+        right = f" {lt if domain.right_open else le} {to_latex(hi)}"
+        if lo is sp.S.NegativeInfinity:
+            return f"{name}{right}"
+        return f"{to_latex(lo)} {lt if domain.left_open else le} {name}{right}"
+    if isinstance(domain, sp.FiniteSet) and len(domain) == 1:
+        return f"{name} = {to_latex(next(iter(domain)))}"
+    return f"{name} \\in {to_latex(domain)}"
 
 
 def _kw(sym) -> str:

@@ -140,6 +140,13 @@ class Result:
     def replace(self, **changes) -> "Result":
         return dataclasses.replace(self, **changes)
 
+    def _repr_latex_(self) -> str:
+        """Jupyter display (:func:`dptheory.latex.result_latex`): the value with its kind, ends
+        rounded outwards, then kind, status, method and source."""
+        from .latex import result_latex
+
+        return result_latex(self)
+
     def as_dict(self) -> dict[str, Any]:
         out = {
             "method": self.method,
@@ -229,6 +236,13 @@ class Curve:
 
     def replace(self, **changes) -> "Curve":
         return dataclasses.replace(self, **changes)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter display (:func:`dptheory.latex.curve_latex`): the certified interval at each
+        point of the axis, ends rounded outwards."""
+        from .latex import curve_latex
+
+        return curve_latex(self)
 
     def as_dict(self) -> dict[str, Any]:
         return {

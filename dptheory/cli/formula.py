@@ -9,7 +9,8 @@ from .output import emit_json, lines, table
 def add_parser(sub) -> None:
     p = sub.add_parser("formula", help="print a closed form (LaTeX, conditions, kind, source)")
     p.add_argument("name", nargs="?", help="formula name; omit to list all")
-    p.add_argument("--latex", action="store_true", help="print only the LaTeX and its conditions")
+    p.add_argument("--latex", action="store_true",
+                   help="print only the LaTeX, in the papers' notation, with its merged validity conditions")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
@@ -29,12 +30,12 @@ def run(args) -> int:
         emit_json(info)
         return 0
     if args.latex:
-        lines([f.latex()] + [f"\\text{{where }} {c}" for c in f.conditions_latex()])
+        lines([f.latex_with_conditions()])
         return 0
     lines([
         f"{f.name}: {f.description}" if f.description else f.name,
         f"  LaTeX:      {f.latex()}",
-        f"  conditions: {', '.join(info['conditions']) or 'none'}",
+        f"  conditions: {f.conditions_line() or 'none'}",
         f"  kind:       {info['kind']}" + (f" ({info['status']})" if info["status"] else ""),
         f"  source:     {f.source}",
     ] + ([f"  erratum:    {f.erratum}"] if f.erratum else []))

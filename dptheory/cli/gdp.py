@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .. import profile
-from .output import emit_json, fmt_positive, table
+from .output import emit_json, fmt, fmt_bound, fmt_positive, table
 
 
 def add_parser(sub) -> None:
@@ -25,15 +25,16 @@ def run(args) -> int:
         emit_json([res.as_dict()])
         return 0
     d = res.as_dict()
-    row = {"method": d["method"], "kind": d["kind"], "status": d["status"], **d["params"],
-           f"{res.quantity}_lower": fmt_positive(res.lower, res.log_lower),
-           f"{res.quantity}_upper": fmt_positive(res.upper, res.log_upper)}
+    params = {k: v for k, v in d["params"].items() if k != "value"}
+    print("mu-GDP: " + ", ".join(f"{k} = {fmt(v)}" for k, v in params.items()) + "\n")
+    # the interval's ends rounded outwards: the lower down, the upper up
+    row = {"method": d["method"], "kind": d["kind"], "status": d["status"],
+           f"{res.quantity}_lower": fmt_positive(res.lower, res.log_lower, "down"),
+           f"{res.quantity}_upper": fmt_positive(res.upper, res.log_upper, "up")}
     columns = list(row)
     if res.log_upper is not None:
-        row.update(log_lower=res.log_lower, log_upper=res.log_upper)
+        row.update(log_lower=fmt_bound(res.log_lower, "down"), log_upper=fmt_bound(res.log_upper, "up"))
         columns += ["log_lower", "log_upper"]
-    if "value" in d["params"]:
-        columns.remove("value")
     table([row], columns)
     if "value" in d["params"]:
         print(f"\n{res.quantity} = {d['params']['value']}")

@@ -213,3 +213,52 @@ def lines(texts: Iterable[str], out=None) -> None:
     out = out or sys.stdout
     for t in texts:
         print(t, file=out)
+
+
+def wide_table(rows: Sequence[dict], columns: Sequence[str], *, fixed: int = 1, out=None, width: int = WIDTH) -> None:
+    """Print a table too wide for ``width`` columns as several blocks of columns, one under the
+    other, each repeating the first ``fixed`` columns (the row labels), as R prints a wide data
+    frame. A table that fits is printed as one block by :func:`table`."""
+    out = out or sys.stdout
+    cells = {c: [fmt(r.get(c)) for r in rows] for c in columns}
+    size = {c: max([len(c)] + [len(v) for v in cells[c]]) for c in columns}
+    lead = list(columns[:fixed])
+    used = sum(size[c] + 2 for c in lead)
+    blocks, current = [], []
+    for c in columns[fixed:]:
+        if current and used + sum(size[x] + 2 for x in current) + size[c] > width:
+            blocks.append(current)
+            current = []
+        current.append(c)
+    blocks.append(current)
+    for i, block in enumerate(blocks):
+        if i:
+            print(file=out)
+        cols = lead + block
+        print("  ".join(c.ljust(size[c]) for c in cols).rstrip(), file=out)
+        print("  ".join("-" * size[c] for c in cols), file=out)
+        for j in range(len(rows)):
+            print("  ".join(cells[c][j].ljust(size[c]) for c in cols).rstrip(), file=out)
+
+
+def wrapped(text: str, out=None, width: int = WIDTH, indent: str = "  ", subsequent: str = "      ") -> None:
+    """Print ``text`` wrapped to ``width`` columns (long sources and notes)."""
+    out = out or sys.stdout
+    print(textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=subsequent,
+                        break_on_hyphens=False, break_long_words=False), file=out)
+
+
+def latex_table(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequence[str] | None = None,
+                caption: str | None = None, label: str | None = None, floating: bool = True) -> str:
+    """The rows as a booktabs table (:func:`dptheory.latex.booktabs`): cells formatted as in
+    :func:`table` (numbers already rounded outwards stay as they are), text escaped, numbers
+    typeset as :math:`1.2\\times 10^{-8}`. ``headers`` are LaTeX (default: the column names,
+    escaped); ``caption`` is LaTeX."""
+    from .. import latex
+
+    header = list(headers) if headers is not None else [latex.escape(c) for c in columns]
+    body = []
+    for r in rows:
+        cells = [fmt(r.get(c)) for c in columns]
+        body.append([c if latex.is_number(c) else latex.escape(c) for c in cells])
+    return latex.booktabs(header, body, caption=caption, label=label, floating=floating)

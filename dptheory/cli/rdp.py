@@ -6,7 +6,8 @@ from .. import validate
 from ..results import Curve
 from ..shuffle import rdp as shuffle_rdp
 from ..shuffle.rdp.orders import parse_orders
-from .output import emit_json, table
+from .. import latex as tex
+from .output import emit_json, fmt_bound, latex_table, table, wide_table, wrapped
 
 DEFAULT_ORDERS = "2,3,4,5,6,8,10,12,16,20,24,32,48,64"
 
@@ -22,6 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the exact divergences (default 1e-3)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table")
     p.set_defaults(func=run)
 
 
@@ -37,8 +39,16 @@ def run(args) -> int:
         if args.json:
             emit_json([r.as_dict() for r in out])
             return 0
+        rows = epsilon_rows(out)
+        if args.latex:
+            print(latex_table(rows, ["method", "kind", "status", "epsilon", "order"], caption=(
+                f"Shuffle RDP converted to $(\\epsilon, \\delta)$ (Lemma 2.1 of Girgis et al.): "
+                f"$\\epsilon_0 = {tex.fmt_float(args.eps0)}$, $n = {tex.fmt_float(n)}$, $T = {T}$, "
+                f"$\\delta = {tex.fmt_float(args.delta)}$; epsilon at the best order (upper ends rounded up)."),
+                label="tab:shuffle-rdp-epsilon"))
+            return 0
         print(f"shuffle RDP -> (epsilon, delta): eps0 = {args.eps0}, n = {n}, T = {T}, delta = {args.delta}\n")
-        table([_epsilon_row(r) for r in out], ["method", "kind", "status", "epsilon", "order"])
+        table(rows, ["method", "kind", "status", "epsilon", "order"])
         _notes(out)
         return 0
     orders = parse_orders(args.orders if args.orders is not None else DEFAULT_ORDERS)
@@ -46,28 +56,53 @@ def run(args) -> int:
     if args.json:
         emit_json([c.as_dict() for c in curves])
         return 0
+    rows, columns = curve_rows(curves, orders)
+    kinds = [{"method": c.method, "kind": str(c.kind), "status": str(c.status)} for c in curves]
+    if args.latex:
+        print(latex_table(rows, columns, headers=[r"$\lambda$"] + [tex.escape(c) for c in columns[1:]], caption=(
+            f"Shuffle RDP $\\epsilon(\\lambda)$ by method: $\\epsilon_0 = {tex.fmt_float(args.eps0)}$, "
+            f"$n = {tex.fmt_float(n)}$, $T = {T}$ (an upper bound rounded up, a lower bound down, an "
+            "approximation to nearest; kinds in Table~\\ref{tab:shuffle-rdp-methods})."), label="tab:shuffle-rdp"))
+        print(latex_table(kinds, ["method", "kind", "status"], caption="Kind and proof status of each RDP method.",
+                          label="tab:shuffle-rdp-methods"))
+        return 0
     print(f"shuffle RDP: eps0 = {args.eps0}, n = {n}, T = {T}  (rows: orders; columns: methods)\n")
-    values = {c.method: dict(zip(c.grid.tolist(), c.value.tolist())) for c in curves if isinstance(c, Curve)}
-    table([{"order": float(o), **{m: v.get(float(o)) for m, v in values.items()}} for o in orders],
-          ["order"] + [c.method for c in curves if isinstance(c, Curve)])
+    wide_table(rows, columns)
     print()
-    table([{"method": c.method, "kind": str(c.kind), "status": str(c.status)} for c in curves],
-          ["method", "kind", "status"])
+    table(kinds, ["method", "kind", "status"])
     _notes(curves)
     return 0
+
+
+def curve_rows(curves, orders) -> tuple[list[dict], list[str]]:
+    """Rows (one per order) and columns (order, then one per method) of the RDP curves: each
+    value is the certified end the method's kind calls for, rounded outwards (an upper bound up,
+    a lower bound down; an approximation to nearest)."""
+    found = [c for c in curves if isinstance(c, Curve)]
+    values = {}
+    for c in found:
+        direction = {"upper": "up", "lower": "down"}.get(str(c.kind))
+        values[c.method] = {float(x): fmt_bound(float(v), direction) for x, v in zip(c.grid.tolist(), c.value.tolist())}
+    rows = [{"order": float(o), **{m: v.get(float(o)) for m, v in values.items()}} for o in orders]
+    return rows, ["order"] + [c.method for c in found]
+
+
+def epsilon_rows(results) -> list[dict]:
+    """Table rows of the RDP -> (epsilon, delta) conversions: the upper end, rounded up."""
+    return [_epsilon_row(r) for r in results]
 
 
 def _epsilon_row(r) -> dict:
     d = r.as_dict()
     if not d["applicable"]:
         return {"method": d["method"], "kind": d["kind"], "status": d["status"], "epsilon": "n/a", "order": None}
-    return {"method": d["method"], "kind": d["kind"], "status": d["status"], "epsilon": d["upper"],
+    return {"method": d["method"], "kind": d["kind"], "status": d["status"], "epsilon": fmt_bound(d["upper"], "up"),
             "order": d["params"]["order"]}
 
 
 def _notes(results) -> None:
-    """Sources and notes below the table (they would not fit in 80 columns)."""
+    """Sources and notes below the table, wrapped to the terminal width."""
     print("\nsources and notes:")
     for r in results:
         d = r.as_dict()
-        print(f"  {d['method']}: {d['source']}" + (f"; {d['note']}" if d.get("note") else ""))
+        wrapped(f"{d['method']}: {d['source']}" + (f"; {d['note']}" if d.get("note") else ""))

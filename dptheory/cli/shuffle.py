@@ -5,7 +5,8 @@ from __future__ import annotations
 from .. import validate
 from ..shuffle import randomizers as rz
 from ..shuffle.methods import METHODS, compare, summarize
-from .output import emit_json, fmt, fmt_positive, lines, notes, result_rows, table
+from .. import latex as tex
+from .output import emit_json, fmt, fmt_positive, latex_table, lines, notes, result_rows, table
 
 
 def add_parser(sub) -> None:
@@ -22,6 +23,7 @@ def add_parser(sub) -> None:
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the epsilon brackets (default 1e-3)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table")
     p.set_defaults(func=run)
 
 
@@ -52,6 +54,9 @@ def run(args) -> int:
     if args.json:
         emit_json({"parameters": parameters, "summary": summary, "results": results})
         return 0
+    if args.latex:
+        print(latex_results(results, quantity, randomizer, n, setting))
+        return 0
     given = ", ".join(f"{k} = {float(v)!r}" for k, v in setting.items())
     eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0)!r}, "
     lines([f"{randomizer.name}: {eps0}n = {n}, {given}",
@@ -80,3 +85,16 @@ def answer(summary, quantity: str) -> list[str]:
     if summary.gap is not None:
         out.append(f"  gap: the upper bound is {100 * summary.gap:.3g}% above the lower bound")
     return out
+
+
+def latex_results(results, quantity: str, randomizer, n: int, setting: dict, *, label: str = "tab:shuffle") -> str:
+    """The results as a booktabs table: method, kind, status and the certified interval
+    [lower, upper] of ``quantity`` (lower ends rounded down, upper ends up; "n/a" for a method
+    that does not apply), with the setting in the caption."""
+    rows = result_rows(results)
+    given = ", ".join(f"${tex.quantity(k)} = {tex.fmt_float(float(v))}$" for k, v in setting.items())
+    eps0 = "" if randomizer.eps0 is None else f", $\\epsilon_0 = {tex.fmt_float(float(randomizer.eps0))}$"
+    caption = (f"Shuffle amplification of {tex.escape(randomizer.name)}{eps0}, $n = {tex.fmt_float(float(n))}$, "
+               f"{given}: certified interval of ${tex.quantity(quantity)}$ for each method "
+               "(lower end rounded down, upper end rounded up).")
+    return latex_table(rows, ["method", "kind", "status", "lower", "upper"], caption=caption, label=label)

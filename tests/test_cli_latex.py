@@ -1,0 +1,178 @@
+"""`dptheory latex`, `dptheory formula --latex`, and the --latex tables of `shuffle` and `rdp`:
+the documents compile with pdflatex, errors exit 2 and write nothing, numbers are rounded
+outwards, and the text tables fit 80 columns."""
+
+import json
+import re
+
+import pytest
+
+from dptheory import catalogue
+from dptheory.cli import main
+from tests.oracles.pdflatex import compile_tex
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _files(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_formula_latex_is_the_paper_form_with_one_merged_condition(capsys):
+    """Issue 12: `dptheory formula gdp-delta --latex` printed nested erfc with sqrt(2) factors and
+    two "where" lines, "mu >= 0" and "mu > 0"."""
+    code, out, _ = run(capsys, "formula", "gdp-delta", "--latex")
+    assert code == 0 and "erfc" not in out and "sqrt" not in out
+    assert out.strip() == (r"\delta_\mu(\epsilon) = \Phi\left(- \frac{\epsilon}{\mu} + \frac{\mu}{2}\right) - "
+                           r"e^{\epsilon} \Phi\left(- \frac{\epsilon}{\mu} - \frac{\mu}{2}\right), \quad "
+                           r"\text{for } \mu > 0")
+    assert out.count(r"\mu > 0") == 1 and r"\geq" not in out
+
+
+def test_latex_document_of_every_formula_compiles(tmp_path, capsys, monkeypatch):
+    """The whole catalogue: a document that pdflatex and bibtex compile without an error or an
+    undefined citation, with the .bib beside it; nothing else is written (the working directory
+    is another directory)."""
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    code, out, _ = run(capsys, "latex", "-o", str(out_dir / "bounds.tex"))
+    assert code == 0 and _files(out_dir) == ["bounds.bib", "bounds.tex"] and _files(work) == []
+    text = (out_dir / "bounds.tex").read_text()
+    assert "erfc" not in text and r"\bibliography{bounds}" in text
+    for f in catalogue.catalogue().values():
+        assert r"\texttt{%s}" % f.name.replace("_", r"\_") in text
+    assert text.count(r"\Phi\left(") >= 4  # gdp-delta (twice), gdp-tradeoff, gdp-bayes-error, ...
+    cited = set(re.findall(r"\\cite\{([^}]*)\}", text))
+    keys = {k for group in cited for k in group.split(",")}
+    bib = (out_dir / "bounds.bib").read_text()
+    assert keys and all(f"{{{k}," in bib for k in keys)
+    compile_tex(out_dir / "bounds.tex")
+
+
+def test_latex_fragment_inputs_into_a_paper(tmp_path, capsys):
+    code, _, _ = run(capsys, "latex", "gdp-delta", "rdp-to-dp", "--fragment", "-o", str(tmp_path / "frag.tex"))
+    frag = (tmp_path / "frag.tex").read_text()
+    assert code == 0 and r"\documentclass" not in frag and r"\begin{document}" not in frag
+    assert r"\Phi\left(" in frag and r"\cite{dong2022gaussian}" in frag and "Valid for} $\\mu > 0$" in frag
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,booktabs,graphicx}\n"
+                     "\\begin{document}\n\\input{frag}\n\\bibliographystyle{plain}\n\\bibliography{frag}\n"
+                     "\\end{document}\n")
+    compile_tex(paper)
+
+
+def test_unknown_formula_exits_2_with_the_known_names_and_writes_nothing(tmp_path, capsys):
+    code, out, err = run(capsys, "latex", "gdp-delta", "no-such-formula", "-o", str(tmp_path / "x.tex"))
+    assert code == 2 and "no-such-formula" in err and "gdp-delta" in err and "rdp-to-dp" in err
+    assert _files(tmp_path) == []
+
+
+def test_unwritable_output_exits_2_with_a_clear_error(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for target, words in ((tmp_path / "missing" / "x.tex", "does not exist"),
+                          (blocker / "x.tex", "is not a directory"),
+                          (tmp_path / "x.pdf", "must end in .tex"),
+                          (tmp_path / "dir.tex", "is a directory")):
+        if target.name == "dir.tex":
+            target.mkdir()
+        code, _, err = run(capsys, "latex", "gdp-delta", "-o", str(target))
+        assert code == 2 and words in err and "output" in err, err
+    assert _files(tmp_path) == ["a-file", "dir.tex"]
+
+
+# ------------------------------------------------------------------------------ --latex tables
+def _table_rows(text):
+    body = text.split(r"\midrule")[1].split(r"\bottomrule")[0]
+    return [[c.strip() for c in line.rstrip("\\ ").split("&")] for line in body.strip().splitlines()]
+
+
+def _value(cell):
+    """A number back from its LaTeX form ($1.5\\times 10^{-8}$, $10^{6}$, 0.25)."""
+    cell = cell.strip("$")
+    m = re.fullmatch(r"(?:([-0-9.]+)\\times )?10\^\{(-?\d+)\}", cell)
+    if m:
+        return float(f"{m.group(1) or '1'}e{m.group(2)}")
+    return float(cell)
+
+
+def test_shuffle_latex_table_encloses_the_certified_intervals(tmp_path, capsys):
+    argv = ["shuffle", "--eps0", "1", "--n", "1e5", "--delta", "1e-8", "--methods", "clones,blanket-bennett,efmrtt19"]
+    code, out, _ = run(capsys, *argv, "--latex")
+    assert code == 0 and r"\toprule" in out and r"\bottomrule" in out and r"\caption{" in out
+    code, js, _ = run(capsys, *argv, "--json")
+    results = {r["method"]: r for r in json.loads(js)["results"]}
+    rows = _table_rows(out)
+    assert [r[0] for r in rows] == ["clones", "blanket-bennett", "efmrtt19"]
+    for method, kind, status, lower, upper in rows:
+        r = results[method]
+        assert (kind, status) == (r["kind"], r["status"])
+        if not r["applicable"]:
+            assert lower == upper == "n/a"
+            continue
+        assert _value(lower) <= r["lower"] and _value(upper) >= r["upper"]  # rounded outwards
+    doc = tmp_path / "shuffle.tex"
+    from dptheory import latex
+
+    doc.write_text(latex.document(out))
+    compile_tex(doc)
+
+
+def test_rdp_latex_tables_and_80_columns(tmp_path, capsys):
+    """`dptheory rdp` printed a 169-column table; now every line fits 80 columns. Its values are
+    the certified ends, rounded outwards (an upper bound up, a lower bound down)."""
+    argv = ["rdp", "--eps0", "1", "--n", "1e4", "--orders", "2,4,8"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    code, js, _ = run(capsys, *argv, "--json")
+    curves = {c["method"]: c for c in json.loads(js)}
+    code, tex_out, _ = run(capsys, *argv, "--latex")
+    assert code == 0 and tex_out.count(r"\begin{tabular}") == 2
+    header = tex_out.split(r"\toprule")[1].split(r"\midrule")[0].strip().rstrip("\\ ").split(" & ")
+    for row in _table_rows(tex_out.split(r"\end{table}")[0]):
+        order = float(row[0])
+        for method, cell in zip(header[1:], row[1:]):
+            c = curves[method]
+            if cell in ("-", ""):
+                continue
+            i = c["order"].index(order)
+            if c["kind"] == "upper":
+                assert _value(cell) >= c["upper"][i]
+            elif c["kind"] == "lower":
+                assert _value(cell) <= c["lower"][i]
+    doc = tmp_path / "rdp.tex"
+    from dptheory import latex
+
+    doc.write_text(latex.document(tex_out))
+    compile_tex(doc)
+
+
+def test_rdp_epsilon_table_fits_and_rounds_up(capsys):
+    argv = ["rdp", "--eps0", "1", "--n", "1e4", "--delta", "1e-6", "--orders", "2,4,8,16,32",
+            "--methods", "girgis-upper-1,girgis-upper-2,erlingsson-rdp,girgis-lower"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    code, js, _ = run(capsys, *argv, "--json")
+    best = {r["method"]: r for r in json.loads(js)}
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("method"))
+    shown = 0
+    for line in lines[at + 2:]:
+        if not line.strip():
+            break
+        method, *_, eps, order = line.split()
+        assert float(eps) >= best[method]["upper"]  # the upper end, rounded up
+        shown += 1
+    assert shown == 4
+    code, tex_out, _ = run(capsys, *argv, "--latex")
+    rows = {r[0]: r for r in _table_rows(tex_out)}
+    assert code == 0 and set(rows) == set(best)
+    for method, r in best.items():
+        assert _value(rows[method][3]) >= r["upper"]
