@@ -222,7 +222,19 @@ def test_piecewise_linear_is_a_merge_not_a_grid():
     ra = np.min(kinks[:, None] * f.knots_alpha[None, :] + (1 - kinks[:, None]) * f.knots_beta[None, :], axis=1)
     rb = np.min(kinks[:, None] * g.knots_alpha[None, :] + (1 - kinks[:, None]) * g.knots_beta[None, :], axis=1)
     assert contains(res, float(np.max(ra - rb)), 1e-15)
-    assert res.upper - res.lower < 1e-13
+    assert res.upper - res.lower < 1e-12
+
+
+def test_kinks_from_masses_not_from_knot_differences():
+    """Regression: for RR(0.1)^400 the last alpha-increments (1e-130) vanish in 1 - (cumulative
+    sum), so kinks taken from knot differences were unsorted and R(1/2) came out as 1/2. Lemma 4
+    gives Delta(M || M_BNP) = alpha*, computed here by the exact fixed point of the curve."""
+    from dptheory.comparison import extremal, parse_mechanism
+
+    f = parse_mechanism("rr(eps=0.1)^400").tradeoff()
+    res = delta_divergence(f, extremal.blatantly_non_private())
+    assert contains(res, float(f.fixed_point()), 1e-12)
+    assert abs(res.upper - 0.158856841) < 1e-8
 
 
 def test_bayes_error_enclosures_against_mpmath():

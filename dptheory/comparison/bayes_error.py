@@ -10,8 +10,8 @@ breakpoints where R_min has a kink (the knots of a piecewise-linear R), and the 
 alpha (the witness of Theorem 1 clause 1). Supported:
 
 * :class:`~dptheory.tradeoff.PiecewiseLinear`: exact, R(pi) = min over knots of
-  pi a_k + (1 - pi) b_k (the knots are the function: ``np.interp`` evaluates between them);
-  its kinks are at pi_k = db/(da + db) for each segment of width da and drop db;
+  pi a_k + (1 - pi) b_k; the function is its canonical pair (masses p_j, q_j), the knots their
+  cumulative sums (rounding error at most n EPS); the kinks of R are at q_j/(p_j + q_j);
 * :class:`~dptheory.tradeoff.Gaussian`: the closed form of the digest §1.10
   (``GAUSSIAN_BAYES_ERROR``), evaluated with ``scipy.special.ndtr``;
 * :class:`~dptheory.tradeoff.Laplace`: min{pi, 1 - pi, e^{-mu/2} sqrt(pi (1 - pi))}
@@ -41,9 +41,6 @@ EPS = rounding.EPS
 #: maximal errors below 4e-16; the bound is 64 EPS)
 CLOSED_FORM_ABS_ERR = 64 * EPS
 
-#: absolute error of R_min of a piecewise-linear function evaluated at a float pi: pi a + (1-pi) b
-#: with a, b in [0, 1] carries four roundings of numbers at most 1
-PIECEWISE_ABS_ERR = 8 * EPS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,14 +63,22 @@ def logit(pi: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------------ piecewise linear
 def _pl_parts(f: tradeoff.PiecewiseLinear):
+    """Knots (alpha_k, beta_k) and the kink q_j/(p_j + q_j) of R for each segment, from the masses
+    of the canonical pair (sorted by likelihood ratio, so the kinks decrease; differences of the
+    knots would lose them where a cumulative sum is near 1)."""
     a = np.asarray(f.knots_alpha, dtype=float)
     b = np.asarray(f.knots_beta, dtype=float)
-    da = np.diff(a)
-    db = -np.diff(b)
+    p = np.asarray(f.p_mass, dtype=float)
+    q = np.asarray(f.q_mass, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        brk = np.where(da + db > 0, db / (da + db), np.nan)
-    # kinks of R sit at the slopes of f; as alpha grows slopes rise, so pi_k falls
+        brk = np.where(p + q > 0, q / (p + q), np.nan)
     return a, b, brk
+
+
+def pl_abs_err(f: tradeoff.PiecewiseLinear) -> float:
+    """Absolute error of R_min of a piecewise-linear f evaluated from its knots: the knots are
+    cumulative sums of the n masses (error <= n EPS), and pi a + (1 - pi) b adds four roundings."""
+    return (len(f.p_mass) + 8) * EPS
 
 
 def pl_bayes_error(f: tradeoff.PiecewiseLinear, pi: np.ndarray) -> np.ndarray:
@@ -193,7 +198,7 @@ def enclosure(f) -> BayesEnclosure:
     if isinstance(f, tradeoff.PiecewiseLinear):
         if f.digits is not None:
             f = tradeoff.PiecewiseLinear(np.asarray(f.p_mass, dtype=float), np.asarray(f.q_mass, dtype=float))
-        return BayesEnclosure(_widen(lambda p: pl_bayes_error(f, p), PIECEWISE_ABS_ERR), pl_breakpoints(f),
+        return BayesEnclosure(_widen(lambda p: pl_bayes_error(f, p), pl_abs_err(f)), pl_breakpoints(f),
                               lambda p: _pl_argmin(f, p), True, "piecewise linear: exact up to rounding")
     if isinstance(f, tradeoff.Gaussian):
         mu = f.mu

@@ -128,14 +128,14 @@ def maximise_difference_exact(f: tradeoff.PiecewiseLinear, g: tradeoff.Piecewise
     """max_pi (R_f - R_g) for two piecewise-linear curves: the difference is linear between the
     union of their kinks, so the maximum sits at one of them (a merge of two sorted lists).
 
-    Error: each R carries :data:`bayes_error.PIECEWISE_ABS_ERR`; a kink db/(da + db) computed from
-    the knots is within 4 EPS of the true one and R_f - R_g is 2-Lipschitz: 32 EPS in all.
+    Error: each R carries :func:`bayes_error.pl_abs_err` (the knots' cumulative sums); a kink
+    q/(p + q) is within 2 EPS of the true one and R_f - R_g is 2-Lipschitz.
     """
     x = np.unique(np.concatenate([[0.0, 0.5, 1.0], be.pl_breakpoints(f), be.pl_breakpoints(g)]))
     d = be.pl_bayes_error(f, x) - be.pl_bayes_error(g, x)
     k = int(np.argmax(d))
     m = float(d[k])
-    err = 32 * EPS
+    err = be.pl_abs_err(f) + be.pl_abs_err(g) + 8 * EPS
     lo = np.maximum(rounding.down(d, err), -1.0)
     hi = rounding.up(d, err)
     return Maximisation(max(0.0, rounding.down(m, err)), max(0.0, rounding.up(m, err)), float(x[k]), x, lo, hi, True)

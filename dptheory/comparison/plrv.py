@@ -9,7 +9,7 @@ eta = v1 / sqrt(v2 - v1^2) (eq. (8)).
 Each moment is a certified :class:`~dptheory.results.Result`: closed forms (Gaussian; Laplace v1,
 v2; binary randomized response) widened by ``rounding.CLOSED_FORM_RTOL``; the Laplace v3, v4 and
 any discrete pair by exact antiderivatives or finite sums at 40 digits; the subsampled Gaussian
-by mpmath quadrature at 40 digits with the quadrature's error estimate (times 100) and a bound on
+by mpmath quadrature at 30 digits with the quadrature's error estimate (times 100) and a bound on
 the truncated Gaussian tails.
 
 Theorem 3 (main-text hypothesis N/N~ >= eta~^2/eta^2, which the digest §6 item 1 shows is the
@@ -189,7 +189,7 @@ def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
 
     remove: (P, Q) = (N(0, s^2), (1-p) N(0, s^2) + p N(1, s^2)), X = log(1 - p + p e^{z/s - 1/(2 s^2)})
     with z ~ N(0, 1) (in units of sigma); add: the pair swapped, X' = -X(z) with z from the mixture.
-    Quadrature at 40 digits on [-40, 40 + 1/sigma], split at 0 and 1/sigma; the error is 100 times
+    Quadrature at 30 digits on [-40, 40 + 1/sigma], split at 0 and 1/sigma; the error is 100 times
     mpmath's estimate plus a bound on the tails (|X| <= |z|/sigma + 1/(2 sigma^2) + |log(1-p)|).
     The single-orientation curve is not symmetric (``symmetric`` False).
     """
@@ -198,7 +198,7 @@ def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
     if orientation not in ("remove", "add"):
         raise validate.DomainError(f"orientation = {orientation!r} is invalid: must be 'remove' or 'add'")
     name = f"sgm(sigma={sg:g}, p={pr:g}, {orientation})"
-    with mpmath.workdps(40):
+    with mpmath.workdps(30):
         s, P = 1 / mpmath.mpf(sg), mpmath.mpf(pr)
         l1p = mpmath.log1p(-P)
 
@@ -217,7 +217,7 @@ def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
         pts = sorted({-Z, mpmath.mpf(0), s, Z + s})
 
         def moment(fn):
-            val, err = mpmath.quad(lambda z: fn(sign * X(z)) * dens(z), pts, error=True, maxdegree=10)
+            val, err = mpmath.quad(lambda z: fn(sign * X(z)) * dens(z), pts, error=True, maxdegree=8)
             return val, abs(err)
 
         mean, e0 = moment(lambda x: x)
