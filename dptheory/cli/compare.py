@@ -9,7 +9,9 @@ Mechanisms are strings of :mod:`dptheory.comparison.grammar` (``gaussian(mu=1)``
 
 from __future__ import annotations
 
-from .output import emit_json, fmt_bound, table
+import textwrap
+
+from .output import WIDTH, emit_json, fmt_bound, table
 
 HELP = "Delta-divergence, Blackwell dominance and crossings of two mechanisms"
 
@@ -96,18 +98,23 @@ def run(args) -> int:
         rows.append({"quantity": label, "lower": fmt_bound(r.lower, "down"), "upper": fmt_bound(r.upper, "up"),
                      "kind": str(r.kind), "at prior": r.params.get("prior")})
     table(rows, ["quantity", "lower", "upper", "kind", "at prior"])
-    print(f"\nverdict: {out['verdict']}: {_VERDICT[out['verdict']]}")
+    def say(text, indent=""):
+        print(textwrap.fill(text, width=WIDTH, initial_indent=indent, subsequent_indent=indent + "    ",
+                            break_on_hyphens=False))
+
+    print()
+    say(f"verdict: {out['verdict']}: {_VERDICT[out['verdict']]}")
     for key, text in (("second_more_vulnerable", "second more vulnerable"), ("first_more_vulnerable", "first more vulnerable")):
         w = out["witness"][key]
         if w:
-            print(f"  {text}: prior {w['prior']:.6g} (epsilon {w['epsilon']:.6g}), alpha {w['alpha']:.6g}: "
-                  f"f_first = {w['first_tradeoff']:.6g}, f_second = {w['second_tradeoff']:.6g}; "
-                  f"Bayes error excess >= {fmt_bound(w['excess'], 'down')}")
+            say(f"{text}: prior {w['prior']:.6g} (epsilon {w['epsilon']:.6g}), alpha {w['alpha']:.6g}: "
+                f"f_first = {w['first_tradeoff']:.6g}, f_second = {w['second_tradeoff']:.6g}; "
+                f"Bayes error excess >= {fmt_bound(w['excess'], 'down')}", "  ")
     cp = ", ".join(f"{x:.6g}" for x in out["crossings"]["prior"]) or "none"
     ca = ", ".join(f"{x:.6g}" for x in out["crossings"]["alpha"]) or "none"
-    print(f"crossings: Bayes error curves at prior {cp}; trade-off curves at alpha {ca}")
+    say(f"crossings: Bayes error curves at prior {cp}; trade-off curves at alpha {ca}")
     if out["note"]:
-        print(f"note: {out['note']}")
+        say(f"note: {out['note']}")
     print("\nsource: Kaissis et al. (2024), Definition 1, Corollary 1, Theorem 1")
     return 0
 
