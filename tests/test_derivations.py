@@ -38,10 +38,3 @@ def test_rdp_figures_script_prints_chen_figures():
     rows = [line.split() for line in out.splitlines() if line.strip() and line.split()[0] == "0.1"]
     exact, cor2, refined, girgis, lower = map(float, rows[0][1:6])
     assert lower <= exact <= girgis and cor2 > 100 * exact and abs(refined / exact - 1) < 1e-3
-
-
-def test_delta_divergence_gaussian_derivation():
-    out = _run("delta_divergence_gaussian.py")
-    assert "FAILED" not in out and "all checks passed" in out
-    assert "check: dR/dpi = alpha - beta (envelope theorem): ok" in out
-    assert "check: R_mu(1/2) = Phi(-mu/2) (= alpha*, Lemma 4): ok" in out
