@@ -39,6 +39,9 @@ EPS = rounding.EPS
 SOURCE = "Kaissis et al. (2024), Definition 1, Corollary 1"
 SOURCE_SYM = "Kaissis et al. (2024), Definition 3, Corollary 2"
 
+#: a cell whose upper bound is not within tol of the best lower bound is cut into this many
+SPLIT = 8
+
 #: default width of a certified interval for curves that are not piecewise linear
 DEFAULT_TOL = 1e-11
 #: default cap on the grid points of the branch-and-bound (the interval is returned wider if hit:
@@ -95,7 +98,7 @@ def _cell_upper(x, flo, fhi, glo):
 
 
 def maximise_difference(ef: be.BayesEnclosure, eg: be.BayesEnclosure, *, tol: float = DEFAULT_TOL,
-                        max_points: int = DEFAULT_MAX_POINTS, initial: int = 65) -> Maximisation:
+                        max_points: int = DEFAULT_MAX_POINTS, initial: int = 33) -> Maximisation:
     """Certified max over pi in [0, 1] of R_f(pi) - R_g(pi), from two Bayes error enclosures."""
     tol = validate.positive("tol", tol)
     x = np.unique(np.concatenate([np.linspace(0.0, 1.0, initial), ef.breakpoints, eg.breakpoints]))
@@ -110,9 +113,16 @@ def maximise_difference(ef: be.BayesEnclosure, eg: be.BayesEnclosure, *, tol: fl
         if top - best_low <= tol:
             break
         split = (cu > best_low + tol / 2) & (np.diff(x) > 4 * EPS * np.maximum(x[1:], 1e-300))
-        if not np.any(split) or len(x) + int(np.sum(split)) > max_points:
+        room = (max_points - len(x)) // (SPLIT - 1)
+        if not np.any(split) or room <= 0:
             break
-        mids = 0.5 * (x[:-1][split] + x[1:][split])
+        if int(np.sum(split)) > room:  # near the cap: refine the worst cells only
+            worst = np.argsort(-np.where(split, cu, -np.inf), kind="stable")[:room]
+            split = np.zeros_like(split)
+            split[worst] = True
+        lo_x, hi_x = x[:-1][split], x[1:][split]
+        mids = np.concatenate([lo_x + (hi_x - lo_x) * (j / SPLIT) for j in range(1, SPLIT)])
+        mids = mids[(mids > 0) & (mids < 1)]
         mlo, mhi = ef.bounds(mids)
         nlo, nhi = eg.bounds(mids)
         order = np.argsort(np.concatenate([x, mids]), kind="stable")
