@@ -180,3 +180,12 @@ def test_lemma6_triangular_arrays():
     d = [delta_divergence(parse_mechanism(f"rr(eps={c / math.sqrt(n)})^{n}").tradeoff(), gauss).upper
          for n in (4, 64, 1024)]
     assert d[0] > d[1] > d[2]
+
+
+def test_compare_compositions():
+    out = plrv.compare_compositions("rr(eps=0.3)", 50, "gaussian(mu=0.2)", 100)
+    assert isinstance(out["theorem3"], Result) and out["exact"].upper <= out["theorem3"].upper
+    assert out["exact"].upper <= out["theorem3_generalised"].upper
+    assert abs(out["second_moments"].eta.lower - 0.1) < 1e-9
+    with pytest.raises(DomainError, match="single-step"):
+        plrv.compare_compositions("rr(eps=0.3)^2", 50, "gaussian(mu=0.2)", 100)
