@@ -26,6 +26,7 @@ kept as :func:`theorem3_appendix` with status ``refuted``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Any
 
@@ -184,6 +185,7 @@ def discrete_moments(f: tradeoff.PiecewiseLinear, name: str = "piecewise-linear"
     return _discrete(list(f.p_mass), list(f.q_mass), name, symmetric=bool(f.symmetric))
 
 
+@functools.lru_cache(maxsize=64)
 def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
     """v1..v4 of one step of the Poisson-subsampled Gaussian mechanism (sensitivity 1), digest §1.12.
 
