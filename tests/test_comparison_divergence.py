@@ -19,7 +19,13 @@ from dptheory.validate import DomainError
 
 from conftest import pmf_pairs, random_pmf
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _mpmath_digits():
+    """mpmath precision for this module's oracles, restored afterwards (it is global state)."""
+    with mpmath.workdps(50):
+        yield
+
 
 
 def mp_phi(x):

@@ -16,6 +16,13 @@ from dptheory.mechanisms import RandomizedResponse
 from dptheory.validate import DomainError
 
 
+@pytest.fixture(autouse=True)
+def _mpmath_digits():
+    """mpmath precision for this module's oracles, restored afterwards (it is global state)."""
+    with mpmath.workdps(30):
+        yield
+
+
 @pytest.mark.parametrize("a,b", [(0.5, 1.0), (1.0, 3.0), (2.5, 0.3)])
 def test_gaussians_are_totally_ordered(a, b):
     """Lemma B.2: the larger mu dominates (is less private)."""
@@ -60,7 +67,6 @@ def test_rr_against_gaussian_crossings(eps, mu):
     fixed point 1/(1+e^eps) is below G_mu's, Phi(-mu/2); otherwise G_mu dominates."""
     rr, g = RandomizedResponse(eps).tradeoff(), T.gaussian(mu)
     d = dominance(rr, g)
-    mpmath.mp.dps = 30
     G = lambda a: mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * a - 1) - mu)  # noqa: E731
     E = mpmath.e ** eps
     knot = 1 / (1 + E)

@@ -12,6 +12,13 @@ from dptheory.results import Inapplicable, Kind, Result, Status
 from dptheory.validate import DomainError
 
 
+@pytest.fixture(autouse=True)
+def _mpmath_digits():
+    """mpmath precision for this module's oracles, restored afterwards (it is global state)."""
+    with mpmath.workdps(30):
+        yield
+
+
 def within(res, value, slack=0.0):
     return res.lower - slack <= value <= res.upper + slack
 
@@ -20,7 +27,6 @@ def functionals(pieces, kinks=()):
     """v1..v4 from their definitions (9)-(12) as integrals over alpha of t = log|f'(alpha)|, by
     mpmath quadrature; ``pieces`` = [(a0, a1, t(alpha))], each split at the ``kinks`` (the alphas
     where t = 0 or t = -v1, where |.|^3 has a kink)."""
-    mpmath.mp.dps = 30
 
     def integral(fn):
         return mpmath.fsum(mpmath.quad(lambda a: fn(t(a)), [a0] + sorted(k for k in kinks if a0 < k < a1) + [a1])
@@ -58,7 +64,6 @@ def test_laplace_moments_against_the_definitions_and_digest():
 @pytest.mark.parametrize("eps,k", [(1.0, 2), (0.3, 2), (2.0, 3), (1.0, 5)])
 def test_rr_moments(eps, k):
     """X = -eps w.p. e^eps/z, +eps w.p. 1/z, 0 w.p. (k-2)/z, z = e^eps + k - 1."""
-    mpmath.mp.dps = 30
     E = mpmath.exp(eps)
     z = E + k - 1
     atoms = [(-mpmath.mpf(eps), E / z), (mpmath.mpf(eps), 1 / z), (mpmath.mpf(0), (k - 2) / z)]
