@@ -269,3 +269,21 @@ def test_bad_input():
         delta_divergence(T.gaussian(1.0), T.laplace(1.0), tol=0.0)
     with pytest.raises(DomainError, match="abs_err"):
         delta_divergence_from_profiles(T.gaussian(1).delta, T.laplace(1).delta, abs_err=-1)
+
+
+def test_bayes_error_formulas():
+    """The registered Bayes error closed forms against independent evaluations: the Laplace one
+    against the minimum over a fine alpha grid of the Laplace curve (it can only be above the
+    true minimum, by at most the grid's effect), randomized response's against the exact
+    piecewise-linear Bayes error of its pmfs, and TV(G_mu) against delta(0)."""
+    a = np.linspace(0, 1, 200001)
+    for mu in (0.3, 1.0, 2.5):
+        lap = np.asarray(T.laplace(mu)(a))
+        for p in (0.05, 0.3, 0.5, 0.8):
+            grid = float(np.min(p * a + (1 - p) * lap))
+            closed = float(cf.LAPLACE_BAYES_ERROR(mu, p))
+            assert closed <= grid + 1e-15 and grid - closed < 1e-9
+        rr = RandomizedResponse(mu).tradeoff()
+        for p in (0.05, 0.3, 0.5, 0.8):
+            assert abs(float(cf.RR_BAYES_ERROR(mu, p)) - float(be.pl_bayes_error(rr, np.array(p)))) < 1e-15
+        assert abs(float(cf.GDP_TV(mu)) - float(T.gaussian(mu).delta(0.0))) < 1e-14
