@@ -25,7 +25,7 @@ DIGEST = "Kaissis et al. (2024), digest seed-003"
 def _closed_forms() -> dict[str, Parts]:
     import sympy as sp
 
-    from ..symbols import Phi, eps, mu, pi as prior
+    from ..symbols import Phi, mu, pi as prior
 
     mu1 = sp.Symbol("mu_1", nonnegative=True)
     mu2 = sp.Symbol("mu_2", nonnegative=True)

@@ -31,7 +31,6 @@ import math
 from typing import Any
 
 import mpmath
-import numpy as np
 from scipy import special
 
 from .. import rounding, tradeoff, validate
