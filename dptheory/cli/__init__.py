@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
     "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
+    "verify": "check every bound against exact and high-precision oracles; printed errata vs corrections",
 }
 DEFAULT = "shuffle"
 _HELP = ("-h", "--help")
