@@ -202,3 +202,82 @@ def test_gaussian_oracles_agree_across_views():
 def test_progress_is_quiet_in_a_pipe(capsys):
     verify.run(quick=True, names=["tradeoff/dp"], progress=True)
     assert capsys.readouterr().err == ""
+
+
+def test_tradeoff_oracle_of_randomized_response_is_the_eps_dp_tradeoff():
+    """T(P, Q) of binary RR's rows is f_{eps0, 0}(alpha) = max{0, 1 - e^eps0 alpha, e^-eps0 (1 - alpha)}."""
+    with mpmath.workdps(60):
+        p, q = oracles.grr_pmfs(1.0, 2)
+        big = mpmath.exp(1)
+        for a in (0.0, 0.1, 0.25, 0.5, 0.9, 1.0):
+            lo, hi = oracles.tradeoff_value(p, q, a, mpmath.mpf(10) ** -55)
+            exact = max(0, 1 - big * a, (1 - a) / big)
+            assert lo <= exact <= hi and hi - lo < mpmath.mpf(10) ** -50
+
+
+def test_one_user_shuffled_is_the_randomizer():
+    """With n = 1 the shuffled output is the message: the enumeration's trade-off function and
+    composed delta are those of RR itself."""
+    for a in (0.05, 0.5):
+        lo, hi = oracles.enumeration_tradeoff("binary-rr", 1.0, 1, a, 50)
+        with mpmath.workdps(60):
+            direct = oracles.tradeoff_value(*oracles.grr_pmfs(1.0, 2), a, mpmath.mpf(10) ** -55)
+        assert lo <= direct[1] and direct[0] <= hi and hi - lo < 1e-40
+    for rounds in (1, 3):
+        composed, _ = oracles.composed_delta_lower("binary-rr", 1.0, 1, rounds, 0.5, 50)
+        exact_lo, exact_hi = oracles.rr_composed_delta(1.0, 2, rounds, 0.5, 50)
+        assert composed <= exact_hi and exact_lo - composed < mpmath.mpf(10) ** -45
+    # one round of the composition is the enumeration's delta
+    assert oracles.composed_delta_lower("binary-rr", 1.0, 3, 1, 0.3, 50)[0] <= \
+        oracles.enumeration("binary-rr", 1.0, 3, 50).delta(0.3)[1]
+
+
+def test_rr_composed_delta_against_a_hand_computation():
+    """Two rounds of binary RR: outcomes (00, 01, 10, 11) with P = (E^2, E, E, 1)/(E+1)^2 and Q
+    reversed; at eps = 0 delta is TV = ((E^2 - 1) + 0 + 0) / (E + 1)^2 = (E - 1)/(E + 1)."""
+    lo, hi = oracles.rr_composed_delta(1.0, 2, 2, 0.0, 50)
+    with mpmath.workdps(60):
+        exact = (mpmath.e - 1) / (mpmath.e + 1)
+        assert lo <= exact <= hi
+
+
+def test_subsampled_gaussian_oracle():
+    """At rate 1 the pair is N(1, s^2) vs N(0, s^2) (mu = 1/s GDP); at rate p it agrees with
+    mpmath quadrature of the positive part of the densities' difference."""
+    lo, hi = oracles.subsampled_gaussian_delta(2.0, 1.0, 0.5, 50, direction="remove")
+    g_lo, g_hi = oracles.gaussian_delta(0.5, 0.5, 50)
+    assert abs(lo - g_lo) < mpmath.mpf(10) ** -40 and abs(hi - g_hi) < mpmath.mpf(10) ** -40
+    with mpmath.workdps(20):
+        s, p, g = mpmath.mpf(1), mpmath.mpf("0.1"), mpmath.exp(mpmath.mpf("0.05"))
+        mix = lambda x: (1 - p) * mpmath.npdf(x, 0, s) + p * mpmath.npdf(x, 1, s)  # noqa: E731
+        for first, second, direction in ((mix, lambda x: mpmath.npdf(x, 0, s), "remove"),
+                                         (lambda x: mpmath.npdf(x, 0, s), mix, "add")):
+            # the positive part vanishes on one side of a kink: bracket it by bisection on the sign
+            diff = lambda x: first(x) - g * second(x)  # noqa: E731
+            lo_x, hi_x = mpmath.mpf(-8), mpmath.mpf(8)
+            for _ in range(80):
+                mid = (lo_x + hi_x) / 2
+                if (diff(mid) > 0) == (diff(lo_x) > 0):
+                    lo_x = mid
+                else:
+                    hi_x = mid
+            quad = mpmath.quad(lambda x: max(0, diff(x)), [-mpmath.inf, -3, lo_x, 4, mpmath.inf])
+            lo, hi = oracles.subsampled_gaussian_delta(1.0, 0.1, 0.05, 30, direction=direction)
+            assert abs(quad - lo) < mpmath.mpf(10) ** -12 * quad
+
+
+def test_gaussian_delta_divergence_oracle():
+    assert oracles.gaussian_delta_divergence_lower(1.0, 1.0, 30)[0] == 0
+    assert oracles.gaussian_delta_divergence_lower(2.0, 1.0, 30)[0] == 0   # G_2 is below G_1: no regret
+    small = oracles.gaussian_delta_divergence_lower(1.0, 1.5, 30)[0]
+    large = oracles.gaussian_delta_divergence_lower(1.0, 3.0, 30)[0]
+    assert 0 < small < large < 1
+    # clause (1) of Theorem 2 at the value found, on a grid: f(alpha + D) - D <= f~(alpha) fails
+    # just below it (D is the infimum of such shifts)
+    with mpmath.workdps(30):
+        def f(mu, a):
+            return oracles.gaussian_tradeoff(mu, min(max(a, 0), 1), 30)[0] if a <= 1 else 0
+
+        grid = [mpmath.mpf(i) / 400 for i in range(401)]
+        below = large * (1 - mpmath.mpf(10) ** -3)
+        assert any(f(1.0, a + below) - below > f(3.0, a) for a in grid)

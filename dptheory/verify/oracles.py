@@ -453,3 +453,129 @@ def rr_renyi(eps0: float, k: int, order: float, digits: int) -> tuple:
         rel = (2 * lam + 8) * _unit(digits)
         return (max(mpf(0), mpmath.log(total * (1 - rel)) / (lam - 1)),
                 mpmath.log(total * (1 + rel)) / (lam - 1))
+
+
+# ----------------------------------------------------------------------------- trade-off functions
+
+
+def tradeoff_value(p: list, q: list, alpha, rel) -> tuple:
+    """Enclosure of T(P, Q)(alpha) = inf{1 - E_Q[phi] : E_P[phi] <= alpha} for discrete P, Q
+    (Neyman-Pearson: reject where Q/P is largest, randomising the last outcome), when every
+    probability is known to ``rel`` relative. The value moves by at most ``rel`` (1 + max Q/P)
+    under such errors (the type II error is 1-Lipschitz in Q and max(Q/P)-Lipschitz in P)."""
+    a = mpf(alpha)
+    free = mpmath.fsum(y for x, y in zip(p, q) if x == 0)  # outcomes P never gives: rejected for free
+    order = sorted(((y / x, x, y) for x, y in zip(p, q) if x > 0), key=lambda t: t[0], reverse=True)
+    rejected_q, budget = free, a
+    for ratio, x, y in order:
+        if budget <= 0:
+            break
+        take = min(mpf(1), budget / x)
+        rejected_q += take * y
+        budget -= take * x
+    value = max(mpf(0), 1 - rejected_q)
+    top = order[0][0] if order else mpf(1)
+    err = rel * (2 + top) * 4
+    return max(mpf(0), value - err), value + err
+
+
+def enumeration_tradeoff(randomizer: str, eps0: float, n: int, alpha: float, digits: int) -> tuple:
+    """Enclosure of the trade-off function of n shuffled users of a finite randomizer at alpha:
+    the smallest T(M(D), M(D'))(alpha) over ordered neighbouring pairs (exact enumeration). A
+    certified lower bound on the trade-off of the shuffled mechanism must not exceed its upper end."""
+    exact = enumeration(randomizer, eps0, n, digits)
+    with mpmath.workdps(digits + GUARD):
+        rel = exact.rel + 2 * _unit(digits)
+        ends = [tradeoff_value(p, q, alpha, rel) for p, q in exact.pairs]
+        return min(lo for lo, _ in ends), min(hi for _, hi in ends)
+
+
+def composed_delta_lower(randomizer: str, eps0: float, n: int, rounds: int, epsilon: float, digits: int) -> tuple:
+    """(lower end, inf) of delta(epsilon) of ``rounds`` compositions of the shuffled mechanism:
+    the hockey-stick divergence of the rounds-fold product of each neighbouring pair's laws (the
+    mechanism run ``rounds`` times on the same two datasets), maximised over the pairs."""
+    exact = enumeration(randomizer, eps0, n, digits)
+    with mpmath.workdps(digits + GUARD):
+        gamma = mpmath.exp(mpf(epsilon))
+        rel = (rounds + 2) * (exact.rel + 2 * _unit(digits))
+        best = mpf(0)
+        for p, q in exact.pairs:
+            pp, qq = [mpf(1)], [mpf(1)]
+            for _ in range(rounds):
+                pp = [a * b for a in pp for b in p]
+                qq = [a * b for a in qq for b in q]
+            best = max(best, _hockey(pp, qq, gamma, rel)[0])
+        return best, INF
+
+
+# ----------------------------------------------------------------------------- subsampled Gaussian
+
+
+def subsampled_gaussian_delta(sigma: float, rate: float, epsilon: float, digits: int, direction: str = "both") -> tuple:
+    """Hockey-stick divergence at g = e^eps between P = (1 - p) N(0, s^2) + p N(1, s^2) and
+    Q = N(0, s^2) (Poisson subsampling at rate p of the Gaussian mechanism, add/remove
+    neighbours): ``direction`` "remove" is H(P||Q), "add" is H(Q||P), "both" their maximum.
+
+    P/Q = (1 - p) + p exp((2x - 1)/(2 s^2)) increases with x, so each positive set is a half-line:
+    P > g Q for x > t = s^2 log((g - 1 + p)/p) + 1/2, and Q > g P for x < t' = s^2 log((1/g - 1 +
+    p)/p) + 1/2 (empty when 1/g <= 1 - p). The divergences are differences of normal tails there;
+    the cancellation error is enclosed."""
+    with mpmath.workdps(digits + GUARD):
+        s, p, g = mpf(sigma), mpf(rate), mpmath.exp(mpf(epsilon))
+        out = []
+        if direction in ("remove", "both"):
+            t = s * s * mpmath.log((g - 1 + p) / p) + mpf(1) / 2
+            a = (1 - p) * mpmath.ncdf(-t / s) + p * mpmath.ncdf((1 - t) / s)
+            b = g * mpmath.ncdf(-t / s)
+            out.append((a - b, a + b))
+        if direction in ("add", "both"):
+            inner = 1 / g - 1 + p
+            if inner > 0:
+                t = s * s * mpmath.log(inner / p) + mpf(1) / 2
+                a = mpmath.ncdf(t / s)
+                b = g * ((1 - p) * mpmath.ncdf(t / s) + p * mpmath.ncdf((t - 1) / s))
+                out.append((a - b, a + b))
+            else:
+                out.append((mpf(0), mpf(0)))
+        value, scale = max(out, key=lambda v: v[0])
+        err = 40 * _unit(digits) * (scale + 1) * (1 + abs(s * s * mpmath.log(g + 1)))
+        return max(mpf(0), value - err), value + err
+
+
+# ----------------------------------------------------------------------------- Delta-divergence
+
+
+def gaussian_delta_divergence_lower(mu: float, mu_tilde: float, digits: int) -> tuple:
+    """(lower end, inf) of Delta(G_mu || G_mu~) = max{0, sup_eps (delta~(eps) - delta(eps)) /
+    (1 + e^eps)} (Kaissis et al., Corollary 1 in privacy-profile form, digest seed-003 §Def. 1):
+    the value at the best epsilon of a grid refined by golden-section search (every epsilon gives
+    a lower end)."""
+    with mpmath.workdps(digits + GUARD):
+        def value(e):
+            lo_t, _ = gaussian_delta(mu_tilde, e, digits)
+            _, hi = gaussian_delta(mu, e, digits)
+            return (lo_t - hi) / (1 + mpmath.exp(e))
+
+        grid = [mpf(x) / 4 for x in range(-80, 81)]
+        best = max(grid, key=value)
+        lo, hi = best - mpf(1) / 4, best + mpf(1) / 4
+        ratio = (mpmath.sqrt(5) - 1) / 2
+        for _ in range(90):
+            a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+            if value(a) < value(b):
+                lo = a
+            else:
+                hi = b
+        return max(mpf(0), value((lo + hi) / 2), value(best)), INF
+
+
+def rr_composed_delta(eps0: float, k: int, rounds: int, epsilon: float, digits: int) -> tuple:
+    """Enclosure of the hockey-stick divergence at e^eps of the ``rounds``-fold products of k-ary
+    RR's two rows (the exact delta of composing the pair; a finite sum over k^rounds outcomes)."""
+    with mpmath.workdps(digits + GUARD):
+        p, q = rr_pair(eps0, k)
+        pp, qq = [mpf(1)], [mpf(1)]
+        for _ in range(rounds):
+            pp = [a * b for a in pp for b in p]
+            qq = [a * b for a in qq for b in q]
+        return _hockey(pp, qq, mpmath.exp(mpf(epsilon)), (rounds + 8) * _unit(digits))

@@ -185,9 +185,10 @@ def _evaluate_erratum(erratum, case: dict, digits: int) -> "ErratumOutcome":
     except Exception:  # noqa: BLE001
         return ErratumOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
     ex = oracle_intervals(exact)[0]
+    end = 1 if erratum.claim == "upper" else 0  # the end the claim is about
     return ErratumOutcome(**base, printed_margin=m_printed, corrected_margin=m_corrected,
-                          printed=_fmt_mp(bound_intervals(printed)[0][0]),
-                          corrected=_fmt_mp(bound_intervals(corrected)[0][1]),
+                          printed=_fmt_mp(bound_intervals(printed)[0][end]),
+                          corrected=_fmt_mp(bound_intervals(corrected)[0][end]),
                           exact=(_fmt_mp(ex[0]), _fmt_mp(ex[1])), seconds=time.perf_counter() - start)
 
 
