@@ -99,3 +99,82 @@ register_erratum(
     claim="upper", within=2.0, status=Status.UNPROVEN,
     note=("epsilon of shuffled binary RR; the printed form is no soundness failure but is not the theorem's "
           "bound: it stays above log(1 + (p-1)/2), more than twice the true epsilon"))
+
+
+# Wang et al. (2023), eq. (3) (digest seed-000 §3): the middle piece of the symmetrization
+# min{f, f^-1}** is printed x_bar - f(x_bar) - x; the slope -1 line through (x_bar, f(x_bar)) is
+# x_bar + f(x_bar) - x.
+_SYMMETRIZATION_PAIRS = {"asymmetric-4": ([0.05, 0.15, 0.3, 0.5], [0.45, 0.3, 0.15, 0.1]),
+                         "asymmetric-3": ([0.1, 0.3, 0.6], [0.5, 0.3, 0.2])}
+
+
+def _steep_end(p, q):
+    """x_bar = P-mass of the outcomes with Q > P (the end of f's segments steeper than -1), f(x_bar)."""
+    x_bar = sum(a for a, b in zip(p, q) if b > a)
+    return x_bar, 1 - sum(b for a, b in zip(p, q) if b > a)
+
+
+def _symmetrization_cases(quick: bool) -> list[dict]:
+    out = []
+    for name in (["asymmetric-4"] if quick else list(_SYMMETRIZATION_PAIRS)):
+        p, q = _SYMMETRIZATION_PAIRS[name]
+        x_bar, f_bar = _steep_end(p, q)
+        for t in ((0.0, 0.5) if quick else (0.0, 0.25, 0.5, 0.75, 1.0)):
+            out.append({"label": f"{name} x={x_bar + t * (f_bar - x_bar):.4g}", "pair": name,
+                        "x": x_bar + t * (f_bar - x_bar)})
+    return out
+
+
+def _symmetrization_printed(case):
+    x_bar, f_bar = _steep_end(*_SYMMETRIZATION_PAIRS[case["pair"]])
+    return x_bar - f_bar - case["x"]
+
+
+def _symmetrization_corrected(case):
+    from .. import tradeoff
+
+    p, q = _SYMMETRIZATION_PAIRS[case["pair"]]
+    return float(tradeoff.from_pmfs(p, q).symmetrize()(case["x"]))
+
+
+def _symmetrization_exact(case, digits):
+    """min{f, f^-1}** at x, enclosed: below, the line of slope -1 under both f and f^-1 (its
+    height is the smallest of f(v) + v over the knots of f and f^-1, which is where a piecewise
+    linear function minus a line is smallest); above, the chord of min{f, f^-1} between x_bar and
+    f(x_bar) (a convex envelope is below every chord of the function)."""
+    import mpmath
+
+    p, q = _SYMMETRIZATION_PAIRS[case["pair"]]
+    with mpmath.workdps(digits + oracles.GUARD):
+        pm, qm = [mpmath.mpf(v) for v in p], [mpmath.mpf(v) for v in q]
+        rel = mpmath.mpf(10) ** -(digits + 5)
+
+        def g(x):
+            f_lo, f_hi = oracles.tradeoff_value(pm, qm, x, rel)
+            i_lo, i_hi = oracles.tradeoff_value(qm, pm, x, rel)
+            return min(f_lo, i_lo), min(f_hi, i_hi)
+
+        knots = sorted({mpmath.fsum(sorted_p[:k]) for sorted_p in _knot_masses(pm, qm) for k in range(len(pm) + 1)})
+        height = min(g(v)[0] + v for v in knots)
+        x = mpmath.mpf(case["x"])
+        x_bar, f_bar = _steep_end(pm, qm)
+        a, b = g(x_bar)[1], g(f_bar)[1]
+        t = (x - x_bar) / (f_bar - x_bar)
+        return max(mpmath.mpf(0), height - x - rel), (1 - t) * a + t * b + rel
+
+
+def _knot_masses(pm, qm):
+    """The P-masses (for f = T(P, Q)) and Q-masses (for f^-1 = T(Q, P)) in Neyman-Pearson order:
+    their partial sums are the knots' abscissae."""
+    by_ratio = sorted(zip(pm, qm), key=lambda t: (t[1] / t[0]) if t[0] > 0 else float("inf"), reverse=True)
+    inverse = sorted(zip(qm, pm), key=lambda t: (t[1] / t[0]) if t[0] > 0 else float("inf"), reverse=True)
+    return [[a for a, _ in by_ratio], [a for a, _ in inverse]]
+
+
+register_erratum(
+    "wang-2023-symmetrization",
+    printed=_symmetrization_printed, corrected=_symmetrization_corrected, exact=_symmetrization_exact,
+    cases=_symmetrization_cases, claim="upper", within=1 + 1e-9, rtol=1e-12,
+    source="Wang et al. (2023), eq. (3): middle piece of min{f, f^-1}** (digest seed-000 §3)",
+    note=("the middle piece of the symmetrized trade-off function on [x_bar, f(x_bar)]; the printed piece is "
+          "negative there, below the convex envelope (which is a trade-off function, >= 0)"))

@@ -97,6 +97,7 @@ class Erratum:
     within: float | None = None
     status: Status = Status.PROVEN
     note: str = ""
+    rtol: float = 0.0
 
     def grid(self, quick: bool) -> list[dict]:
         return list(self.cases(quick) if callable(self.cases) else self.cases)
@@ -128,12 +129,12 @@ def register_check(name: str, *, kind, status, cases, bound, oracle, source: str
 
 
 def register_erratum(name: str, *, printed, corrected, exact, cases, source: str, claim: str = "upper",
-                     within: float | None = None, status=Status.PROVEN, note: str = "") -> Erratum:
+                     within: float | None = None, status=Status.PROVEN, note: str = "", rtol: float = 0.0) -> Erratum:
     """Register a printed formula next to its correction and the exact value they claim to bound
-    (see :class:`Erratum`); returns it."""
+    (see :class:`Erratum`; ``rtol``: the stated accuracy of forms that return bare floats); returns it."""
     if claim not in ("upper", "lower"):
         raise DomainError(f"claim = {claim!r} is invalid: must be 'upper' or 'lower'")
-    erratum = Erratum(name, printed, corrected, exact, cases, source, claim, within, Status(status), note)
+    erratum = Erratum(name, printed, corrected, exact, cases, source, claim, within, Status(status), note, float(rtol))
     ERRATA[name] = erratum
     return erratum
 

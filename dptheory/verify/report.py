@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
+import textwrap
 from typing import Any
 
 from ..results import Status
@@ -167,8 +168,11 @@ class Report:
             fails_p = [o for o in ok if o.printed_margin < 0]
             fails_c = [o for o in ok if o.corrected_margin < 0]
             example = (fails_p or ok or [None])[0]
-            erows.append(ErratumRow(name, erratum.source, erratum.claim + (f", within {erratum.within:g}x"
-                                                                            if erratum.within else ""),
+            if erratum.within is not None and erratum.within < 1.001:
+                claim = "equal"
+            else:
+                claim = erratum.claim + (f", within {erratum.within:g}x" if erratum.within else "")
+            erows.append(ErratumRow(name, erratum.source, claim,
                                     str(erratum.status), erratum.note, len(ok), len(mine) - len(ok),
                                     len(fails_p), len(fails_c),
                                     min((o.printed_margin for o in ok), default=None),
@@ -183,31 +187,14 @@ class Report:
 
     # -------------------------------------------------------------------------- text
     def print(self, out=None) -> None:
-        """The tables for a person: bounds, then errata, then the violations and errors."""
-        from ..cli.output import table
-
+        """The tables for a person: bounds, then errata, then the violations, errors and verdict."""
         out = out or sys.stdout
         mode = "quick grid" if self.quick else "full grid"
-        print(f"dptheory verify: {mode}, oracles at {self.digits} digits, {self.seconds:.1f} s\n", file=out)
-        table([{"bound": r.bound, "kind": r.kind, "status": r.status, "cases": r.cases,
-                "n/a": r.not_applicable or None, "worst margin": fmt_margin(r.worst_margin),
-                "violations": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
-              ["bound", "kind", "status", "cases", "n/a", "worst margin", "violations"], out=out, width=WIDTH)
-        print("\nmargin: (bound - exact) / exact at the worst case, from the certified ends (negative: violated);"
-              "\n'n/a': cases outside the bound's domain; only a bound labelled proven fails the run.", file=out)
+        print(f"dptheory verify: {mode}, oracles at {self.digits} digits, {self.seconds:.1f} s", file=out)
+        if self.rows:
+            self._bounds_table(out)
         if self.errata:
-            print("\nerrata (printed formula vs the toolkit's correction, against the exact value):\n", file=out)
-            table([{"erratum": e.erratum, "cases": e.cases,
-                    "printed": f"fails {e.printed_failures}/{e.cases}",
-                    "corrected": f"holds {e.cases - e.corrected_failures}/{e.cases}",
-                    "verdict": e.verdict} for e in self.errata],
-                  ["erratum", "cases", "printed", "corrected", "verdict"], out=out, width=WIDTH)
-            for e in self.errata:
-                ex = e.example
-                if ex:
-                    print(f"  {e.erratum}: {ex.get('label', '')}: printed {ex.get('printed')}, corrected "
-                          f"{ex.get('corrected')}, exact in [{', '.join(ex.get('exact', ('?', '?')))}] "
-                          f"({e.claim}; {e.source})", file=out)
+            self._errata_table(out)
         bad = [r for r in self.rows if r.violations or r.errors]
         if bad:
             print("\nviolations:", file=out)
@@ -223,6 +210,33 @@ class Report:
         verdict = "PASS" if self.passed else "FAIL"
         failing = [r.bound for r in self.rows if r.fails] + [e.erratum for e in self.errata if e.fails]
         print(f"\n{verdict}" + (f": {', '.join(failing)}" if failing else ": no proven bound violated"), file=out)
+
+    def _bounds_table(self, out) -> None:
+        from ..cli.output import table
+
+        print(file=out)
+        table([{"bound": r.bound, "kind": r.kind, "status": r.status, "cases": r.cases,
+                "n/a": r.not_applicable or None, "worst margin": fmt_margin(r.worst_margin),
+                "violations": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
+              ["bound", "kind", "status", "cases", "n/a", "worst margin", "violations"], out=out, width=WIDTH)
+        print("\nmargin: (bound - exact) / exact at the worst case, from the certified ends (negative: violated);"
+              "\n'n/a': cases outside the bound's domain; only a bound labelled proven fails the run.", file=out)
+
+    def _errata_table(self, out) -> None:
+        from ..cli.output import table
+
+        print("\nerrata (printed formula vs the toolkit's correction, against the exact value):\n", file=out)
+        table([{"erratum": e.erratum, "cases": e.cases, "printed": f"fails {e.printed_failures}/{e.cases}",
+                "corrected": f"holds {e.cases - e.corrected_failures}/{e.cases}", "verdict": e.verdict}
+               for e in self.errata], ["erratum", "cases", "printed", "corrected", "verdict"], out=out, width=WIDTH)
+        for e in self.errata:
+            ex = e.example
+            if ex:
+                text = (f"{e.erratum}: {ex.get('label', '')}: printed {ex.get('printed')}, corrected "
+                        f"{ex.get('corrected')}, exact in [{', '.join(ex.get('exact', ('?', '?')))}] "
+                        f"({e.claim}; {e.source})")
+                print(textwrap.fill(text, width=WIDTH, initial_indent="  ", subsequent_indent="      ",
+                                    break_on_hyphens=False), file=out)
 
 
 def fmt_margin(x: float | None) -> str:

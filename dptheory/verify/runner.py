@@ -160,7 +160,7 @@ def _form_margin(erratum, value, exact) -> float:
     """Margin of one form against the exact enclosure: the claim's side, and with ``within`` the
     distance to ``within`` times the exact value (negative: the form fails)."""
     kind = Kind.UPPER if erratum.claim == "upper" else Kind.LOWER
-    bounds, oracles = bound_intervals(value), oracle_intervals(exact)
+    bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(exact)
     worst = math.inf
     for b, o in zip(bounds, oracles):
         m = margin(kind, b, o)
