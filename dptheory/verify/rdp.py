@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 
 from .. import mechanisms
 from .. import rdp as rdp_module

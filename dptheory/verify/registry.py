@@ -46,7 +46,7 @@ from ..validate import DomainError
 
 #: the modules whose import registers the toolkit's checks and errata (one per area)
 CHECK_MODULES = ("dptheory.verify.shuffle", "dptheory.verify.rdp", "dptheory.verify.gdp",
-                 "dptheory.verify.mechanisms", "dptheory.verify.errata")
+                 "dptheory.verify.mechanisms", "dptheory.verify.tradeoff", "dptheory.verify.errata")
 
 #: check modules written against the other helpers' contracts (f-DP of shuffling, PLD, Delta-
 #: divergence): their code is not on this branch; after the merge the lead appends them to

@@ -7,7 +7,6 @@ one place where tasks are executed.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import sys
 import time
@@ -18,7 +17,7 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from ..results import Curve, Inapplicable, Kind, NotApplicable, Result, Status
+from ..results import Curve, Inapplicable, Kind, NotApplicable, Result
 from ..validate import ConditionError
 from . import registry
 from .report import CaseOutcome, ErratumOutcome, Report
@@ -46,7 +45,7 @@ def bound_intervals(value, rtol: float = 0.0) -> list[tuple]:
         out = [(mpf(float(a)), mpf(float(b))) for a, b in zip(value.lower, value.upper)]
     elif isinstance(value, tuple) and len(value) == 2 and not isinstance(value[0], (tuple, list, Result)):
         out = [(mpf(float(value[0])), mpf(float(value[1])))]
-    elif isinstance(value, (list, np.ndarray)):
+    elif isinstance(value, (list, tuple, np.ndarray)):
         out = []
         for v in value:
             out.extend(bound_intervals(v))
@@ -131,9 +130,12 @@ def evaluate(task: tuple) -> Any:
     if entry == "erratum":
         return _evaluate_erratum(registry.ERRATA[name], case, digits)
     check = registry.CHECKS[name]
-    status = check.status_of(case)
     start = time.perf_counter()
-    base = dict(name=name, label=_label(case), status=str(status))
+    try:
+        status = str(check.status_of(case))
+    except Exception:  # noqa: BLE001
+        return CaseOutcome(name=name, label=_label(case), status="-", error=traceback.format_exc(limit=3))
+    base = dict(name=name, label=_label(case), status=status)
     try:
         value = check.bound(case)
         if isinstance(value, Inapplicable):
@@ -255,6 +257,12 @@ def run(quick: bool = True, digits: int = 50, progress: bool = False, *, workers
     from .. import validate
 
     digits = validate.integer("digits", digits, low=15, high=1000)
+    if names is not None:
+        registry.load()
+        unknown = [x for x in names if x not in registry.CHECKS and x not in registry.ERRATA]
+        if unknown:
+            raise validate.DomainError(f"names = {unknown!r} is invalid: must name registered checks or errata "
+                                       f"({', '.join([*registry.CHECKS, *registry.ERRATA])})")
     start = time.perf_counter()
     todo = tasks(quick, digits, names)
     bar = _Progress(len(todo), progress)
