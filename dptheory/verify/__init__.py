@@ -4,7 +4,9 @@ formulas of the papers next to their corrections.
 * :func:`register_check` / :func:`register_erratum` (:mod:`.registry`): one line per bound or
   erratum, with its oracle and case grid;
 * the toolkit's checks, one module per area: :mod:`.shuffle`, :mod:`.rdp`, :mod:`.gdp`,
-  :mod:`.mechanisms`, and :mod:`.errata`;
+  :mod:`.mechanisms`, :mod:`.tradeoff`, and :mod:`.errata`; the checks of the parts landing in
+  parallel (:mod:`.fdp`, :mod:`.pld`, :mod:`.comparison`) are written against their contracts and
+  join when listed in :data:`.registry.CHECK_MODULES` (:data:`.registry.AFTER_MERGE`);
 * :mod:`.oracles`: the independent mpmath oracles (exact enumeration, closed forms, quadrature);
 * :func:`run` returns a :class:`Report` (a table for a person, ``as_dict`` for JSON).
 """
