@@ -3,10 +3,10 @@
 
 Two families of cases:
 
-* **small n** (delta at given epsilon): binary randomized response and GRR on 3 options, n up to
-  6, against :class:`~dptheory.verify.oracles.Enumeration` (every pair of neighbouring datasets,
-  at the given digits): both ends of the exact value, so upper, lower and exact methods are all
-  checked;
+* **small n** (delta at given epsilon, and epsilon at given delta): binary randomized response
+  and GRR on 3 options, n up to 8, against :class:`~dptheory.verify.oracles.Enumeration` (every
+  pair of neighbouring datasets, at the given digits): both ends of the exact value, so upper,
+  lower and exact methods are all checked;
 * **large n** (epsilon at given delta): binary randomized response at n = 1e3 ... 1e5 against the
   exact epsilon of one pair of neighbouring datasets
   (:class:`~dptheory.verify.oracles.RRSingleDataset`), a lower end of the true epsilon: upper
@@ -46,6 +46,14 @@ def small_cases(quick: bool) -> list[dict]:
             for e in (EPSILONS_QUICK if quick else EPSILONS_FULL) if e < e0]
 
 
+def small_epsilon_cases(quick: bool) -> list[dict]:
+    """epsilon(delta) at small n, against the enumeration's epsilon (both ends): the inverter's path."""
+    grid = ([("binary-rr", 1.0, 3, 1e-2), ("grr3", 1.0, 3, 1e-2)] if quick else
+            [(rz, e0, n, d) for rz, e0, n in SMALL_FULL if n <= 5 for d in (1e-1, 1e-2, 1e-4)])
+    return [{"label": f"{rz} eps0={e0} n={n} delta={d:g}", "randomizer": rz, "eps0": e0, "n": n, "delta": d,
+             "small": True} for rz, e0, n, d in grid]
+
+
 def large_cases(quick: bool) -> list[dict]:
     return [{"label": f"binary-rr eps0={e0} n={n:.0e} delta={d:g}", "randomizer": "binary-rr", "eps0": e0, "n": n,
              "delta": d} for e0, n, d in (LARGE_QUICK if quick else LARGE_FULL)]
@@ -56,8 +64,8 @@ def _cases_for(method):
         if method.closed_epsilon is not None:
             return large_cases(quick)
         if method.kind is not Kind.UPPER:
-            return small_cases(quick)
-        return small_cases(quick) + large_cases(quick)
+            return small_cases(quick) + small_epsilon_cases(quick)
+        return small_cases(quick) + small_epsilon_cases(quick) + large_cases(quick)
     return cases
 
 
@@ -76,6 +84,8 @@ def oracle(case: dict, digits: int):
     (one pair of neighbouring datasets of binary RR, large n)."""
     if "epsilon" in case:
         return oracles.enumeration(case["randomizer"], case["eps0"], case["n"], digits).delta(case["epsilon"])
+    if case.get("small"):
+        return oracles.enumeration(case["randomizer"], case["eps0"], case["n"], digits).epsilon(case["delta"])
     return oracles.rr_single_dataset(case["eps0"], case["n"], digits).epsilon(case["delta"], case["eps0"])
 
 
