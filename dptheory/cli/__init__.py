@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "compare": "Delta-divergence, Blackwell dominance and crossings of two mechanisms",
     "latex": "write the closed forms as a compilable LaTeX document (or fragment) with a .bib of the cited papers",
     "report": "write a report (Markdown and LaTeX, tables and figures) of every bound for one setting",
+    "verify": "check every bound against exact and high-precision oracles; printed errata vs corrections",
 }
 DEFAULT = "shuffle"
 _HELP = ("-h", "--help")

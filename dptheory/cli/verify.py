@@ -1,0 +1,48 @@
+"""``dptheory verify``: every bound of the toolkit against independent oracles (one call to
+:func:`dptheory.verify.run`; the table and the JSON are its :class:`~dptheory.verify.Report`)."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import validate
+from .output import emit_json
+
+HELP = "check every bound against exact and high-precision oracles; printed errata vs corrections"
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("verify", help=HELP,
+                       description="Run every bound of the toolkit against its oracles (exact enumeration for small n, "
+                       "mpmath sums at --digits, other views of the same guarantee) on a grid of cases, and each "
+                       "printed erratum of the papers against its correction. Exit status 1 when a bound labelled "
+                       "proven is violated.")
+    p.add_argument("--digits", type=int, default=50, help="decimal digits of the mpmath oracles (default 50)")
+    p.add_argument("--quick", action="store_true", help="the small grid (about a minute; what CI runs)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--workers", type=int, help="worker processes for the cases (until the shared executor is "
+                   "merged, the cases run serially in this process)")
+    p.add_argument("--only", help="comma-separated names of checks or errata to run (default: all)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from .. import verify
+
+    digits = validate.integer("digits", args.digits, low=15, high=1000)
+    workers = None if args.workers is None else validate.integer("workers", args.workers, low=1)
+    names = None
+    if args.only:
+        verify.load()
+        names = [x.strip() for x in args.only.split(",") if x.strip()]
+        known = list(verify.CHECKS) + list(verify.ERRATA)
+        unknown = [x for x in names if x not in known]
+        if unknown:
+            raise validate.DomainError(f"only = {', '.join(unknown)!r} is invalid: must name checks or errata among "
+                                       f"{', '.join(known)}")
+    report = verify.run(quick=args.quick, digits=digits, progress=True, workers=workers, names=names)
+    if args.json:
+        emit_json(report.as_dict())
+    else:
+        report.print(sys.stdout)
+    return report.exit_code

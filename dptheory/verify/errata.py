@@ -1,0 +1,180 @@
+"""The papers' printed formulas that the digests mark wrong, next to the toolkit's corrections,
+against the exact value: the printed form fails where the corrected one holds.
+
+Each entry is one :func:`~dptheory.verify.registry.register_erratum` line. The exact values come
+from :mod:`dptheory.verify.oracles` (enumeration of the shuffled output, the Renyi divergence of
+one pair of datasets of shuffled binary randomized response, a proven closed form of another
+paper), never from the code under test.
+"""
+
+from __future__ import annotations
+
+from ..results import Status
+from ..shuffle import methods as shuffle_methods
+from ..shuffle import randomizers
+from ..shuffle import rdp as shuffle_rdp
+from ..shuffle import variation_ratio as vr
+from . import oracles
+from .registry import register_erratum
+
+
+def _rr_renyi(case: dict, digits: int):
+    return oracles.rr_single_dataset(case["eps0"], case["n"], digits).renyi(case["order"])
+
+
+def _rdp_cases(grid):
+    return [{"label": f"eps0={e0} n={n:.0e} order={o}", "eps0": e0, "n": n, "order": o} for e0, n, o in grid]
+
+
+# Girgis et al. (CCS 2021), Theorem 3.3 (digest seed-004 §3.4, §9 items 4-6): the text prints
+# (eps0 - 1)^2 / n and 8 eps0 where the proof has (e^eps0 - 1)^2 / n_bar and 8 e^eps0.
+register_erratum(
+    "girgis-theorem-3.3",
+    printed=lambda c: shuffle_rdp.UPPER_2_PRINTED(c["eps0"], c["n"], c["order"]),
+    corrected=lambda c: float(shuffle_rdp.upper_2(c["eps0"], c["n"], [c["order"]])[0]),
+    exact=_rr_renyi,
+    cases=lambda quick: _rdp_cases([(1.0, 10**4, 4.0), (2.0, 10**4, 4.0)] if quick else
+                                   [(1.0, 10**4, 4.0), (2.0, 10**4, 4.0), (0.9, 10**5, 10.0), (0.5, 10**3, 2.0),
+                                    (3.0, 10**4, 8.0)]),
+    source="Girgis et al. (2021), Theorem 3.3 (digest seed-004 §3.4)",
+    note="an upper bound on the RDP of every shuffled eps0-LDP mechanism; exact: shuffled binary RR on one dataset pair")
+
+# Chen, Cao, Ge (2024), Theorem 1 (digest seed-001 §3 item 5): the victim's coin is printed
+# Delta ~ Bern(e^-eps0); the proof needs Bern(e^eps0 / (e^eps0 + 1)).
+register_erratum(
+    "chen-theorem-1-law",
+    printed=lambda c: float(shuffle_rdp.theorem_1_printed_law_rdp(c["eps0"], c["n"], [c["order"]])[0]),
+    corrected=lambda c: shuffle_rdp.clone_pair_rdp(c["eps0"], c["n"], [c["order"]], rtol=1e-8),
+    exact=_rr_renyi,
+    cases=lambda quick: _rdp_cases([(1.0, 10**4, 4.0)] if quick else
+                                   [(1.0, 10**4, 4.0), (0.5, 10**4, 2.0), (2.0, 10**3, 8.0)]),
+    source="Chen, Cao, Ge (2024), Theorem 1 (digest seed-001 §3, item 5)",
+    note="the RDP of the clone pair bounds the shuffled RDP from above; exact: shuffled binary RR on one dataset pair")
+
+
+# Wang et al. (VLDB 2024), Lemma 4.5 (digest seed-002 §8.4): the variation-ratio reduction with
+# beta below its worst case (p-1)/(p+1) has a proof gap; the labelled pair is the sound version.
+def _grr3(case):
+    return randomizers.grr(case["eps0"], 3)
+
+
+register_erratum(
+    "wang-lemma-4.5",
+    printed=lambda c: shuffle_methods.METHODS["variation-ratio"].delta(_grr3(c), c["n"], c["epsilon"]),
+    corrected=lambda c: shuffle_methods.METHODS["variation-ratio-labelled"].delta(_grr3(c), c["n"], c["epsilon"]),
+    exact=lambda c, digits: oracles.enumeration("grr3", c["eps0"], c["n"], digits).delta(c["epsilon"]),
+    cases=lambda quick: [{"label": f"grr3 eps0={e0} n={n} eps={e}", "eps0": e0, "n": n, "epsilon": e}
+                         for e0, n, e in ([(1.0, 2, 0.7), (1.0, 3, 0.7)] if quick else
+                                          [(1.0, 2, 0.7), (1.0, 3, 0.7), (1.0, 4, 0.5), (2.0, 2, 1.5),
+                                           (2.0, 3, 1.0), (0.5, 2, 0.3)])],
+    source="Wang et al. (2024), Lemma 4.5 / Theorem 4.7 at beta below (p-1)/(p+1) (digest seed-002 §8.4)",
+    note="delta(eps) of the shuffled GRR on 3 options; corrected: the labelled variation-ratio pair")
+
+
+# Wang et al. (VLDB 2024), Theorem 4.2 (digest seed-002 §2, §8.5 item 1): the fractions of the
+# printed epsilon are nested wrongly; the printed value never falls below log(1 + (p-1)/2).
+def _rr_parameters(case):
+    rz = randomizers.binary_rr(case["eps0"])
+    return rz.p, rz.beta, rz.q, case["n"], case["delta"]
+
+
+def _theorem_4_2_exact(case: dict, digits: int):
+    """The true epsilon of shuffled binary RR: above the exact epsilon of one pair of datasets,
+    below Feldman, McMillan, Talwar (2021)'s proven closed form."""
+    lo, _ = oracles.rr_single_dataset(case["eps0"], case["n"], digits).epsilon(case["delta"], case["eps0"])
+    _, hi = oracles.fmt21_closed_form(case["eps0"], case["n"], case["delta"], digits)
+    return lo, hi
+
+
+register_erratum(
+    "wang-theorem-4.2",
+    printed=lambda c: vr.THEOREM_4_2_PRINTED(*_rr_parameters(c)),
+    corrected=lambda c: vr.THEOREM_4_2(*_rr_parameters(c)),
+    exact=_theorem_4_2_exact,
+    cases=lambda quick: [{"label": f"binary-rr eps0={e0} n={n:.0e} delta={d:g}", "eps0": e0, "n": n, "delta": d}
+                         for e0, n, d in ([(1.0, 10**4, 1e-6)] if quick else
+                                          [(1.0, 10**4, 1e-6), (1.0, 10**5, 1e-6), (0.5, 10**5, 1e-8),
+                                           (2.0, 10**5, 1e-6)])],
+    source="Wang et al. (2024), Theorem 4.2 (digest seed-002 §2)",
+    claim="upper", within=2.0, status=Status.UNPROVEN,
+    note=("epsilon of shuffled binary RR; the printed form is no soundness failure but is not the theorem's "
+          "bound: it stays above log(1 + (p-1)/2), more than twice the true epsilon"))
+
+
+# Wang et al. (2023), eq. (3) (digest seed-000 §3): the middle piece of the symmetrization
+# min{f, f^-1}** is printed x_bar - f(x_bar) - x; the slope -1 line through (x_bar, f(x_bar)) is
+# x_bar + f(x_bar) - x.
+_SYMMETRIZATION_PAIRS = {"asymmetric-4": ([0.05, 0.15, 0.3, 0.5], [0.45, 0.3, 0.15, 0.1]),
+                         "asymmetric-3": ([0.1, 0.3, 0.6], [0.5, 0.3, 0.2])}
+
+
+def _steep_end(p, q):
+    """x_bar = P-mass of the outcomes with Q > P (the end of f's segments steeper than -1), f(x_bar)."""
+    x_bar = sum(a for a, b in zip(p, q) if b > a)
+    return x_bar, 1 - sum(b for a, b in zip(p, q) if b > a)
+
+
+def _symmetrization_cases(quick: bool) -> list[dict]:
+    out = []
+    for name in (["asymmetric-4"] if quick else list(_SYMMETRIZATION_PAIRS)):
+        p, q = _SYMMETRIZATION_PAIRS[name]
+        x_bar, f_bar = _steep_end(p, q)
+        for t in ((0.0, 0.5) if quick else (0.0, 0.25, 0.5, 0.75, 1.0)):
+            out.append({"label": f"{name} x={x_bar + t * (f_bar - x_bar):.4g}", "pair": name,
+                        "x": x_bar + t * (f_bar - x_bar)})
+    return out
+
+
+def _symmetrization_printed(case):
+    x_bar, f_bar = _steep_end(*_SYMMETRIZATION_PAIRS[case["pair"]])
+    return x_bar - f_bar - case["x"]
+
+
+def _symmetrization_corrected(case):
+    from .. import tradeoff
+
+    p, q = _SYMMETRIZATION_PAIRS[case["pair"]]
+    return float(tradeoff.from_pmfs(p, q).symmetrize()(case["x"]))
+
+
+def _symmetrization_exact(case, digits):
+    """min{f, f^-1}** at x, enclosed: below, the line of slope -1 under both f and f^-1 (its
+    height is the smallest of f(v) + v over the knots of f and f^-1, which is where a piecewise
+    linear function minus a line is smallest); above, the chord of min{f, f^-1} between x_bar and
+    f(x_bar) (a convex envelope is below every chord of the function)."""
+    import mpmath
+
+    p, q = _SYMMETRIZATION_PAIRS[case["pair"]]
+    with mpmath.workdps(digits + oracles.GUARD):
+        pm, qm = [mpmath.mpf(v) for v in p], [mpmath.mpf(v) for v in q]
+        rel = mpmath.mpf(10) ** -(digits + 5)
+
+        def g(x):
+            f_lo, f_hi = oracles.tradeoff_value(pm, qm, x, rel)
+            i_lo, i_hi = oracles.tradeoff_value(qm, pm, x, rel)
+            return min(f_lo, i_lo), min(f_hi, i_hi)
+
+        knots = sorted({mpmath.fsum(sorted_p[:k]) for sorted_p in _knot_masses(pm, qm) for k in range(len(pm) + 1)})
+        height = min(g(v)[0] + v for v in knots)
+        x = mpmath.mpf(case["x"])
+        x_bar, f_bar = _steep_end(pm, qm)
+        a, b = g(x_bar)[1], g(f_bar)[1]
+        t = (x - x_bar) / (f_bar - x_bar)
+        return max(mpmath.mpf(0), height - x - rel), (1 - t) * a + t * b + rel
+
+
+def _knot_masses(pm, qm):
+    """The P-masses (for f = T(P, Q)) and Q-masses (for f^-1 = T(Q, P)) in Neyman-Pearson order:
+    their partial sums are the knots' abscissae."""
+    by_ratio = sorted(zip(pm, qm), key=lambda t: (t[1] / t[0]) if t[0] > 0 else float("inf"), reverse=True)
+    inverse = sorted(zip(qm, pm), key=lambda t: (t[1] / t[0]) if t[0] > 0 else float("inf"), reverse=True)
+    return [[a for a, _ in by_ratio], [a for a, _ in inverse]]
+
+
+register_erratum(
+    "wang-2023-symmetrization",
+    printed=_symmetrization_printed, corrected=_symmetrization_corrected, exact=_symmetrization_exact,
+    cases=_symmetrization_cases, claim="upper", within=1 + 1e-9, rtol=1e-12,
+    source="Wang et al. (2023), eq. (3): middle piece of min{f, f^-1}** (digest seed-000 §3)",
+    note=("the middle piece of the symmetrized trade-off function on [x_bar, f(x_bar)]; the printed piece is "
+          "negative there, below the convex envelope (which is a trade-off function, >= 0)"))

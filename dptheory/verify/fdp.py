@@ -1,0 +1,57 @@
+"""Checks of the f-DP of shuffling (helper "shuffle-fdp": :mod:`dptheory.shuffle.fdp`), written
+against its contract; the lead adds this module to
+:data:`~dptheory.verify.registry.CHECK_MODULES` after the merge.
+
+* ``shuffle_tradeoff(eps0, n)``, a certified lower bound on the trade-off function of the
+  shuffled eps0-LDP mechanism: never above the exact trade-off function of shuffled binary
+  randomized response (smallest over every pair of neighbouring datasets, by enumeration), which
+  is at least the worst case over eps0-LDP randomizers;
+* ``shuffle_delta(eps0, n, epsilon)``, an upper bound on delta: never below the exact delta of
+  shuffled binary RR (enumeration at small n, one pair of datasets at large n).
+"""
+
+from __future__ import annotations
+
+from ..results import Kind, Status
+from ..shuffle import fdp
+from . import oracles
+from .registry import register_check
+
+SMALL_QUICK = [(1.0, 3), (2.0, 5)]
+SMALL_FULL = [(e0, n) for e0 in (0.5, 1.0, 2.0, 4.0) for n in (2, 3, 5, 8)]
+ALPHAS = [0.0, 0.01, 0.1, 0.3, 0.6, 0.9]
+
+
+def _tradeoff_cases(quick: bool) -> list[dict]:
+    return [{"label": f"binary-rr eps0={e0} n={n}", "eps0": e0, "n": n, "alphas": ALPHAS}
+            for e0, n in (SMALL_QUICK if quick else SMALL_FULL)]
+
+
+def _delta_cases(quick: bool) -> list[dict]:
+    small = [{"label": f"binary-rr eps0={e0} n={n} eps={e}", "eps0": e0, "n": n, "epsilon": e}
+             for e0, n in (SMALL_QUICK if quick else SMALL_FULL) for e in (0.1, 0.5) if e < e0]
+    large = [{"label": f"binary-rr eps0={e0} n={n:.0e} eps={e}", "eps0": e0, "n": n, "epsilon": e, "large": True}
+             for e0, n, e in ([(1.0, 10**4, 0.05)] if quick else [(0.5, 10**4, 0.02), (1.0, 10**4, 0.05),
+                                                                   (1.0, 10**5, 0.02)])]
+    return small + large
+
+
+def _delta_oracle(case: dict, digits: int):
+    if case.get("large"):
+        return oracles.rr_single_dataset(case["eps0"], case["n"], digits).delta(case["epsilon"])
+    return oracles.enumeration("binary-rr", case["eps0"], case["n"], digits).delta(case["epsilon"])
+
+
+register_check(
+    "shuffle-fdp/tradeoff", kind=Kind.LOWER, status=Status.PROVEN, cases=_tradeoff_cases,
+    bound=lambda c: [float(v) for v in fdp.shuffle_tradeoff(c["eps0"], c["n"])(c["alphas"])],
+    oracle=lambda c, digits: [oracles.enumeration_tradeoff("binary-rr", c["eps0"], c["n"], a, digits)
+                              for a in c["alphas"]],
+    source="corrected Prop 4.1 / Thm 4.2 of the f-DP of shuffling (contract shuffle.fdp.shuffle_tradeoff)",
+    oracle_name="exact trade-off function of shuffled binary RR (enumeration)")
+
+register_check(
+    "shuffle-fdp/delta", kind=Kind.UPPER, status=Status.PROVEN, cases=_delta_cases,
+    bound=lambda c: fdp.shuffle_delta(c["eps0"], c["n"], c["epsilon"]), oracle=_delta_oracle,
+    source="Cor 4.3 corrected (contract shuffle.fdp.shuffle_delta)",
+    oracle_name="exact delta of shuffled binary RR (enumeration; one dataset pair at large n)")

@@ -1,0 +1,76 @@
+"""Checks of the privacy-loss-distribution accountant (helper "pld": :mod:`dptheory.pld`,
+:mod:`dptheory.subsampled`, :mod:`dptheory.shuffle.rounds`), written against its contract; the
+lead adds this module to :data:`~dptheory.verify.registry.CHECK_MODULES` after the merge.
+
+* ``PLD.from_pmfs(p, q).self_compose(T).delta(eps)`` of k-ary randomized response: pessimistic
+  (upper) and optimistic (lower) against the exact hockey-stick sum of the T-fold product;
+* ``SubsampledGaussian(sigma, p).delta(eps)`` (upper) against the exact divergence of the Poisson
+  subsampled Gaussian pair, both directions (add/remove neighbours);
+* ``rounds_delta(eps0, n, rounds, eps)`` (upper) against the exact delta of the shuffled binary RR
+  run ``rounds`` times on the same pair of datasets (a lower end of the composed delta).
+"""
+
+from __future__ import annotations
+
+from ..mechanisms import RandomizedResponse
+from ..pld import PLD
+from ..results import Kind, Status
+from ..shuffle import rounds as shuffle_rounds
+from ..subsampled import SubsampledGaussian
+from . import oracles
+from .registry import register_check
+
+
+def _rr_cases(quick: bool) -> list[dict]:
+    grid = [(1.0, 2, 3, 0.5)] if quick else [(e, k, t, x) for e in (0.5, 1.0, 2.0) for k in (2, 4)
+                                             for t in (1, 3, 6) for x in (0.0, 0.5, 2.0)]
+    return [{"label": f"rr eps0={e} k={k} T={t} eps={x}", "eps0": e, "k": k, "rounds": t, "epsilon": x}
+            for e, k, t, x in grid]
+
+
+def _rr_pld(case: dict, pessimistic: bool):
+    p, q = RandomizedResponse(case["eps0"], case["k"]).pmfs()
+    return PLD.from_pmfs(p, q, pessimistic=pessimistic).self_compose(case["rounds"]).delta(case["epsilon"])
+
+
+def _rr_oracle(case: dict, digits: int):
+    return oracles.rr_composed_delta(case["eps0"], case["k"], case["rounds"], case["epsilon"], digits)
+
+
+register_check("pld/pessimistic delta (randomized response)", kind=Kind.UPPER, status=Status.PROVEN,
+               cases=_rr_cases, bound=lambda c: _rr_pld(c, True), oracle=_rr_oracle,
+               source="PLD.from_pmfs(pessimistic=True).self_compose (contract pld.PLD)",
+               oracle_name="exact hockey-stick sum of the T-fold product of RR's rows")
+
+register_check("pld/optimistic delta (randomized response)", kind=Kind.LOWER, status=Status.PROVEN,
+               cases=_rr_cases, bound=lambda c: _rr_pld(c, False), oracle=_rr_oracle,
+               source="PLD.from_pmfs(pessimistic=False).self_compose (contract pld.PLD)",
+               oracle_name="exact hockey-stick sum of the T-fold product of RR's rows")
+
+
+def _sgm_cases(quick: bool) -> list[dict]:
+    grid = [(1.0, 0.1, 1.0)] if quick else [(s, p, e) for s in (0.7, 1.0, 2.0) for p in (0.01, 0.1, 0.5)
+                                            for e in (0.1, 1.0, 3.0)]
+    return [{"label": f"sigma={s} p={p} eps={e}", "sigma": s, "p": p, "epsilon": e} for s, p, e in grid]
+
+
+register_check("pld/subsampled gaussian delta", kind=Kind.UPPER, status=Status.PROVEN, cases=_sgm_cases,
+               bound=lambda c: SubsampledGaussian(c["sigma"], c["p"]).delta(c["epsilon"]),
+               oracle=lambda c, digits: oracles.subsampled_gaussian_delta(c["sigma"], c["p"], c["epsilon"], digits),
+               source="contract subsampled.SubsampledGaussian(sigma, p).delta",
+               oracle_name="exact divergence of the Poisson subsampled Gaussian pair, both directions (mpmath)")
+
+
+def _rounds_cases(quick: bool) -> list[dict]:
+    grid = [(1.0, 3, 2, 0.5)] if quick else [(e, n, t, x) for e in (0.5, 1.0, 2.0) for n in (2, 3, 4)
+                                             for t in (2, 3) for x in (0.1, 0.5, 1.0)]
+    return [{"label": f"binary-rr eps0={e} n={n} T={t} eps={x}", "eps0": e, "n": n, "rounds": t, "epsilon": x}
+            for e, n, t, x in grid]
+
+
+register_check("pld/shuffle rounds delta", kind=Kind.UPPER, status=Status.PROVEN, cases=_rounds_cases,
+               bound=lambda c: shuffle_rounds.rounds_delta(c["eps0"], c["n"], c["rounds"], c["epsilon"]),
+               oracle=lambda c, digits: oracles.composed_delta_lower("binary-rr", c["eps0"], c["n"], c["rounds"],
+                                                                     c["epsilon"], digits),
+               source="contract shuffle.rounds.rounds_delta",
+               oracle_name="exact delta of shuffled binary RR run T times on one dataset pair (a lower end)")

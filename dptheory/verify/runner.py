@@ -1,0 +1,275 @@
+"""Run every registered check and erratum on its case grid; the margins and verdicts.
+
+One case is one task ``(entry, name, case, digits)``, evaluated by the module-level
+:func:`evaluate` (so that a process pool or a Dask cluster can run it); :func:`_run_cases` is the
+one place where tasks are executed.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+import traceback
+from typing import Any
+
+import mpmath
+import numpy as np
+from mpmath import mpf
+
+from ..results import Curve, Inapplicable, Kind, NotApplicable, Result
+from ..validate import ConditionError
+from . import registry
+from .report import CaseOutcome, ErratumOutcome, Report
+
+
+# ----------------------------------------------------------------------------- values and margins
+
+
+def _mp_end(value, log_value, upper: bool):
+    """An end of a bound as an mpf: from its log where the linear end left the float range."""
+    if log_value is not None and math.isfinite(log_value) and (value == 0 or abs(value) < 1e-290):
+        return mpmath.exp(mpf(log_value))
+    if log_value is not None and log_value == -math.inf:
+        return mpf(0)
+    return mpf(float(value)) if math.isfinite(float(value)) else (mpmath.inf if value > 0 else -mpmath.inf)
+
+
+def bound_intervals(value, rtol: float = 0.0) -> list[tuple]:
+    """The bound's value(s) as a list of (lower, upper) mpf pairs (a Curve: one per order);
+    bare floats are widened by ``rtol`` relative (the accuracy the function states)."""
+    if isinstance(value, Result):
+        lo, hi = _mp_end(value.lower, value.log_lower, False), _mp_end(value.upper, value.log_upper, True)
+        out = [(lo, hi)]
+    elif isinstance(value, Curve):
+        out = [(mpf(float(a)), mpf(float(b))) for a, b in zip(value.lower, value.upper)]
+    elif isinstance(value, tuple) and len(value) == 2 and not isinstance(value[0], (tuple, list, Result)):
+        out = [(mpf(float(value[0])), mpf(float(value[1])))]
+    elif isinstance(value, (list, tuple, np.ndarray)):
+        out = []
+        for v in value:
+            out.extend(bound_intervals(v))
+    else:
+        v = mpf(float(value))
+        out = [(v, v)]
+    if rtol:
+        out = [(lo - abs(lo) * rtol, hi + abs(hi) * rtol) for lo, hi in out]
+    return out
+
+
+def oracle_intervals(value) -> list[tuple]:
+    """The oracle's enclosure(s) as a list of (lower, upper) mpf pairs."""
+    if isinstance(value, tuple) and len(value) == 2 and not isinstance(value[0], (tuple, list)):
+        return [(mpf(value[0]), mpf(value[1]))]
+    return [(mpf(a), mpf(b)) for a, b in value]
+
+
+def _relative(diff, scale) -> float:
+    """diff / scale as a float, signed; 0/0 counts as 0, x/0 as +-inf."""
+    if scale == 0 or not mpmath.isfinite(scale):
+        if diff == 0:
+            return 0.0
+        return math.inf if diff > 0 else -math.inf
+    r = diff / abs(scale)
+    return float(r) if mpmath.isfinite(r) else (math.inf if r > 0 else -math.inf)
+
+
+def margin(kind: Kind, bound: tuple, oracle: tuple) -> float:
+    """Signed relative margin of one value: negative exactly when the bound is violated.
+
+    upper: (bound upper end - oracle lower end) / oracle lower end; lower: (oracle upper end -
+    bound lower end) / oracle upper end; exact: the smaller of the two (the enclosures must
+    intersect). An oracle end at infinity (unknown) gives +inf on that side."""
+    b_lo, b_hi = bound
+    o_lo, o_hi = oracle
+    up = math.inf if o_lo == -mpmath.inf else _relative(b_hi - o_lo, o_lo)
+    low = math.inf if o_hi == mpmath.inf else _relative(o_hi - b_lo, o_hi)
+    if kind is Kind.UPPER:
+        return up
+    if kind is Kind.LOWER:
+        return low
+    return min(up, low)
+
+
+def _fmt_mp(x) -> str:
+    if x == mpmath.inf:
+        return "inf"
+    if x == -mpmath.inf:
+        return "-inf"
+    return mpmath.nstr(x, 8)
+
+
+def _align(check_case: dict, value, bounds: list, oracles: list) -> tuple[list, list]:
+    """For a Curve over a subset of the case's orders, keep the oracle entries of its orders."""
+    if isinstance(value, Curve) and "orders" in check_case and len(oracles) == len(check_case["orders"]):
+        wanted = [float(o) for o in check_case["orders"]]
+        keep = [wanted.index(float(g)) for g in value.grid]
+        oracles = [oracles[i] for i in keep]
+    if len(bounds) != len(oracles):
+        raise ValueError(f"the bound gave {len(bounds)} values, the oracle {len(oracles)}")
+    return bounds, oracles
+
+
+# ----------------------------------------------------------------------------- one task
+
+
+def _label(case: dict) -> str:
+    if "label" in case:
+        return str(case["label"])
+    return ", ".join(f"{k}={v}" for k, v in case.items())
+
+
+_SKIP = (NotApplicable, ConditionError)
+
+
+def evaluate(task: tuple) -> Any:
+    """Evaluate one task ``(entry, name, case, digits)``: a :class:`CaseOutcome` for a check, an
+    :class:`ErratumOutcome` for an erratum (module-level, so that worker processes can run it)."""
+    entry, name, case, digits = task
+    registry.load()
+    if entry == "erratum":
+        return _evaluate_erratum(registry.ERRATA[name], case, digits)
+    check = registry.CHECKS[name]
+    start = time.perf_counter()
+    try:
+        status = str(check.status_of(case))
+    except Exception:  # noqa: BLE001
+        return CaseOutcome(name=name, label=_label(case), status="-", error=traceback.format_exc(limit=3))
+    base = dict(name=name, label=_label(case), status=status)
+    try:
+        value = check.bound(case)
+        if isinstance(value, Inapplicable):
+            raise NotApplicable(value.reason)
+    except _SKIP as exc:
+        return CaseOutcome(**base, skipped=str(exc), seconds=time.perf_counter() - start)
+    except Exception:  # noqa: BLE001 - a crash is reported as an error of this case
+        return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
+    try:
+        bounds = bound_intervals(value, check.rtol)
+        oracles = oracle_intervals(check.oracle(case, digits))
+        bounds, oracles = _align(case, value, bounds, oracles)
+    except Exception:  # noqa: BLE001
+        return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
+    margins = [margin(check.kind, b, o) for b, o in zip(bounds, oracles)]
+    i = int(np.argmin(margins))
+    return CaseOutcome(**base, margin=margins[i], violated=margins[i] < 0, points=len(margins),
+                       bound=(_fmt_mp(bounds[i][0]), _fmt_mp(bounds[i][1])),
+                       oracle=(_fmt_mp(oracles[i][0]), _fmt_mp(oracles[i][1])),
+                       seconds=time.perf_counter() - start)
+
+
+def _form_margin(erratum, value, exact) -> float:
+    """Margin of one form against the exact enclosure: the claim's side, and with ``within`` the
+    distance to ``within`` times the exact value (negative: the form fails)."""
+    kind = Kind.UPPER if erratum.claim == "upper" else Kind.LOWER
+    bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(exact)
+    worst = math.inf
+    for b, o in zip(bounds, oracles):
+        m = margin(kind, b, o)
+        if erratum.within is not None and mpmath.isfinite(o[1]):
+            if erratum.claim == "upper":
+                m = min(m, _relative(erratum.within * o[1] - b[0], erratum.within * o[1]))
+            else:
+                m = min(m, _relative(b[1] - o[0] / erratum.within, o[0] / erratum.within))
+        worst = min(worst, m)
+    return worst
+
+
+def _evaluate_erratum(erratum, case: dict, digits: int) -> "ErratumOutcome":
+    start = time.perf_counter()
+    base = dict(name=erratum.name, label=_label(case))
+    try:
+        exact = erratum.exact(case, digits)
+        printed = erratum.printed(case)
+        corrected = erratum.corrected(case)
+        m_printed = _form_margin(erratum, printed, exact)
+        m_corrected = _form_margin(erratum, corrected, exact)
+    except Exception:  # noqa: BLE001
+        return ErratumOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
+    ex = oracle_intervals(exact)[0]
+    end = 1 if erratum.claim == "upper" else 0  # the end the claim is about
+    return ErratumOutcome(**base, printed_margin=m_printed, corrected_margin=m_corrected,
+                          printed=_fmt_mp(bound_intervals(printed)[0][end]),
+                          corrected=_fmt_mp(bound_intervals(corrected)[0][end]),
+                          exact=(_fmt_mp(ex[0]), _fmt_mp(ex[1])), seconds=time.perf_counter() - start)
+
+
+# ----------------------------------------------------------------------------- running
+
+
+class _Progress:
+    """A progress bar on stderr, drawn only on a terminal."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total, self.done = total, 0
+        self.enabled = enabled and sys.stderr.isatty()
+
+    def step(self, text: str = "") -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        sys.stderr.write(f"\rverify [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {text[:30]:<30}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 80 + "\r")
+            sys.stderr.flush()
+
+
+def _run_cases(fn, tasks: list, workers: int | None, progress: _Progress | None = None) -> list:
+    """Results of ``fn`` on every task, in task order: the one place where the cases run.
+
+    Serial for now. After the merge the lead switches this to the shared executor
+    (contract: ``dptheory.executor.run_tasks(fn, tasks, workers=workers, progress=...)``), with
+    ``workers`` passed through; ``fn`` is the module-level :func:`evaluate` and every task is
+    plain data, so both a process pool and Dask can run them.
+    """
+    out = []
+    for task in tasks:
+        out.append(fn(task))
+        if progress is not None:
+            progress.step(task[1])
+    return out
+
+
+def tasks(quick: bool = True, digits: int = 50, names=None) -> list[tuple]:
+    """Every task of the registered checks and errata (optionally only those in ``names``)."""
+    registry.load()
+    out = []
+    for name, check in registry.CHECKS.items():
+        if names is None or name in names:
+            out.extend(("check", name, case, digits) for case in check.grid(quick))
+    for name, erratum in registry.ERRATA.items():
+        if names is None or name in names:
+            out.extend(("erratum", name, case, digits) for case in erratum.grid(quick))
+    return out
+
+
+def run(quick: bool = True, digits: int = 50, progress: bool = False, *, workers: int | None = None,
+        names=None) -> Report:
+    """Run every registered check and erratum (or those in ``names``) on its grid (the smaller
+    one with ``quick``), the oracles at ``digits`` digits; returns the :class:`Report`.
+
+    ``progress`` draws a progress bar on stderr when stderr is a terminal."""
+    from .. import validate
+
+    digits = validate.integer("digits", digits, low=15, high=1000)
+    if names is not None:
+        registry.load()
+        unknown = [x for x in names if x not in registry.CHECKS and x not in registry.ERRATA]
+        if unknown:
+            raise validate.DomainError(f"names = {unknown!r} is invalid: must name registered checks or errata "
+                                       f"({', '.join([*registry.CHECKS, *registry.ERRATA])})")
+    start = time.perf_counter()
+    todo = tasks(quick, digits, names)
+    bar = _Progress(len(todo), progress)
+    try:
+        results = _run_cases(evaluate, todo, workers, bar)
+    finally:
+        bar.close()
+    checks = {n: c for n, c in registry.CHECKS.items() if names is None or n in names}
+    errata = {n: e for n, e in registry.ERRATA.items() if names is None or n in names}
+    return Report.build(checks, errata, results, quick=quick, digits=digits, seconds=time.perf_counter() - start)

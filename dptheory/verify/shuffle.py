@@ -1,0 +1,101 @@
+"""Checks of the shuffle model's (epsilon, delta) bounds: every method of
+:data:`dptheory.shuffle.methods.METHODS` against exact enumeration of the shuffled randomizer.
+
+Two families of cases:
+
+* **small n** (delta at given epsilon, and epsilon at given delta): binary randomized response
+  and GRR on 3 options, n up to 8, against :class:`~dptheory.verify.oracles.Enumeration` (every
+  pair of neighbouring datasets, at the given digits): both ends of the exact value, so upper,
+  lower and exact methods are all checked;
+* **large n** (epsilon at given delta): binary randomized response at n = 1e3 ... 1e5 against the
+  exact epsilon of one pair of neighbouring datasets
+  (:class:`~dptheory.verify.oracles.RRSingleDataset`), a lower end of the true epsilon: upper
+  bounds only. The closed forms apply only here.
+
+The status of a method depends on the randomizer (``Method.status``): the variation-ratio bound
+is proven for binary RR and refuted for GRR on 3 options, and is reported on both rows.
+"""
+
+from __future__ import annotations
+
+from ..results import Kind
+from ..shuffle import methods as shuffle_methods
+from ..shuffle import randomizers
+from . import oracles
+from .registry import register_check
+
+_RANDOMIZERS = {"binary-rr": lambda e0: randomizers.binary_rr(e0), "grr3": lambda e0: randomizers.grr(e0, 3)}
+
+SMALL_QUICK = [("binary-rr", 1.0, n) for n in (2, 3, 5)] + [("binary-rr", 2.0, 4), ("grr3", 1.0, 2), ("grr3", 1.0, 3)]
+SMALL_FULL = ([("binary-rr", e0, n) for e0 in (0.5, 1.0, 2.0, 4.0) for n in (2, 3, 4, 5, 6, 8)]
+              + [("grr3", e0, n) for e0 in (0.5, 1.0, 2.0) for n in (2, 3, 4, 5)])
+EPSILONS_QUICK = (0.05, 0.3, 0.7)
+EPSILONS_FULL = (0.0, 0.02, 0.1, 0.3, 0.5, 0.7, 1.0, 1.5)
+
+LARGE_QUICK = [(0.5, 10**4, 1e-6), (1.0, 10**4, 1e-6), (0.5, 10**5, 1e-8)]
+LARGE_FULL = [(e0, n, d) for e0 in (0.25, 0.5, 1.0, 2.0) for n in (10**3, 10**4, 10**5) for d in (1e-6, 1e-9)]
+
+
+def randomizer(case: dict):
+    return _RANDOMIZERS[case["randomizer"]](case["eps0"])
+
+
+def small_cases(quick: bool) -> list[dict]:
+    return [{"label": f"{rz} eps0={e0} n={n} eps={e}", "randomizer": rz, "eps0": e0, "n": n, "epsilon": e}
+            for rz, e0, n in (SMALL_QUICK if quick else SMALL_FULL)
+            for e in (EPSILONS_QUICK if quick else EPSILONS_FULL) if e < e0]
+
+
+def small_epsilon_cases(quick: bool) -> list[dict]:
+    """epsilon(delta) at small n, against the enumeration's epsilon (both ends): the inverter's path."""
+    grid = ([("binary-rr", 1.0, 3, 1e-2), ("grr3", 1.0, 3, 1e-2)] if quick else
+            [(rz, e0, n, d) for rz, e0, n in SMALL_FULL if n <= 5 for d in (1e-1, 1e-2, 1e-4)])
+    return [{"label": f"{rz} eps0={e0} n={n} delta={d:g}", "randomizer": rz, "eps0": e0, "n": n, "delta": d,
+             "small": True} for rz, e0, n, d in grid]
+
+
+def large_cases(quick: bool) -> list[dict]:
+    return [{"label": f"binary-rr eps0={e0} n={n:.0e} delta={d:g}", "randomizer": "binary-rr", "eps0": e0, "n": n,
+             "delta": d} for e0, n, d in (LARGE_QUICK if quick else LARGE_FULL)]
+
+
+def _cases_for(method):
+    def cases(quick: bool) -> list[dict]:
+        if method.closed_epsilon is not None:
+            return large_cases(quick)
+        if method.kind is not Kind.UPPER:
+            return small_cases(quick) + small_epsilon_cases(quick)
+        return small_cases(quick) + small_epsilon_cases(quick) + large_cases(quick)
+    return cases
+
+
+def _bound(slug: str):
+    def bound(case: dict):
+        m = shuffle_methods.METHODS[slug]
+        rz = randomizer(case)
+        if "epsilon" in case:
+            return m.delta(rz, case["n"], case["epsilon"])
+        return m.epsilon(rz, case["n"], case["delta"])
+    return bound
+
+
+def oracle(case: dict, digits: int):
+    """Both ends of the exact delta (enumeration, small n), or a lower end of the exact epsilon
+    (one pair of neighbouring datasets of binary RR, large n)."""
+    if "epsilon" in case:
+        return oracles.enumeration(case["randomizer"], case["eps0"], case["n"], digits).delta(case["epsilon"])
+    if case.get("small"):
+        return oracles.enumeration(case["randomizer"], case["eps0"], case["n"], digits).epsilon(case["delta"])
+    return oracles.rr_single_dataset(case["eps0"], case["n"], digits).epsilon(case["delta"], case["eps0"])
+
+
+def _status(slug: str):
+    return lambda case: shuffle_methods.METHODS[slug].status(randomizer(case))
+
+
+for _slug, _method in shuffle_methods.METHODS.items():
+    if _method.kind is Kind.APPROXIMATION:
+        continue
+    register_check(f"shuffle/{_slug}", kind=_method.kind, status=_status(_slug), cases=_cases_for(_method),
+                   bound=_bound(_slug), oracle=oracle, source=_method.source,
+                   oracle_name="exact enumeration of the shuffled output (small n); one dataset pair of binary RR (large n)")
