@@ -32,7 +32,7 @@ FAILED = []
 
 
 def check(label: str, ok: bool) -> None:
-    print(f"   check: {label}: {'ok' if ok else 'FAILED'}")
+    print(f"check {label}: {'ok' if ok else 'FAILED'}")
     if not ok:
         FAILED.append(label)
 

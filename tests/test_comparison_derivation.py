@@ -15,6 +15,6 @@ def test_delta_divergence_gaussian_derivation():
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = proc.stdout
     assert "FAILED" not in out and "all checks passed" in out
-    assert "check: dR/dpi = alpha - beta (envelope theorem): ok" in out
-    assert "check: R_mu(1/2) = Phi(-mu/2) (= alpha*, Lemma 4): ok" in out
+    assert "check dR/dpi = alpha - beta (envelope theorem): ok" in out
+    assert "check R_mu(1/2) = Phi(-mu/2) (= alpha*, Lemma 4): ok" in out
     assert "\\Delta(G_{\\mu_1}\\|G_{\\mu_2})" in out
