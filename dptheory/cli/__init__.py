@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
     "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
+    "fdp": "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random initialization",
 }
 DEFAULT = "shuffle"
 _HELP = ("-h", "--help")

@@ -40,6 +40,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+from scipy import special
 
 from .. import rounding, tradeoff, validate
 from ..precision import binom_logpmf, binom_tail_rtol, mp_adaptive, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
@@ -60,8 +61,10 @@ REFUTED_COR_4_3 = ("printed t_y uses the chord slope l(t), not the slope -1/t: d
 EXACT_MAX_N = 1000
 #: largest n for the mpmath trade-off function (atoms summed with mpmath)
 MP_EXACT_MAX_N = 150
+#: segments of T(P0, Q0) with less mass than this get no tangent line (float64 path)
+PRUNE_MASS = 1e-15
 #: number of epsilon values whose lines make the trade-off function above EXACT_MAX_N
-GRID_LINES = 40
+GRID_LINES = 32
 
 _U = rounding.EPS / 2  # unit roundoff
 
@@ -178,10 +181,18 @@ def _atoms_float(e0: float, nn: int):
     a = np.arange(len(i)) - np.repeat(starts, np.arange(nn) + 2)
     b = i + 1 - a
     fi, fa = i.astype(float), a.astype(float)
-    lw = binom_logpmf(fi, nn - 1, 2 * w)
-    with np.errstate(divide="ignore", under="ignore"):
-        lp = lw + binom_logpmf(fa - 1, fi, 0.5)
-        lq = lw + binom_logpmf(fa, fi, 0.5)
+    lw_i = binom_logpmf(np.arange(nn, dtype=float), nn - 1, 2 * w)
+    lw = lw_i[i]
+    # log C(i, k) 2^-i from a table of log k! (gammaln, within an ulp or two of each entry)
+    lf = special.gammaln(np.arange(nn + 2, dtype=float) + 1.0)
+    log_half = math.log(0.5)
+    with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
+        def log_pmf(k):
+            inside = (k >= 0) & (k <= i)
+            kk = np.clip(k, 0, i)
+            return np.where(inside, lf[i] - lf[kk] - lf[i - kk] + i * log_half, -np.inf)
+        lp = lw + log_pmf(a - 1)
+        lq = lw + log_pmf(a)
         pm, qm = np.exp(lp), np.exp(lq)
         ratio = np.where(b > 0, fa / np.maximum(b, 1), np.inf)
     # distinct fractions a/b, c/d with a + b, c + d <= n differ by at least 1/n^2 relative: far
@@ -194,8 +205,10 @@ def _atoms_float(e0: float, nn: int):
     # each mass: the log-pmf errors (binom_tail_rtol each, plus 4 eps per unit of log magnitude
     # and the clone probability's own error) and exp; sums: (count) u relative; underflowed
     # masses (below 1e-307 each) as an absolute error
-    mags = np.maximum(np.abs(lp[np.isfinite(lp)]).max(initial=0.0), np.abs(lq[np.isfinite(lq)]).max(initial=0.0))
-    rel = (2 * float(binom_tail_rtol(nn)) + 8 * rounding.EPS * (mags + 2) + 4 * nn * INPUT_RTOL
+    # each mass: log w_i (binom_tail_rtol, and the clone probability's own error), three table
+    # entries of magnitude <= log(n!) (two ulps each) and i log 2, then exp; sums of K terms: K u
+    mags = float(lf[-1]) + nn + float(np.max(np.abs(lw_i[np.isfinite(lw_i)]), initial=0.0))
+    rel = (2 * float(binom_tail_rtol(nn)) + 16 * rounding.EPS * (mags + 2) + 4 * nn * INPUT_RTOL
            + (len(i) + 4) * _U)
     return uniq, p_grp, q_grp, rel, len(i) * 1e-307
 
@@ -415,7 +428,9 @@ def _exact_lines(e0: float, nn: int):
     beta0 = np.concatenate([np.cumsum(q_grp[::-1])[::-1], [0.0]])
     alpha = np.minimum(alpha, 1.0)
     bsh = 2 * w * (1 - alpha) + th * beta0
-    seg = np.nonzero((ratios > 0) & (ratios <= 1.0))[0]  # segment j: knot j -> knot j + 1
+    # segment j: knot j -> knot j + 1. Segments lighter than PRUNE_MASS are left out (fewer
+    # lines: a lower envelope, by at most the mass left out in a run of them)
+    seg = np.nonzero((ratios > 0) & (ratios <= 1.0) & (p_grp + q_grp > PRUNE_MASS))[0]
     t = ratios[seg]
     slope = -(2 * w + th / t)
     slope = np.nextafter(slope, -np.inf)
@@ -476,8 +491,9 @@ def shuffle_tradeoff(eps0, n, *, digits=None) -> tradeoff.PiecewiseLinear:
     if nn <= EXACT_MAX_N:
         s, c = _exact_lines(e0, nn)
     else:
-        s, c = _grid_lines(e0, nn, 1e-3)
-    rs, rc = _reflect(s, c)
+        s, c = _grid_lines(e0, nn, 1e-2)
+    steep = s < -1.0
+    rs, rc = _reflect(s[steep], c[steep])
     return _envelope(np.concatenate([s, rs]), np.concatenate([c, rc]))
 
 
@@ -542,20 +558,13 @@ def _delta_float(e0: float, nn: int, eps: float, rtol: float) -> Result:
     lo_t, hi_t = _tilde(e0, eps)
     pair = _p0q0_pair(e0, nn)
     enc = pair.log_delta(lo_t, rtol=rtol)  # delta0 is non-increasing: eps~_lo gives the upper end
+    enc_low = pair.log_delta(hi_t, rtol=min(10 * rtol, 0.5)) if hi_t != lo_t else enc
     log_th_hi = rounding.log_up(rounding.up(th, rel_err=2 * _U))
     log_th_lo = rounding.log_down(rounding.down(th, rel_err=2 * _U))
     log_up = rounding.up(enc.log_upper + log_th_hi, abs_err=2 * _U * (abs(enc.log_upper) + abs(log_th_hi)))
     # lower end at eps~_hi: H_g2 >= H_g1 - (g2 - g1) for g1 <= g2 (the optimal set of g1 has Q-mass <= 1)
-    low = enc.lower
-    if low > 0:
-        if hi_t < 700.0:
-            # e^hi - e^lo <= e^hi (hi - lo)
-            gap = rounding.up(math.exp(hi_t) * (hi_t - lo_t), rel_err=8 * _U)
-            low = max(rounding.down(low - gap), 0.0)
-        else:
-            low = 0.0
-    log_lo = rounding.down(math.log(low) + log_th_lo, abs_err=4 * _U * (abs(math.log(low)) + abs(log_th_lo))) \
-        if low > 0 else -math.inf
+    ll = enc_low.log_lower
+    log_lo = rounding.down(ll + log_th_lo, abs_err=4 * _U * (abs(ll) + abs(log_th_lo))) if ll > -math.inf else -math.inf
     if enc.log_upper == -math.inf:
         log_up = -math.inf
     return Result.from_log("delta", min(log_lo, log_up), log_up, kind=Kind.UPPER, status=Status.PROVEN,
@@ -647,7 +656,7 @@ def _delta_mp(e0: float, nn: int, eps: float, digits: int) -> Result:
                            params={"eps0": e0, "n": nn, "epsilon": eps, "digits": digits, "value": shown})
 
 
-def shuffle_delta(eps0, n, epsilon, *, digits=None, rtol: float = 1e-4) -> Result:
+def shuffle_delta(eps0, n, epsilon, *, digits=None, rtol: float = 1e-3) -> Result:
     """delta(epsilon) of n shuffled eps0-LDP users by Corollary 4.3 (corrected t_y): an upper bound.
 
     ``delta(eps) = 1 + f_Shuffle*(-e^eps) = (1 - 2w) H_{e^eps~}(P0 || Q0)``,
