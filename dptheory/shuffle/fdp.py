@@ -172,16 +172,18 @@ def proposition_4_1_printed(eps0, n, t, *, digits=None):
     return _prop_4_1(eps0, n, t, digits, printed=True)
 
 
-def _atoms_float(e0: float, nn: int):
+def _atoms_float(e0: float, nn: int, clone_prob: float | None = None):
     """Atoms of (P0, Q0) grouped by likelihood ratio a/b, sorted increasingly: (ratios, P0
-    masses, Q0 masses, relative error bound of every cumulative sum of masses)."""
+    masses, Q0 masses, relative error bound of every cumulative sum of masses, absolute error
+    of the underflowed masses). C ~ Bin(n - 1, clone_prob), by default 2w."""
     w, _ = weights(e0)
+    qc = 2 * w if clone_prob is None else clone_prob
     i = np.repeat(np.arange(nn), np.arange(nn) + 2)
     starts = np.concatenate([[0], np.cumsum(np.arange(nn) + 2)[:-1]])
     a = np.arange(len(i)) - np.repeat(starts, np.arange(nn) + 2)
     b = i + 1 - a
     fi, fa = i.astype(float), a.astype(float)
-    lw_i = binom_logpmf(np.arange(nn, dtype=float), nn - 1, 2 * w)
+    lw_i = binom_logpmf(np.arange(nn, dtype=float), nn - 1, qc)
     lw = lw_i[i]
     # log C(i, k) 2^-i from a table of log k! (gammaln, within an ulp or two of each entry)
     lf = special.gammaln(np.arange(nn + 2, dtype=float) + 1.0)
@@ -231,7 +233,9 @@ def p0q0_tradeoff(eps0, n, *, digits=None) -> tradeoff.PiecewiseLinear:
         return tradeoff.PiecewiseLinear(p_grp, q_grp)
     _limit(nn, MP_EXACT_MAX_N, "n (with digits)")
     _, p_grp, q_grp = _atoms_mp(e0, nn, digits)
-    return tradeoff.PiecewiseLinear(p_grp, q_grp, digits=digits)
+    # already grouped by exact ratio and sorted: the canonical pair as it is (the generic
+    # grouping would add masses of equal float ratios at mpmath's default precision)
+    return tradeoff.PiecewiseLinear(p_grp, q_grp, digits=digits, _checked=True)
 
 
 def _limit(nn, top, name):
@@ -259,6 +263,24 @@ def _atoms_mp(e0: float, nn: int, digits: int):
         if None in groups:
             keys.append(None)
         return keys, [groups[k][0] for k in keys], [groups[k][1] for k in keys]
+
+
+def pq_tradeoff(eps0, n, *, clone_prob=None) -> tradeoff.PiecewiseLinear:
+    """The exact trade-off function T(P, Q) of the shuffle pair P = (1 - w) P0 + w Q0,
+    Q = (1 - w) Q0 + w P0 (float64, n <= :data:`EXACT_MAX_N`; knots within about 1e-10).
+
+    On the atom (a, b) the likelihood ratio of (P, Q) is ((1-w) a + w b)/((1-w) b + w a), an
+    increasing function of a/b, so the atoms group and sort as for (P0, Q0). With the default
+    clone probability 2w this is the pair of Wang et al. (2023) (the "stronger clone" pair of
+    Feldman, McMillan, Talwar 2023), the left side of Thm 4.2; with ``clone_prob = e^-eps0`` it
+    is the exact curve of Chen, Cao, Ge (Thm 1, corrected; digest seed-001 §4.1).
+    """
+    e0, nn = _check(eps0, n)
+    _limit(nn, EXACT_MAX_N, "n")
+    qc = None if clone_prob is None else validate.probability("clone_prob", clone_prob)
+    w, _ = weights(e0)
+    _, p_grp, q_grp, _, _ = _atoms_float(e0, nn, qc)
+    return tradeoff.PiecewiseLinear((1 - w) * p_grp + w * q_grp, (1 - w) * q_grp + w * p_grp)
 
 
 def f_shuffle_knots(eps0, n):
@@ -362,8 +384,9 @@ def _upper_hull(s, c):
 
 
 def _envelope_mp(slopes, intercepts, digits):
-    with mpmath.workdps(digits + 15):
-        margin = mpmath.mpf(10) ** (-(digits + 8))
+    work = digits + 15
+    with mpmath.workdps(work):
+        margin = mpmath.mpf(10) ** (-(digits + 5))
         lines = sorted(((mpmath.mpf(sv), mpmath.mpf(cv)) for sv, cv in zip(slopes, intercepts) if cv > 0),
                        key=lambda l: (l[0], -l[1]))
         dedup = []
@@ -402,7 +425,11 @@ def _envelope_mp(slopes, intercepts, digits):
             ys[-1] = zero
         p_mass = [zero] + [b - a for a, b in zip(xs, xs[1:])] + [max(one - xs[-1], zero)]
         q_mass = [max(one - ys[0], zero)] + [max(a - b, zero) for a, b in zip(ys, ys[1:])] + [zero]
-    return tradeoff.PiecewiseLinear(p_mass, q_mass, digits=digits)
+        keep = [j for j in range(len(p_mass)) if p_mass[j] > 0 or q_mass[j] > 0]
+        p_mass, q_mass = [p_mass[j] for j in keep], [q_mass[j] for j in keep]
+    # kept at the working precision (rounding the masses to ``digits`` would move the knots by
+    # more than the margin), in hull order: the segments are sorted by slope already
+    return tradeoff.PiecewiseLinear(p_mass, q_mass, digits=work, _checked=True)
 
 
 def _reflect(slopes, intercepts):
@@ -516,9 +543,9 @@ def _exact_lines_mp(e0: float, nn: int, digits: int):
             s = -(2 * w + th * key.denominator / key.numerator)
             c = min(bsh[k] - s * alpha[k] for k in (j, j + 1))  # exact slope: the segment's ends
             slopes.append(s)
-            cs.append(c * (1 - mpmath.mpf(10) ** (-(digits + 8))))
+            cs.append(c * (1 - mpmath.mpf(10) ** (-(digits + 6))))
         slopes.append(mpmath.mpf(-1))
-        cs.append(min(b + a for a, b in zip(alpha, bsh)) * (1 - mpmath.mpf(10) ** (-(digits + 8))))
+        cs.append(min(b + a for a, b in zip(alpha, bsh)) * (1 - mpmath.mpf(10) ** (-(digits + 6))))
         return slopes, cs
 
 
@@ -709,9 +736,11 @@ def corollary_4_3_printed_delta(eps0, n, epsilon) -> Result:
             return Result("delta", value, value, Kind.UPPER, Status.REFUTED, "shuffle-fdp-printed",
                           f"{SOURCE}, Corollary 4.3 as printed", note=REFUTED_COR_4_3,
                           params={"eps0": e0, "n": nn, "epsilon": eps, "t_y": float(t)})
-    value = 0.0
+    # no threshold qualifies: t_y = inf (the infimum of an empty set), alpha0 = 1, beta0 = 0
+    value = -math.expm1(eps)
     return Result("delta", value, value, Kind.UPPER, Status.REFUTED, "shuffle-fdp-printed",
-                  f"{SOURCE}, Corollary 4.3 as printed", note=REFUTED_COR_4_3, params={"eps0": e0, "n": nn, "epsilon": eps})
+                  f"{SOURCE}, Corollary 4.3 as printed", note=REFUTED_COR_4_3,
+                  params={"eps0": e0, "n": nn, "epsilon": eps, "t_y": math.inf})
 
 
 # ----------------------------------------------------------------------------- GDP description
