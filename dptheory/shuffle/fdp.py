@@ -44,7 +44,7 @@ from scipy import special
 
 from .. import rounding, tradeoff, validate
 from ..precision import binom_logpmf, binom_tail_rtol, mp_adaptive, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
-from ..results import Kind, Result, Status
+from ..results import Enclosure, Kind, Result, Status
 from .clones import INPUT_RTOL
 from .pairs import CountPair
 
@@ -484,7 +484,7 @@ def _grid_lines(e0: float, nn: int, rtol: float):
     cs = []
     for s in slopes:
         e_lo = max(rounding.log_down(-s), 0.0)
-        res = _delta_float(e0, nn, e_lo, rtol)
+        res = _delta_float(e0, nn, e_lo, rtol, lower=False)
         cs.append(rounding.down(1.0 - res.upper, abs_err=_U))
     return slopes, np.array(cs)
 
@@ -580,12 +580,17 @@ def _p0q0_pair(e0: float, nn: int) -> CountPair:
     return CountPair(nn - 1, 2.0 * w, 1.0, 0.0, input_rtol=INPUT_RTOL, exact=spec)
 
 
-def _delta_float(e0: float, nn: int, eps: float, rtol: float) -> Result:
+def _delta_float(e0: float, nn: int, eps: float, rtol: float, *, lower: bool = True) -> Result:
+    """Cor. 4.3 in float64 (see :func:`shuffle_delta`); ``lower=False`` skips the evaluation
+    that certifies the lower end (which is then 0)."""
     _, th = weights(e0)
     lo_t, hi_t = _tilde(e0, eps)
     pair = _p0q0_pair(e0, nn)
     enc = pair.log_delta(lo_t, rtol=rtol)  # delta0 is non-increasing: eps~_lo gives the upper end
-    enc_low = pair.log_delta(hi_t, rtol=min(10 * rtol, 0.5)) if hi_t != lo_t else enc
+    if not lower:
+        enc_low = Enclosure(-math.inf, enc.log_upper)
+    else:
+        enc_low = pair.log_delta(hi_t, rtol=min(10 * rtol, 0.5)) if hi_t != lo_t else enc
     log_th_hi = rounding.log_up(rounding.up(th, rel_err=2 * _U))
     log_th_lo = rounding.log_down(rounding.down(th, rel_err=2 * _U))
     log_up = rounding.up(enc.log_upper + log_th_hi, abs_err=2 * _U * (abs(enc.log_upper) + abs(log_th_hi)))
