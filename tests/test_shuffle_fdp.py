@@ -359,3 +359,19 @@ def test_gdp_fit_is_labelled_an_approximation_and_near_the_asymptotic_mu():
 def test_bad_input_raises_domain_error(call):
     with pytest.raises(DomainError):
         call()
+
+
+def test_derivation_script_checks_pass():
+    """derivations/shuffle_tradeoff.py: tanh identity, Prop. 4.1 knots (exact rationals), the
+    conjugate of f_Shuffle and t_y, the chord of the printed Cor. 4.3; exit status 0."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, str(root / "derivations" / "shuffle_tradeoff.py")],
+                          capture_output=True, text=True, cwd=root, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stdout.count(": True") == 7 and "all checks passed" in proc.stdout
