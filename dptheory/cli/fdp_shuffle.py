@@ -134,12 +134,17 @@ def run(args) -> int:
 
 
 def _plot(path, curve, mu, eps0, n) -> None:
+    """The curve, with (n <= EXACT_MAX_N) the exact T(P, Q) of the same pair (the stronger-clone
+    and worst-case variation-ratio pair) and Chen et al.'s exact curve (clones e^-eps0)."""
     from .. import plots, tradeoff
+    from ..shuffle import fdp
 
-    xs = np.linspace(0.0, 1.0, 1001)
-    panels = {f"f-DP of shuffling: eps0 = {eps0:g}, n = {n}": ("alpha", {
-        "C(f_Shuffle), certified lower bound": (xs, np.asarray(curve(xs), dtype=float)),
-        f"G_mu, mu = {mu:.4g} (approximation)": (xs, tradeoff.gaussian(mu)(xs)),
-        "Id (no information)": (xs, 1 - xs),
-    })}
-    plots.line_panels(panels, path, logy=False)
+    xs = np.linspace(0.0, 1.0, 201)
+    curves = {"C(f_Shuffle), Thm 4.2 (certified lower bound)": (xs, np.asarray(curve(xs), dtype=float))}
+    if n <= fdp.EXACT_MAX_N:
+        curves["T(P,Q) exact: stronger clones = variation ratio"] = (xs, fdp.pq_tradeoff(eps0, n)(xs))
+        curves["Chen et al. exact curve: clones e^-eps0"] = (
+            xs, fdp.pq_tradeoff(eps0, n, clone_prob=math.exp(-eps0))(xs))
+    curves[f"G_mu, mu = {mu:.4g} (approximation)"] = (xs, tradeoff.gaussian(mu)(xs))
+    curves["Id (no information)"] = (xs, 1 - xs)
+    plots.line_panels({f"f-DP of shuffling: eps0 = {eps0:g}, n = {n}": ("alpha", curves)}, path, logy=False)
