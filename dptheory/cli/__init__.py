@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
     "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
+    "fdp": "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random initialization",
     "compare": "Delta-divergence, Blackwell dominance and crossings of two mechanisms",
     "latex": "write the closed forms as a compilable LaTeX document (or fragment) with a .bib of the cited papers",
     "report": "write a report (Markdown and LaTeX, tables and figures) of every bound for one setting",

@@ -1,0 +1,48 @@
+"""``dptheory fdp``: f-DP of mixture mechanisms, one sub-subcommand per result.
+
+Each sub-subcommand is a module ``dptheory/cli/fdp_<name>.py`` that defines ``HELP`` (one line)
+and ``add_parser(subparsers)``, which adds the sub-subcommand and sets ``func``. This module lists
+them in :data:`SUBCOMMANDS` (name -> HELP) and imports only the one that runs, as
+``dptheory/cli/__init__.py`` does for the subcommands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+HELP = "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random initialization"
+
+#: sub-subcommand -> the one-line HELP of its module (tests/test_cli_fdp.py checks they agree)
+SUBCOMMANDS = {
+    "shuffle": "f-DP of shuffling: trade-off curve, delta(epsilon) and a GDP description (Wang et al. 2023)",
+    "mixture": "f-DP of a mixture of pairs given as pmfs: exact and joint-concavity trade-off curves",
+    "dpgd": "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Thm 5.1)",
+}
+
+
+def add_parser(sub) -> None:
+    listing = "\n".join(f"  {name:<9} {text}" for name, text in SUBCOMMANDS.items())
+    p = sub.add_parser("fdp", help=HELP, description=f"{HELP}.\n\ncommands:\n{listing}",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("which", choices=list(SUBCOMMANDS), metavar="COMMAND", help="one of: " + ", ".join(SUBCOMMANDS))
+    p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def build_parser(which: str) -> argparse.ArgumentParser:
+    """The parser of ``dptheory fdp``, with the full parser of ``which`` (its module imported)."""
+    parser = argparse.ArgumentParser(prog="dptheory fdp", description=HELP)
+    sub = parser.add_subparsers(dest="fdp_command", metavar="COMMAND")
+    for name, text in SUBCOMMANDS.items():
+        if name == which:
+            importlib.import_module(f"{__package__}.fdp_{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=text)
+    return parser
+
+
+def run(args) -> int:
+    inner = build_parser(args.which).parse_args([args.which, *args.rest])
+    inner.command = f"fdp {args.which}"
+    return int(inner.func(inner) or 0)

@@ -1,0 +1,781 @@
+"""f-DP of shuffling (Wang, Su, Ye, Shokri, Su, NeurIPS 2023, §4 and appendix C).
+
+For n users of an eps0-LDP local randomizer, the shuffled output of two neighbouring datasets
+is a post-processing of the pair (digest seed-000 §1.12; the "stronger clone" pair)
+
+    P = (1 - w) P0 + w Q0,   Q = (1 - w) Q0 + w P0,   w = 1 / (e^eps0 + 1),
+    (A + 1, C - A) ~ P0,   (A, C - A + 1) ~ Q0,   A ~ Bin(C, 1/2),   C ~ Bin(n - 1, 2w).
+
+What is computed here:
+
+* **Proposition 4.1 (corrected)**: the exact trade-off function T(P0, Q0) at its knots,
+  ``alpha0(t) = sum_i w_i F_i(s_i(t))``, ``beta0(t) = sum_i w_i (1 - F_i(s_i(t) + 1))`` with
+  ``s_i(t) = floor((t i - 1)/(t + 1))`` (:func:`proposition_4_1`, integer floors), and all its
+  knots at once by sorting the atoms (:func:`p0q0_tradeoff`). Erratum: the paper prints
+  ``beta_i^0 = F_i(F_i^{-1}(alpha_i^0) + 1)``, dropping the "1 -" (:func:`proposition_4_1_printed`,
+  refuted: off by up to 1).
+* **Theorem 4.2, as an inequality**: ``T(P, Q) >= C(f_Shuffle)`` with
+  ``f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0)`` and C the symmetrization. The paper's proof claims
+  C(T(P, Q)) = C(f_Shuffle); that equality is false (digest §2.10: a gap of 0.053 at n = 8).
+  :func:`shuffle_tradeoff` returns a certified lower bound on C(f_Shuffle) as a
+  :class:`~dptheory.tradeoff.PiecewiseLinear`.
+* **Corollary 4.3, with the corrected t_y**: ``delta(eps) = 1 + f_Shuffle*(-e^eps)
+  = (1 - 2w) H_{e^eps~}(P0 || Q0)`` with ``e^eps~ = (e^eps - 2w)/(1 - 2w)`` (digest §2.11;
+  :func:`shuffle_delta`). Erratum: the paper locates t_y with the slope l(t) of a chord, which
+  gives too small (even negative) delta (:func:`corollary_4_3_printed_delta`, refuted).
+
+Certified lower bounds on a trade-off function are built as the upper envelope of supporting
+lines ``y = c + s x`` whose intercepts are certified from below (:func:`_envelope`): each
+segment of the result lies under one of the lines, so floating-point error in the vertices
+cannot lift it above the true function. At small n the lines are the tangents at every knot
+of f_Shuffle (the result is C(f_Shuffle) itself, lowered by the rounding error); at large n they
+are the lines ``1 - delta(eps) - e^eps x`` of a grid of eps, with delta from the bucketed sum
+of :class:`dptheory.shuffle.pairs.CountPair` (any n at the same cost), and their reflections.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+from scipy import special
+
+from .. import rounding, tradeoff, validate
+from ..precision import binom_logpmf, binom_tail_rtol, mp_adaptive, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
+from ..results import Enclosure, Kind, Result, Status
+from .clones import INPUT_RTOL
+from .pairs import CountPair
+
+SOURCE = "Wang, Su, Ye, Shokri, Su (2023)"
+SOURCE_PROP_4_1 = f"{SOURCE}, Proposition 4.1 (corrected: 1 - F_i)"
+SOURCE_THM_4_2 = f"{SOURCE}, Theorem 4.2 (as an inequality T(P,Q) >= C(f_Shuffle)), symmetrised"
+SOURCE_COR_4_3 = f"{SOURCE}, Corollary 4.3 (corrected t_y = (1-2w)/(e^eps - 2w))"
+REFUTED_PROP_4_1 = ("printed beta_i^0 = F_i(F_i^{-1}(alpha_i^0) + 1) drops the '1 -': off the exact "
+                    "Neyman-Pearson knots by up to 1 (digest seed-000 §2.9)")
+REFUTED_COR_4_3 = ("printed t_y uses the chord slope l(t), not the slope -1/t: delta too small, even negative "
+                   "(digest seed-000 §2.11)")
+
+#: largest n for which the float64 trade-off function is built from every knot (about n^2/2 atoms)
+EXACT_MAX_N = 1000
+#: largest n for the mpmath trade-off function (atoms summed with mpmath)
+MP_EXACT_MAX_N = 150
+#: segments of T(P0, Q0) with less mass than this get no tangent line (float64 path)
+PRUNE_MASS = 1e-15
+#: number of epsilon values whose lines make the trade-off function above EXACT_MAX_N
+GRID_LINES = 32
+
+_U = rounding.EPS / 2  # unit roundoff
+
+
+# ----------------------------------------------------------------------------- parameters
+
+
+def _check(eps0, n):
+    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    nn = validate.integer("n", n, low=1)
+    return e0, nn
+
+
+def weights(eps0) -> tuple[float, float]:
+    """(w, 1 - 2w) = (1/(e^eps0 + 1), tanh(eps0/2)), each to an ulp or two (no cancellation)."""
+    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    t = math.exp(-e0)
+    return t / (1.0 + t), math.tanh(e0 / 2.0)
+
+
+def asymptotic_mu(eps0, n) -> float:
+    """tanh(eps0/2) 2 / sqrt((n - 1) q), q = 2/(e^eps0 + 1): the GDP limit of T(P, Q) (digest
+    seed-001 §5.5; an approximation, not a bound). inf for n = 1."""
+    e0, nn = _check(eps0, n)
+    w, th = weights(e0)
+    if nn == 1 or w == 0:
+        return math.inf
+    return th * 2.0 / math.sqrt((nn - 1) * 2.0 * w)
+
+
+def _mp_params(e0: float):
+    """(w, 1 - 2w, q) in mpmath at the working precision (eps0 is the float, exactly)."""
+    E = mpmath.exp(mpmath.mpf(e0))
+    w = 1 / (E + 1)
+    return w, (E - 1) / (E + 1), 2 * w
+
+
+# ----------------------------------------------------------------------------- Proposition 4.1
+
+
+def _threshold(t) -> Fraction:
+    if isinstance(t, tuple):
+        a, b = t
+        return Fraction(int(a), int(b))
+    if isinstance(t, Fraction):
+        return t
+    return Fraction(validate.real("t", t, low=0.0))  # a float is an exact binary rational
+
+
+def _floors(t: Fraction, n: int) -> np.ndarray:
+    """s_i(t) = floor((t i - 1)/(t + 1)) for i = 0..n-1, in integer arithmetic (t = a/b:
+    floor((a i - b)/(a + b)))."""
+    a, b = t.numerator, t.denominator
+    i = np.arange(n, dtype=object)
+    return np.array([(a * k - b) // (a + b) for k in i], dtype=np.int64)
+
+
+def _prop_4_1(eps0, n, t, digits, printed: bool):
+    e0, nn = _check(eps0, n)
+    tt = _threshold(t)
+    s = _floors(tt, nn)
+    digits = validate.digits(digits)
+    if digits is None:
+        from ..precision import binom_cdf
+        w, _ = weights(e0)
+        i = np.arange(nn, dtype=float)
+        lw = binom_logpmf(i, nn - 1, 2 * w)
+        wi = np.exp(lw)
+        f_s = binom_cdf(s.astype(float), i, 0.5)
+        f_s1 = binom_cdf(s.astype(float) + 1, i, 0.5)
+        alpha = math.fsum(wi * f_s)
+        beta = math.fsum(wi * f_s1) if printed else math.fsum(wi * (binom_cdf(i - s - 2.0, i, 0.5)))
+        return alpha, beta
+    with mpmath.workdps(digits + 10):
+        _, _, q = _mp_params(e0)
+        half = mpmath.mpf(1) / 2
+        alpha = beta = mpmath.mpf(0)
+        for i in range(nn):
+            wi = mp_binom_pmf(i, nn - 1, q)
+            alpha += wi * mp_binom_cdf(int(s[i]), i, half)
+            f1 = mp_binom_cdf(int(s[i]) + 1, i, half)
+            beta += wi * (f1 if printed else 1 - f1)
+    with mpmath.workdps(digits):
+        return +alpha, +beta
+
+
+def proposition_4_1(eps0, n, t, *, digits=None):
+    """(alpha0(t), beta0(t)): the knot of the exact T(P0, Q0) at threshold t (Prop. 4.1, corrected).
+
+    ``alpha0(t) = sum_i w_i F_i(s_i)``, ``beta0(t) = sum_i w_i (1 - F_i(s_i + 1)) = sum_i w_i
+    F_i(i - s_i - 2)``, with w_i = P[C = i], F_i the CDF of Bin(i, 1/2) and
+    ``s_i = floor((t i - 1)/(t + 1))`` in integer arithmetic (t is taken exactly: a float, a
+    Fraction or a pair (a, b) meaning a/b). Test "reject P0 when (A+1)/(C-A) <= t" (convention
+    L of the digest, c = 1). O(n) per threshold: a reference, not the fast path
+    (:func:`p0q0_tradeoff`). Domain: eps0 > 0, n >= 1, t >= 0.
+
+    Source: Wang et al. (2023), Prop. 4.1, with the "1 -" the printed final form drops.
+    """
+    return _prop_4_1(eps0, n, t, digits, printed=False)
+
+
+def proposition_4_1_printed(eps0, n, t, *, digits=None):
+    """The printed final form of Prop. 4.1, ``beta0 = sum_i w_i F_i(F_i^{-1}(alpha_i^0) + 1)``
+    (the "1 -" dropped); status refuted (kept for the erratum test). Returns (alpha0, beta0)."""
+    return _prop_4_1(eps0, n, t, digits, printed=True)
+
+
+def _atoms_float(e0: float, nn: int, clone_prob: float | None = None):
+    """Atoms of (P0, Q0) grouped by likelihood ratio a/b, sorted increasingly: (ratios, P0
+    masses, Q0 masses, relative error bound of every cumulative sum of masses, absolute error
+    of the underflowed masses). C ~ Bin(n - 1, clone_prob), by default 2w."""
+    w, _ = weights(e0)
+    qc = 2 * w if clone_prob is None else clone_prob
+    i = np.repeat(np.arange(nn), np.arange(nn) + 2)
+    starts = np.concatenate([[0], np.cumsum(np.arange(nn) + 2)[:-1]])
+    a = np.arange(len(i)) - np.repeat(starts, np.arange(nn) + 2)
+    b = i + 1 - a
+    fi, fa = i.astype(float), a.astype(float)
+    lw_i = binom_logpmf(np.arange(nn, dtype=float), nn - 1, qc)
+    lw = lw_i[i]
+    # log C(i, k) 2^-i from a table of log k! (gammaln, within an ulp or two of each entry)
+    lf = special.gammaln(np.arange(nn + 2, dtype=float) + 1.0)
+    log_half = math.log(0.5)
+    with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
+        def log_pmf(k):
+            inside = (k >= 0) & (k <= i)
+            kk = np.clip(k, 0, i)
+            return np.where(inside, lf[i] - lf[kk] - lf[i - kk] + i * log_half, -np.inf)
+        lp = lw + log_pmf(a - 1)
+        lq = lw + log_pmf(a)
+        pm, qm = np.exp(lp), np.exp(lq)
+        ratio = np.where(b > 0, fa / np.maximum(b, 1), np.inf)
+    # distinct fractions a/b, c/d with a + b, c + d <= n differ by at least 1/n^2 relative: far
+    # more than the rounding of the division, so equal floats are equal ratios
+    order = np.argsort(ratio, kind="stable")
+    r_sorted = ratio[order]
+    uniq, idx = np.unique(r_sorted, return_index=True)
+    p_grp = np.add.reduceat(pm[order], idx)
+    q_grp = np.add.reduceat(qm[order], idx)
+    # each mass: the log-pmf errors (binom_tail_rtol each, plus 4 eps per unit of log magnitude
+    # and the clone probability's own error) and exp; sums: (count) u relative; underflowed
+    # masses (below 1e-307 each) as an absolute error
+    # each mass: log w_i (binom_tail_rtol, and the clone probability's own error), three table
+    # entries of magnitude <= log(n!) (two ulps each) and i log 2, then exp; sums of K terms: K u
+    mags = float(lf[-1]) + nn + float(np.max(np.abs(lw_i[np.isfinite(lw_i)]), initial=0.0))
+    rel = (2 * float(binom_tail_rtol(nn)) + 16 * rounding.EPS * (mags + 2) + 4 * nn * INPUT_RTOL
+           + (len(i) + 4) * _U)
+    return uniq, p_grp, q_grp, rel, len(i) * 1e-307
+
+
+def p0q0_tradeoff(eps0, n, *, digits=None) -> tradeoff.PiecewiseLinear:
+    """The exact trade-off function T(P0, Q0) (Prop. 4.1, corrected), from every atom.
+
+    The atoms (a, b), a + b = i + 1, carry P0-mass w_i p_i(a - 1) and Q0-mass w_i p_i(a), with
+    likelihood ratio a/b; grouped by equal ratio and sorted, they are the canonical pair of the
+    piecewise-linear function (the knots are (alpha0(t), beta0(t)) of :func:`proposition_4_1`
+    at every ratio t). About n^2/2 atoms: n <= :data:`EXACT_MAX_N` (float64) or
+    :data:`MP_EXACT_MAX_N` (``digits``). Float64 knots are within about 1e-10 of the exact ones
+    (use :func:`shuffle_tradeoff` for a certified bound).
+    """
+    e0, nn = _check(eps0, n)
+    digits = validate.digits(digits)
+    if digits is None:
+        _limit(nn, EXACT_MAX_N, "n")
+        _, p_grp, q_grp, _, _ = _atoms_float(e0, nn)
+        return tradeoff.PiecewiseLinear(p_grp, q_grp)
+    _limit(nn, MP_EXACT_MAX_N, "n (with digits)")
+    _, p_grp, q_grp = _atoms_mp(e0, nn, digits)
+    # already grouped by exact ratio and sorted: the canonical pair as it is (the generic
+    # grouping would add masses of equal float ratios at mpmath's default precision)
+    return tradeoff.PiecewiseLinear(p_grp, q_grp, digits=digits, _checked=True)
+
+
+def _limit(nn, top, name):
+    if nn > top:
+        raise validate.DomainError(f"{name} = {nn} is invalid here: the exact knots are built for n in [1, {top}]")
+
+
+def _atoms_mp(e0: float, nn: int, digits: int):
+    """mpmath version of :func:`_atoms_float`, grouped by exact Fraction ratios."""
+    groups: dict = {}
+    with mpmath.workdps(digits + 15):
+        _, _, q = _mp_params(e0)
+        half = mpmath.mpf(1) / 2
+        for i in range(nn):
+            wi = mp_binom_pmf(i, nn - 1, q)
+            pmf = [mp_binom_pmf(k, i, half) for k in range(i + 1)]
+            for a in range(i + 2):
+                b = i + 1 - a
+                key = Fraction(a, b) if b > 0 else None
+                pm = wi * pmf[a - 1] if a >= 1 else mpmath.mpf(0)
+                qm = wi * pmf[a] if a <= i else mpmath.mpf(0)
+                old = groups.get(key, (mpmath.mpf(0), mpmath.mpf(0)))
+                groups[key] = (old[0] + pm, old[1] + qm)
+        keys = sorted((k for k in groups if k is not None))
+        if None in groups:
+            keys.append(None)
+        return keys, [groups[k][0] for k in keys], [groups[k][1] for k in keys]
+
+
+def pq_tradeoff(eps0, n, *, clone_prob=None) -> tradeoff.PiecewiseLinear:
+    """The exact trade-off function T(P, Q) of the shuffle pair P = (1 - w) P0 + w Q0,
+    Q = (1 - w) Q0 + w P0 (float64, n <= :data:`EXACT_MAX_N`; knots within about 1e-10).
+
+    On the atom (a, b) the likelihood ratio of (P, Q) is ((1-w) a + w b)/((1-w) b + w a), an
+    increasing function of a/b, so the atoms group and sort as for (P0, Q0). With the default
+    clone probability 2w this is the pair of Wang et al. (2023) (the "stronger clone" pair of
+    Feldman, McMillan, Talwar 2023), the left side of Thm 4.2; with ``clone_prob = e^-eps0`` it
+    is the exact curve of Chen, Cao, Ge (Thm 1, corrected; digest seed-001 §4.1).
+    """
+    e0, nn = _check(eps0, n)
+    _limit(nn, EXACT_MAX_N, "n")
+    qc = None if clone_prob is None else validate.probability("clone_prob", clone_prob)
+    w, _ = weights(e0)
+    _, p_grp, q_grp, _, _ = _atoms_float(e0, nn, qc)
+    return tradeoff.PiecewiseLinear((1 - w) * p_grp + w * q_grp, (1 - w) * q_grp + w * p_grp)
+
+
+def f_shuffle_knots(eps0, n):
+    """Knots (alpha, beta) of f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0) (Thm 4.2, before
+    symmetrization; float64, n <= :data:`EXACT_MAX_N`): the abscissae of T(P0, Q0), and
+    ``beta = 2w (1 - alpha0) + (1 - 2w) beta0``."""
+    e0, nn = _check(eps0, n)
+    _limit(nn, EXACT_MAX_N, "n")
+    w, th = weights(e0)
+    f0 = p0q0_tradeoff(e0, nn)
+    a0, b0 = f0.knots()
+    return a0, 2 * w * (1 - a0) + th * b0
+
+
+# ----------------------------------------------------------------------------- envelope
+
+
+def _envelope(slopes, intercepts, digits=None) -> tradeoff.PiecewiseLinear:
+    """A lower bound on every trade-off function f with f(x) >= c_j + s_j x for all j.
+
+    ``slopes`` < 0 (finite), ``intercepts`` certified from below. The line y = 0 is added. The
+    result's knots are the vertices of the upper envelope of the lines, each rounded so that it
+    lies below BOTH adjacent lines: every segment then lies under one line (its two ends do),
+    whatever the rounding of the vertex abscissae. The envelope is cut where it meets y = 0 (the
+    root rounded down), and the cumulative sums of :class:`~dptheory.tradeoff.PiecewiseLinear`
+    are allowed for by a relative margin.
+    """
+    if digits is None:
+        s = np.asarray(slopes, dtype=float)
+        c = np.asarray(intercepts, dtype=float)
+        keep = (c > 0) & np.isfinite(s) & (s < 0)
+        s, c = s[keep], c[keep]
+        order = np.lexsort((-c, s))
+        s, c = s[order], c[order]
+        first = np.concatenate([[True], s[1:] != s[:-1]])  # equal slopes: the largest intercept
+        s, c = s[first], c[first]
+        s, c = _upper_hull(s, c)
+        k = len(s)
+        if k == 0:
+            return tradeoff.PiecewiseLinear([0.0, 1.0], [1.0, 0.0])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (c[:-1] - c[1:]) / (s[1:] - s[:-1])
+        x = np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0)
+        x = np.maximum.accumulate(x) if len(x) else x
+        # cumulative-sum margin of the final PiecewiseLinear (K terms, relative)
+        cum = 4 * (k + 4) * _U
+        def line_down(j, xv):
+            v = c[j] + s[j] * xv
+            return v - (4 * _U * (c[j] + np.abs(s[j] * xv)) + cum * c[j])
+        y = np.minimum(line_down(np.arange(k - 1), x), line_down(np.arange(1, k), x))
+        y = y * (1 - cum)
+        y0 = (c[0] - 4 * _U * c[0] - cum * c[0]) * (1 - cum)
+        xs = np.concatenate([[0.0], x])
+        ys = np.concatenate([[y0], y])
+        # cut at the first vertex not above 0: the root of the line that ends there
+        bad = np.nonzero(ys <= 0)[0]
+        last_line = (bad[0] - 1 if len(bad) else k - 1)
+        if len(bad):
+            xs, ys = xs[:bad[0]], ys[:bad[0]]
+        j = max(last_line, 0)
+        root = c[j] / -s[j]
+        root = min(rounding.down(root, rel_err=8 * _U), 1.0)
+        while root > 0 and c[j] + s[j] * root < 4 * _U * c[j]:
+            root = math.nextafter(root, 0.0)
+        root = max(root, float(xs[-1]))
+        xs = np.concatenate([xs, [root]]) if root > xs[-1] else xs
+        ys = np.concatenate([ys, [0.0]]) if len(ys) < len(xs) else np.concatenate([ys[:-1], [0.0]])
+        ys = np.maximum(ys, 0.0)
+        p_mass = np.concatenate([[0.0], np.diff(xs), [max(1.0 - xs[-1], 0.0)]])
+        q_mass = np.concatenate([[max(1.0 - ys[0], 0.0)], np.maximum(-np.diff(ys), 0.0), [0.0]])
+        return tradeoff.PiecewiseLinear(p_mass, q_mass)
+    return _envelope_mp(slopes, intercepts, digits)
+
+
+def _upper_hull(s, c):
+    """The lines (sorted by increasing slope, distinct slopes) that attain max_j (c_j + s_j x)
+    somewhere on [0, 1] (the monotone convex-hull trick). Rounding can only keep a line that
+    should go or drop one that touches the envelope at a point: either way the envelope built
+    from the kept lines stays under the true one."""
+    hs: list = []
+    hc: list = []
+    for sj, cj in zip(s.tolist(), c.tolist()):
+        while len(hs) >= 2:
+            s1, c1, s2, c2 = hs[-2], hc[-2], hs[-1], hc[-1]
+            # line 2 is useless if line 3 overtakes line 1 no later than line 2 does
+            if (c1 - cj) * (s2 - s1) <= (c1 - c2) * (sj - s1):
+                hs.pop()
+                hc.pop()
+            else:
+                break
+        hs.append(sj)
+        hc.append(cj)
+    hs_a, hc_a = np.array(hs), np.array(hc)
+    # drop lines whose stretch of the envelope lies left of 0 (a steeper line is above them at 0)
+    if len(hs_a) > 1:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (hc_a[:-1] - hc_a[1:]) / (hs_a[1:] - hs_a[:-1])
+        start = int(np.searchsorted(x, 0.0, side="right"))
+        hs_a, hc_a = hs_a[start:], hc_a[start:]
+    return hs_a, hc_a
+
+
+def _envelope_mp(slopes, intercepts, digits):
+    work = digits + 15
+    with mpmath.workdps(work):
+        margin = mpmath.mpf(10) ** (-(digits + 5))
+        lines = sorted(((mpmath.mpf(sv), mpmath.mpf(cv)) for sv, cv in zip(slopes, intercepts) if cv > 0),
+                       key=lambda l: (l[0], -l[1]))
+        dedup = []
+        for ln in lines:
+            if dedup and dedup[-1][0] == ln[0]:
+                continue
+            while len(dedup) >= 2:
+                (s1, c1), (s2, c2) = dedup[-2], dedup[-1]
+                if (c1 - ln[1]) * (s2 - s1) <= (c1 - c2) * (ln[0] - s1):
+                    dedup.pop()
+                else:
+                    break
+            dedup.append(ln)
+        while len(dedup) >= 2 and (dedup[0][1] - dedup[1][1]) / (dedup[1][0] - dedup[0][0]) <= 0:
+            dedup.pop(0)
+        zero, one = mpmath.mpf(0), mpmath.mpf(1)
+        xs, ys = [zero], [dedup[0][1] * (1 - margin)]
+        prev = zero
+        end = len(dedup) - 1
+        for j in range(len(dedup) - 1):
+            (s1, c1), (s2, c2) = dedup[j], dedup[j + 1]
+            x = min(max((c1 - c2) / (s2 - s1), prev), one)
+            y = min(c1 + s1 * x, c2 + s2 * x) - margin * (1 + c1 + c2)
+            if y <= 0:
+                end = j
+                break
+            xs.append(x)
+            ys.append(y)
+            prev = x
+        s_e, c_e = dedup[end]
+        root = max(min(c_e / -s_e * (1 - margin), one), xs[-1])
+        if root > xs[-1]:
+            xs.append(root)
+            ys.append(zero)
+        else:
+            ys[-1] = zero
+        p_mass = [zero] + [b - a for a, b in zip(xs, xs[1:])] + [max(one - xs[-1], zero)]
+        q_mass = [max(one - ys[0], zero)] + [max(a - b, zero) for a, b in zip(ys, ys[1:])] + [zero]
+        keep = [j for j in range(len(p_mass)) if p_mass[j] > 0 or q_mass[j] > 0]
+        p_mass, q_mass = [p_mass[j] for j in keep], [q_mass[j] for j in keep]
+    # kept at the working precision (rounding the masses to ``digits`` would move the knots by
+    # more than the margin), in hull order: the segments are sorted by slope already
+    return tradeoff.PiecewiseLinear(p_mass, q_mass, digits=work, _checked=True)
+
+
+def _reflect(slopes, intercepts):
+    """Reflections about the diagonal of lines y = c + s x (s < 0): y = c/|s| - x/|s|; the new
+    slope is rounded towards 0, which (for a symmetric f, whose intercept c(sigma) is
+    non-decreasing in |sigma|) keeps the line under f; the intercept is rounded down."""
+    s = np.asarray(slopes, dtype=float)
+    c = np.asarray(intercepts, dtype=float)
+    inv = -1.0 / np.abs(s)
+    inv = np.nextafter(inv, 0.0)  # towards zero: |new slope| <= 1/|s|
+    return inv, rounding.down(c * np.abs(inv), rel_err=2 * _U)
+
+
+# ----------------------------------------------------------------------------- trade-off
+
+
+def _exact_lines(e0: float, nn: int):
+    """Tangent lines of f_Shuffle along every segment of slope <= -1 (P0-threshold t <= 1),
+    intercepts certified from below (float64)."""
+    w, th = weights(e0)
+    ratios, p_grp, q_grp, rel, absolute = _atoms_float(e0, nn)
+    alpha = np.concatenate([[0.0], np.cumsum(p_grp)])
+    beta0 = np.concatenate([np.cumsum(q_grp[::-1])[::-1], [0.0]])
+    alpha = np.minimum(alpha, 1.0)
+    bsh = 2 * w * (1 - alpha) + th * beta0
+    # segment j: knot j -> knot j + 1. Segments lighter than PRUNE_MASS are left out (fewer
+    # lines: a lower envelope, by at most the mass left out in a run of them)
+    seg = np.nonzero((ratios > 0) & (ratios <= 1.0) & (p_grp + q_grp > PRUNE_MASS))[0]
+    t = ratios[seg]
+    slope = -(2 * w + th / t)
+    slope = np.nextafter(slope, -np.inf)
+    m = len(alpha)
+    cands = []
+    for off in (-1, 0, 1, 2):
+        k = np.clip(seg + off, 0, m - 1)
+        cands.append(bsh[k] - slope * alpha[k])
+    c = np.min(np.vstack(cands), axis=0)
+    err = (rel + 16 * _U) * (2 + 2 * c) + absolute * (2 + np.abs(slope))
+    c = rounding.down(c, abs_err=err)
+    # the line of slope -1 (always a supporting line of C(f); the only one at n = 1)
+    c1 = float(np.min(bsh + alpha))
+    c1 = rounding.down(c1, abs_err=(rel + 16 * _U) * 4 + 2 * absolute)
+    return np.append(slope, -1.0), np.append(c, c1)
+
+
+def _grid_lines(e0: float, nn: int, rtol: float):
+    """Lines 1 - delta(eps) - e^eps x on a grid of eps >= 0, delta certified from above."""
+    mu = asymptotic_mu(e0, nn)
+    top = min(10 * mu + mu * mu, 60.0)
+    eps = np.linspace(0.0, top, GRID_LINES)
+    slopes = -np.exp(eps)
+    cs = []
+    for s in slopes:
+        e_lo = max(rounding.log_down(-s), 0.0)
+        res = _delta_float(e0, nn, e_lo, rtol, lower=False)
+        cs.append(rounding.down(1.0 - res.upper, abs_err=_U))
+    return slopes, np.array(cs)
+
+
+def shuffle_tradeoff(eps0, n, *, digits=None) -> tradeoff.PiecewiseLinear:
+    """A certified lower bound on the trade-off function of n shuffled eps0-LDP users.
+
+    It is C(f_Shuffle), the symmetrization of ``f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0)``
+    (Theorem 4.2, which holds as the inequality ``T(P, Q) >= C(f_Shuffle)``; the equality of
+    the paper's proof is false), with T(P0, Q0) exact (Prop. 4.1 corrected):
+
+    * n <= :data:`EXACT_MAX_N` (float64) or :data:`MP_EXACT_MAX_N` (``digits``): the upper
+      envelope of the tangents of f_Shuffle along all its segments of slope <= -1 and their
+      reflections, which is C(f_Shuffle) itself, lowered by the computation's own error bound;
+    * larger n: the envelope of the lines ``1 - delta(eps) - e^eps alpha`` and their
+      reflections on :data:`GRID_LINES` values of eps >= 0, with delta from
+      :func:`shuffle_delta` (certified from above). A lower bound on C(f_Shuffle), exact at the
+      points where those lines touch it (Dong, Roth, Su 2022, Prop. 2.12).
+
+    Domain: eps0 > 0, n >= 1 integer. Source: Wang et al. (2023), Prop. 4.1, Thm 4.2.
+    """
+    e0, nn = _check(eps0, n)
+    digits = validate.digits(digits)
+    if digits is not None:
+        _limit(nn, MP_EXACT_MAX_N, "n (with digits)")
+        s, c = _exact_lines_mp(e0, nn, digits)
+        with mpmath.workdps(digits + 15):
+            rs = [1 / sv for sv in s]
+            rc = [cv / -sv for sv, cv in zip(s, c)]
+        return _envelope_mp(list(s) + rs, list(c) + rc, digits)
+    if nn <= EXACT_MAX_N:
+        s, c = _exact_lines(e0, nn)
+    else:
+        s, c = _grid_lines(e0, nn, 1e-2)
+    steep = s < -1.0
+    rs, rc = _reflect(s[steep], c[steep])
+    return _envelope(np.concatenate([s, rs]), np.concatenate([c, rc]))
+
+
+def _exact_lines_mp(e0: float, nn: int, digits: int):
+    keys, p_grp, q_grp = _atoms_mp(e0, nn, digits)
+    with mpmath.workdps(digits + 15):
+        w, th, _ = _mp_params(e0)
+        alpha = [mpmath.mpf(0)]
+        for v in p_grp:
+            alpha.append(alpha[-1] + v)
+        beta0 = [mpmath.mpf(0)]
+        for v in reversed(q_grp):
+            beta0.append(beta0[-1] + v)
+        beta0 = beta0[::-1]
+        bsh = [2 * w * (1 - a) + th * b for a, b in zip(alpha, beta0)]
+        slopes, cs = [], []
+        for j, key in enumerate(keys):
+            if key is None or key == 0 or key > 1:
+                continue
+            s = -(2 * w + th * key.denominator / key.numerator)
+            c = min(bsh[k] - s * alpha[k] for k in (j, j + 1))  # exact slope: the segment's ends
+            slopes.append(s)
+            cs.append(c * (1 - mpmath.mpf(10) ** (-(digits + 6))))
+        slopes.append(mpmath.mpf(-1))
+        cs.append(min(b + a for a, b in zip(alpha, bsh)) * (1 - mpmath.mpf(10) ** (-(digits + 6))))
+        return slopes, cs
+
+
+# ----------------------------------------------------------------------------- delta
+
+
+def _tilde(e0: float, epsilon: float):
+    """(eps~_lo, eps~_hi) enclosing eps~ = log((e^eps - 2w)/(1 - 2w)) = log1p(expm1(eps)/tanh(eps0/2))."""
+    th = math.tanh(e0 / 2.0)
+    th_lo, th_hi = rounding.down(th, rel_err=2 * _U), rounding.up(th, rel_err=2 * _U)
+    if epsilon < 700.0:
+        em = math.expm1(epsilon)
+        lo = math.log1p(em / th_hi)
+        hi = math.log1p(em / th_lo)
+        return rounding.down(lo, rel_err=6 * _U), rounding.up(hi, rel_err=6 * _U)
+    # e^eps~ = e^eps (1 - 2w e^-eps) / th, and 2w e^-eps < e^-700
+    base_lo = epsilon - math.log(th_hi)
+    base_hi = epsilon - math.log(th_lo)
+    size = 8 * _U * (epsilon + abs(math.log(th_lo)) + 1)
+    return rounding.down(base_lo, abs_err=size + 1e-300), rounding.up(base_hi, abs_err=size)
+
+
+def _p0q0_pair(e0: float, nn: int) -> CountPair:
+    """(P0, Q0) as a count pair: the victim's message is of type 0 under P0 and type 1 under Q0,
+    n - 1 fair clones each present with probability 2w."""
+    w, _ = weights(e0)
+
+    def spec():
+        W, _, Q = _mp_params(e0)
+        return Q, mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(1) / 2
+
+    return CountPair(nn - 1, 2.0 * w, 1.0, 0.0, input_rtol=INPUT_RTOL, exact=spec)
+
+
+def _delta_float(e0: float, nn: int, eps: float, rtol: float, *, lower: bool = True) -> Result:
+    """Cor. 4.3 in float64 (see :func:`shuffle_delta`); ``lower=False`` skips the evaluation
+    that certifies the lower end (which is then 0)."""
+    _, th = weights(e0)
+    lo_t, hi_t = _tilde(e0, eps)
+    pair = _p0q0_pair(e0, nn)
+    enc = pair.log_delta(lo_t, rtol=rtol)  # delta0 is non-increasing: eps~_lo gives the upper end
+    if not lower:
+        enc_low = Enclosure(-math.inf, enc.log_upper)
+    else:
+        enc_low = pair.log_delta(hi_t, rtol=min(10 * rtol, 0.5)) if hi_t != lo_t else enc
+    log_th_hi = rounding.log_up(rounding.up(th, rel_err=2 * _U))
+    log_th_lo = rounding.log_down(rounding.down(th, rel_err=2 * _U))
+    log_up = rounding.up(enc.log_upper + log_th_hi, abs_err=2 * _U * (abs(enc.log_upper) + abs(log_th_hi)))
+    # lower end at eps~_hi: H_g2 >= H_g1 - (g2 - g1) for g1 <= g2 (the optimal set of g1 has Q-mass <= 1)
+    ll = enc_low.log_lower
+    log_lo = rounding.down(ll + log_th_lo, abs_err=4 * _U * (abs(ll) + abs(log_th_lo))) if ll > -math.inf else -math.inf
+    if enc.log_upper == -math.inf:
+        log_up = -math.inf
+    return Result.from_log("delta", min(log_lo, log_up), log_up, kind=Kind.UPPER, status=Status.PROVEN,
+                           method="shuffle-fdp", source=SOURCE_COR_4_3,
+                           note="(1 - 2w) H_{e^eps~}(P0||Q0); the pair's exact delta is smaller (Thm 4.2 is an inequality)",
+                           params={"eps0": e0, "n": nn, "epsilon": eps})
+
+
+def _mp_delta0_sum(e0: float, nn: int, eps: float, i_lo: int, i_hi: int):
+    """sum_{i_lo <= i <= i_hi} w_i h_i(gamma) at the working precision, by exact recurrences in
+    i from the mode (no tail evaluated twice): h_i = gamma p_i(k) - (gamma - 1) S_i(k),
+    k = floor((gamma i - 1)/(gamma + 1)) + 1 the first positive term of
+    sum_k (p_i(k) - gamma p_i(k+1))_+."""
+    W, th, Q = _mp_params(e0)
+    g = 1 + mpmath.expm1(mpmath.mpf(eps)) / th  # e^eps~
+    half = mpmath.mpf(1) / 2
+
+    def kstar(i):
+        return int(mpmath.floor((g * i - 1) / (g + 1))) + 1
+
+    start = min(max(int(round((nn - 1) * float(Q))), i_lo), i_hi)
+    k0 = kstar(start)
+    S0, p0 = mp_binom_sf(k0, start, half), mp_binom_pmf(k0, start, half)
+    w0 = mp_binom_pmf(start, nn - 1, Q)
+    odds = Q / (1 - Q) if Q < 1 else None
+    total = w0 * (g * p0 - (g - 1) * S0)
+    # upwards
+    i, k, S, p, w = start, k0, S0, p0, w0
+    while i < i_hi:
+        pk1 = p * k / (i - k + 1) if k >= 1 else mpmath.mpf(0)  # p_i(k - 1)
+        S = S + pk1 / 2 if k >= 1 else mpmath.mpf(1)
+        p = (p + pk1) / 2
+        w = w * (nn - 1 - i) / (i + 1) * odds
+        i += 1
+        kn = kstar(i)
+        while k < kn:
+            S = S - p
+            p = p * (i - k) / (k + 1)
+            k += 1
+        total += w * (g * p - (g - 1) * S)
+    # downwards
+    i, k, S, p, w = start, k0, S0, p0, w0
+    while i > i_lo:
+        pkm1 = p * 2 * k / i  # p_{i-1}(k - 1)
+        S = S - pkm1 / 2
+        p = p * 2 * (i - k) / i  # p_{i-1}(k)
+        w = w * i / (nn - i) / odds
+        i -= 1
+        kn = kstar(i)
+        if k > kn:
+            S, p, k = S + pkm1, pkm1, k - 1
+        while k > kn:
+            p = p * k / (i - k + 1)  # p_i(k - 1)
+            S = S + p
+            k -= 1
+        total += w * (g * p - (g - 1) * S)
+    return total
+
+
+def _delta_mp(e0: float, nn: int, eps: float, digits: int) -> Result:
+    """Cor. 4.3 with mpmath: (1 - 2w) sum_i w_i h_i over a window of i, the rest bounded by the
+    binomial tails of C (h_i in [0, 1], non-increasing in i), the sum evaluated until two working
+    precisions agree (:func:`dptheory.precision.mp_adaptive`)."""
+    with mpmath.workdps(30):
+        _, _, Q = _mp_params(e0)
+        mean, sd = (nn - 1) * float(Q), math.sqrt((nn - 1) * float(Q) * (1 - float(Q)))
+    k_sd = math.sqrt(2 * math.log(10) * (digits + 20)) + 5
+    while True:
+        i_lo = max(0, int(mean - k_sd * sd) - 10)
+        i_hi = min(nn - 1, int(mean + k_sd * sd) + 10)
+        value = mp_adaptive(lambda: _mp_delta0_sum(e0, nn, eps, i_lo, i_hi), digits + 5)
+        with mpmath.workdps(digits + 20):
+            _, th, Q = _mp_params(e0)
+            below = mp_binom_cdf(i_lo - 1, nn - 1, Q) if i_lo > 0 else mpmath.mpf(0)
+            above = mp_binom_sf(i_hi + 1, nn - 1, Q) if i_hi < nn - 1 else mpmath.mpf(0)
+            omitted = below + above  # h <= 1
+            if value == 0 or omitted <= value * mpmath.mpf(10) ** (-digits) or (i_lo == 0 and i_hi == nn - 1):
+                break
+        k_sd *= 1.6
+    with mpmath.workdps(digits + 20):
+        rel = mpmath.mpf(10) ** (-(digits + 2))
+        hi = th * (value * (1 + rel) + omitted)
+        lo = th * value * (1 - rel)
+        log_hi = rounding.mp_up(mpmath.log(hi)) if hi > 0 else -math.inf
+        log_lo = rounding.mp_down(mpmath.log(lo)) if lo > 0 else -math.inf
+        shown = mpmath.nstr(th * value, digits)
+    return Result.from_log("delta", log_lo, log_hi, kind=Kind.UPPER, status=Status.PROVEN, method="shuffle-fdp",
+                           source=SOURCE_COR_4_3, note=f"mpmath, {digits} digits",
+                           params={"eps0": e0, "n": nn, "epsilon": eps, "digits": digits, "value": shown})
+
+
+def shuffle_delta(eps0, n, epsilon, *, digits=None, rtol: float = 1e-3) -> Result:
+    """delta(epsilon) of n shuffled eps0-LDP users by Corollary 4.3 (corrected t_y): an upper bound.
+
+    ``delta(eps) = 1 + f_Shuffle*(-e^eps) = (1 - 2w) H_{e^eps~}(P0 || Q0)``,
+    ``e^eps~ = (e^eps - 2w)/(1 - 2w)``, w = 1/(e^eps0 + 1): the conjugate is attained at the
+    P0-threshold t_y = (1 - 2w)/(e^eps - 2w), not where the printed chord slope l(t) puts it.
+    The hockey-stick divergence of (P0, Q0) is the bucketed certified sum of
+    :class:`~dptheory.shuffle.pairs.CountPair` (float64, the same cost at every n), or with
+    ``digits`` an mpmath sum by recurrences in i (:func:`_delta_mp`). The Result carries
+    log_lower/log_upper: below the float range use them.
+
+    Domain: eps0 > 0, n >= 1, epsilon >= 0. Source: Wang et al. (2023), Cor. 4.3; the erratum
+    on t_y is the digest's (seed-000 §2.11).
+    """
+    e0, nn = _check(eps0, n)
+    eps = validate.real("epsilon", epsilon, low=0.0)
+    digits = validate.digits(digits)
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    if digits is not None:
+        return _delta_mp(e0, nn, eps, digits)
+    return _delta_float(e0, nn, eps, rtol)
+
+
+def corollary_4_3_printed_delta(eps0, n, epsilon) -> Result:
+    """Corollary 4.3 as printed: t_y = inf{t : -e^eps + 2w - (1 - 2w) l(t) <= 0} with the chord
+    ratio ``l(t) = -sum_i w_i p_i(s_i + 1) / sum_i w_i p_i(s_i)``, and
+    ``delta = 1 - e^eps alpha0(t_y) - 2w (1 - alpha0(t_y)) - (1 - 2w) beta0(t_y)``.
+
+    Status refuted: the chord is steeper than the curve, so t_y is too large and delta too small
+    (negative at n = 20, eps0 = 1, eps = 2; digest seed-000 §2.11). Float64, exact floors, O(n)
+    per threshold scanned: small n only (n <= 300). Kept for the erratum test.
+    """
+    e0, nn = _check(eps0, n)
+    eps = validate.real("epsilon", epsilon, low=0.0)
+    if nn > 300:
+        raise validate.DomainError(f"n = {nn} is invalid here: the printed Corollary 4.3 is evaluated for n in [1, 300]")
+    w, th = weights(e0)
+    i = np.arange(nn)
+    lw = np.exp(binom_logpmf(i.astype(float), nn - 1, 2 * w))
+    ts = sorted({Fraction(a, b) for b in range(1, nn + 1) for a in range(1, nn + 1 - b)})
+    target = (math.exp(eps) - 2 * w) / th  # condition: |l(t)| <= target
+    for t in ts:
+        s = _floors(t, nn).astype(float)
+        den = np.sum(lw * np.exp(binom_logpmf(s, i.astype(float), 0.5)))
+        if den == 0:
+            continue  # l(t) undefined: every s_i = -1
+        num = np.sum(lw * np.exp(binom_logpmf(s + 1, i.astype(float), 0.5)))
+        if num / den <= target:
+            a0, b0 = proposition_4_1(e0, nn, t)
+            value = 1 - math.exp(eps) * a0 - 2 * w * (1 - a0) - th * b0
+            return Result("delta", value, value, Kind.UPPER, Status.REFUTED, "shuffle-fdp-printed",
+                          f"{SOURCE}, Corollary 4.3 as printed", note=REFUTED_COR_4_3,
+                          params={"eps0": e0, "n": nn, "epsilon": eps, "t_y": float(t)})
+    # no threshold qualifies: t_y = inf (the infimum of an empty set), alpha0 = 1, beta0 = 0
+    value = -math.expm1(eps)
+    return Result("delta", value, value, Kind.UPPER, Status.REFUTED, "shuffle-fdp-printed",
+                  f"{SOURCE}, Corollary 4.3 as printed", note=REFUTED_COR_4_3,
+                  params={"eps0": e0, "n": nn, "epsilon": eps, "t_y": math.inf})
+
+
+# ----------------------------------------------------------------------------- GDP description
+
+
+def gdp_fit(curve: tradeoff.TradeOff) -> Result:
+    """The mu whose G_mu is closest to ``curve`` in the sup norm over alpha (an approximation:
+    status "not a bound"; the distance is in ``params["sup_distance"]``)."""
+    from scipy import optimize
+
+    if isinstance(curve, tradeoff.PiecewiseLinear):
+        ka = np.asarray(curve.knots_alpha, dtype=float)
+        if len(ka) > 2000:
+            ka = ka[np.linspace(0, len(ka) - 1, 2000).astype(int)]
+        grid = np.unique(np.concatenate([ka, np.linspace(0.0, 1.0, 401)]))
+    else:
+        grid = np.linspace(0.0, 1.0, 1001)
+    fv = np.asarray(curve(grid), dtype=float)
+    grid_in = grid[(grid > 0) & (grid < 1)]
+    f_in = fv[(grid > 0) & (grid < 1)]
+
+    def dist(mu):
+        return float(np.max(np.abs(tradeoff.gaussian(mu)(grid_in) - f_in)))
+
+    hi = 1.0
+    while dist(hi) < dist(hi / 2) and hi < 64:
+        hi *= 2
+    res = optimize.minimize_scalar(dist, bounds=(0.0, hi), method="bounded", options={"xatol": 1e-10})
+    mu = float(res.x)
+    return Result("mu", mu, mu, Kind.APPROXIMATION, Status.NOT_A_BOUND, "gdp-fit",
+                  "closest G_mu in the sup norm (Dong, Roth, Su 2022, Def. 2.4)",
+                  note="describes the curve; not a bound in either direction",
+                  params={"sup_distance": dist(mu)})

@@ -1,0 +1,162 @@
+"""``dptheory fdp`` and ``dptheory fdp shuffle``: output, JSON shape, errors, lazy imports."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+import types
+
+import mpmath
+import pytest
+
+from dptheory.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _cor43(eps0, n, epsilon):
+    """(1 - 2w) H_{e^eps~}(P0||Q0) by direct summation over i and k (mpmath, 40 digits)."""
+    with mpmath.workdps(40):
+        E = mpmath.exp(eps0)
+        w = 1 / (E + 1)
+        g = (mpmath.exp(epsilon) - 2 * w) / (1 - 2 * w)
+        total = mpmath.mpf(0)
+        for i in range(n):
+            wi = mpmath.binomial(n - 1, i) * (2 * w) ** i * (1 - 2 * w) ** (n - 1 - i)
+            pk = [mpmath.binomial(i, k) / 2**i for k in range(i + 1)] + [mpmath.mpf(0)]
+            total += wi * mpmath.fsum(max(0, pk[k] - g * pk[k + 1]) for k in range(i + 1))
+        return (1 - 2 * w) * total
+
+
+def test_help_texts_agree_with_the_modules():
+    import dptheory.cli as cli
+    from dptheory.cli import fdp
+
+    assert cli.SUBCOMMANDS["fdp"] == fdp.HELP
+    present = [name for name in fdp.SUBCOMMANDS
+               if importlib.util.find_spec(f"dptheory.cli.fdp_{name}") is not None]
+    assert "shuffle" in present
+    for name in present:
+        assert importlib.import_module(f"dptheory.cli.fdp_{name}").HELP == fdp.SUBCOMMANDS[name], name
+
+
+def test_fdp_shuffle_imports_no_other_fdp_module():
+    code = ("import sys, contextlib, io\nfrom dptheory.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['fdp', 'shuffle', '--n', '20', '--epsilon', '0.5'])\n"
+            "print(*sys.modules)")
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    assert "dptheory.cli.fdp_shuffle" in loaded
+    assert not loaded & {"dptheory.cli.fdp_mixture", "dptheory.cli.fdp_dpgd", "dptheory.cli.shuffle"}
+
+
+def test_text_output_prints_knots_delta_and_a_labelled_gdp_mu(capsys):
+    code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "1", "--n", "20", "--epsilon", "0.1,0.5", "--alpha", "0.3")
+    assert code == 0
+    assert "knots" in out and "approximation, not a bound" in out
+    ref = float(_cor43(1.0, 20, 0.5))
+    row = next(line.split() for line in out.splitlines() if line.startswith("0.5 "))
+    lower, upper = float(row[1]), float(row[2])
+    assert lower <= ref <= upper and upper / ref - 1 < 1e-2
+
+
+def test_json_object_has_the_documented_keys(capsys):
+    code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "1", "--n", "30", "--epsilon", "0.1,0.2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"knots", "kind", "source", "profile"} <= set(data)
+    assert data["kind"] == "lower"
+    knots = data["knots"]
+    assert knots[0] == [0.0, 1.0] and knots[-1] == [1.0, 0.0]
+    assert all(len(k) == 2 for k in knots)
+    assert all(a1 >= a0 and b1 <= b0 for (a0, b0), (a1, b1) in zip(knots, knots[1:]))
+    assert [p["epsilon"] for p in data["profile"]] == [0.1, 0.2]
+    for entry in data["profile"]:
+        ref = float(_cor43(1.0, 30, entry["epsilon"]))
+        assert entry["delta_lower"] <= ref <= entry["delta"]
+        assert entry["kind"] == "upper" and entry["status"] == "proven"
+    assert data["gdp"]["kind"] == "approximation" and data["gdp"]["status"] == "not a bound"
+    # the knots are a lower bound: no knot above the symmetric curve's own reflection + rounding
+    for a, b in knots:
+        assert b <= 1 - a + 1e-15
+
+
+def test_digits_prints_the_mpmath_value(capsys):
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "40", "--epsilon", "0.3", "--digits", "30")
+    assert code == 0
+    with mpmath.workdps(40):
+        shown = mpmath.mpf(out.split("delta(0.3) = ")[1].split()[0])
+        ref = _cor43(1.0, 40, 0.3)
+        assert abs(shown - ref) < ref * mpmath.mpf(10) ** -28
+
+
+def test_delta_below_the_float_range_is_not_printed_as_zero(capsys):
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "100000", "--epsilon", "0.5")
+    assert code == 0
+    row = next(line.split() for line in out.splitlines() if line.startswith("0.5 "))
+    assert row[2] != "0" and "e-" in row[2]
+
+
+def test_plot_writes_a_png(tmp_path, capsys):
+    path = tmp_path / "curve.png"
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "50", "--plot", str(path))
+    assert code == 0 and path.stat().st_size > 1000
+    assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_rounds_calls_the_rounds_contract(monkeypatch, capsys):
+    """--rounds T asks dptheory.shuffle.rounds.rounds_delta(eps0, n, T, epsilon) (helper "pld");
+    a stand-in module records the call here (the real one arrives with the merge)."""
+    from dptheory.results import Kind, Result, Status
+
+    calls = []
+
+    def rounds_delta(eps0, n, rounds, epsilon):
+        calls.append((eps0, n, rounds, epsilon))
+        return Result("delta", 0.25, 0.5, Kind.UPPER, Status.PROVEN, "stand-in", "test")
+
+    fake = types.ModuleType("dptheory.shuffle.rounds")
+    fake.rounds_delta = rounds_delta
+    monkeypatch.setitem(sys.modules, "dptheory.shuffle.rounds", fake)
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "20", "--epsilon", "0.5", "--rounds", "7", "--json")
+    assert code == 0 and calls == [(1.0, 20, 7, 0.5)]
+    entry = json.loads(out)["profile"][0]
+    assert entry["rounds"] == 7 and entry["rounds_delta"] == 0.5
+
+
+@pytest.mark.parametrize("argv,name", [
+    (["--eps0", "0"], "eps0"),
+    (["--eps0", "-1"], "eps0"),
+    (["--eps0", "nan"], "eps0"),
+    (["--n", "0"], "n"),
+    (["--n", "2.5"], "n"),
+    (["--alpha", "1.5"], "alpha"),
+    (["--alpha", "-0.1"], "alpha"),
+    (["--epsilon", "-0.1"], "epsilon"),
+    (["--epsilon", "x"], "epsilon"),
+    (["--rounds", "0"], "rounds"),
+    (["--digits", "2"], "digits"),
+])
+def test_bad_input_exits_2_naming_the_parameter(capsys, argv, name):
+    code, out, err = run(capsys, "fdp", "shuffle", "--n", "10", *argv)
+    assert code == 2
+    assert err.startswith("dptheory fdp: error: ") and f"{name} = " in err
+    assert "Traceback" not in err and "nan" not in out
+
+
+def test_unknown_fdp_command_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["fdp", "nothing"])
+    assert exc.value.code == 2
+
+
+def test_module_entry_point_shows_no_traceback():
+    res = subprocess.run([sys.executable, "-m", "dptheory", "fdp", "shuffle", "--eps0", "-2"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "eps0" in res.stderr
