@@ -24,7 +24,7 @@ failures = []
 
 
 def check(label: str, ok: bool) -> None:
-    print(f"   check: {label}: {ok}")
+    print(f"check {label}: {'ok' if ok else 'FAILED'}")
     if not ok:
         failures.append(label)
 

@@ -374,4 +374,5 @@ def test_derivation_script_checks_pass():
     proc = subprocess.run([sys.executable, str(root / "derivations" / "shuffle_tradeoff.py")],
                           capture_output=True, text=True, cwd=root, env=env)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert proc.stdout.count(": True") == 7 and "all checks passed" in proc.stdout
+    checks = [line for line in proc.stdout.splitlines() if line.startswith("check ")]
+    assert len(checks) == 7 and all(line.endswith(": ok") for line in checks) and "all checks passed" in proc.stdout
