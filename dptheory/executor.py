@@ -31,13 +31,17 @@ from . import validate
 from .validate import DomainError
 
 
+#: how long a connection to a Dask scheduler address may take before it is reported as unreachable
+CONNECT_TIMEOUT = "10s"
+
+
 class TaskError(RuntimeError):
     """A task raised: the message names its index and its arguments; ``__cause__`` (and
     :attr:`error`) is the exception the task raised."""
 
     def __init__(self, index: int, task: Any, error: BaseException):
         self.index, self.task, self.error = index, task, error
-        super().__init__(f"task {index} {_show(task)} failed: {type(error).__name__}: {error}")
+        super().__init__(f"task {index} ({_show(task)}) failed: {type(error).__name__}: {error}")
 
 
 def _show(task: Any, limit: int = 200) -> str:
@@ -49,7 +53,7 @@ def _failure(index: int, task: Any, error: BaseException) -> Exception:
     """The exception a failed task becomes: a DomainError stays one (exit status 2 on the
     command line), with the task named; anything else becomes a :class:`TaskError`."""
     if isinstance(error, DomainError):
-        out = DomainError(f"task {index} {_show(task)}: {error}")
+        out = DomainError(f"task {index} ({_show(task)}): {error}")
         out.__cause__ = error
         return out
     out = TaskError(index, task, error)
@@ -185,10 +189,10 @@ def _dask_client(scheduler: str, workers: int | None):
         raise DomainError("scheduler needs Dask distributed: pip install 'dptheory[dask]'") from exc
     if scheduler == "local":
         cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         return Client(cluster), cluster
     try:
-        return Client(scheduler, timeout="10s"), None
+        return Client(scheduler, timeout=CONNECT_TIMEOUT), None
     except (OSError, TimeoutError, ValueError) as exc:
         raise DomainError(f"scheduler = {scheduler!r}: cannot connect to a Dask scheduler there ({exc})") from None
 
