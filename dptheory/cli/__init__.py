@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
     "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
+    "plot": "draw a figure of the papers from the toolkit's own code (PNG or PDF); --list names them",
     "sweep": "a grid of bounds to CSV, in parallel on local processes or a Dask cluster; resumable",
 }
 DEFAULT = "shuffle"
