@@ -190,6 +190,7 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None) -> pathlib.
     """Draw ``panels`` (up to three per row) to ``path``; one colour per series label across
     panels. Returns the path."""
     import numpy as np
+    from matplotlib.ticker import NullFormatter
 
     plt = _pyplot()
     panels = list(panels)
@@ -223,6 +224,9 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None) -> pathlib.
         ax.set_ylabel(panel.ylabel)
         ax.set_xscale(panel.xscale)
         ax.set_yscale(panel.yscale)
+        for axis, scale in ((ax.xaxis, panel.xscale), (ax.yaxis, panel.yscale)):
+            if scale == "log":  # labels at the decades only: clearer, and much faster to lay out
+                axis.set_minor_formatter(NullFormatter())
         if ax.lines or ax.collections:
             ax.legend(fontsize=6)
     for ax in axes.ravel()[len(panels):]:
