@@ -251,12 +251,17 @@ def shuffle_point(task: dict) -> list[dict]:
     return [result_row(r, quantity) for r in results]
 
 
-def rdp_sweep(eps0, n, *, orders="2,3,4,5,6,8,10,12,16,20,24,32,48,64", delta=None, compositions=1,
-              methods=None, rtol: float = 1e-3) -> Sweep:
+#: the orders of an RDP curve sweep when none are given (those of ``dptheory rdp``)
+DEFAULT_ORDERS = "2,3,4,5,6,8,10,12,16,20,24,32,48,64"
+
+
+def rdp_sweep(eps0, n, *, orders=None, delta=None, compositions=1, methods=None, rtol: float = 1e-3) -> Sweep:
     """The grid eps0 x n x compositions (x delta) of the shuffle model's RDP methods
     (:mod:`dptheory.shuffle.rdp`): without ``delta``, a row per (method, order) of each
     method's curve (an inapplicable method gets one row saying why); with ``delta``, a row per
-    method with its epsilon at the best of ``orders`` (Lemma 2.1).
+    method with its epsilon at the best of ``orders`` (Lemma 2.1), or, without ``orders``, at the
+    best order of a search up to 1e4 (as ``dptheory rdp --delta``). Curves default to
+    :data:`DEFAULT_ORDERS`.
 
     Grid columns: ``eps0, n, compositions, delta`` (``delta`` empty for curves).
     """
@@ -268,11 +273,17 @@ def rdp_sweep(eps0, n, *, orders="2,3,4,5,6,8,10,12,16,20,24,32,48,64", delta=No
     Ts = parse_values("compositions", compositions, integer=True, low=1)
     deltas = [None] if delta is None else parse_values("delta", delta, low=0.0, low_open=True, high=1.0,
                                                        high_open=True)
-    o = parse_orders(orders) if isinstance(orders, str) else validate.real_array("orders", orders, low=1.0,
-                                                                                  low_open=True)
+    if orders is None and delta is None:
+        orders = DEFAULT_ORDERS
+    if orders is None:
+        o = None
+    else:
+        o = parse_orders(orders) if isinstance(orders, str) else validate.real_array("orders", orders, low=1.0,
+                                                                                      low_open=True)
     slugs = _methods(methods, list(RDP_METHODS)) or tuple(RDP_METHODS)
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-    tasks = [{**point, "orders": tuple(float(v) for v in o), "methods": slugs, "rtol": float(rtol)}
+    tasks = [{**point, "orders": None if o is None else tuple(float(v) for v in o), "methods": slugs,
+              "rtol": float(rtol)}
              for point in _grid(eps0=e0s, n=ns, compositions=Ts, delta=deltas)]
     return Sweep("rdp", ("eps0", "n", "compositions", "delta"), tuple(tasks), rdp_point)
 
@@ -285,7 +296,7 @@ def rdp_point(task: dict) -> list[dict]:
     from .shuffle import rdp as shuffle_rdp
 
     rows = []
-    orders = np.asarray(task["orders"], dtype=float)
+    orders = None if task["orders"] is None else np.asarray(task["orders"], dtype=float)
     for slug in task["methods"]:
         start = time.perf_counter()
         if task["delta"] is not None:

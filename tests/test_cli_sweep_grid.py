@@ -56,3 +56,13 @@ def test_missing_subcommand_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as info:
         main(["sweep"])
     assert info.value.code == 2
+
+
+def test_interrupt_says_how_to_resume(tmp_path, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(S, "run", interrupted)
+    out = tmp_path / "r.csv"
+    assert main(["sweep", "shuffle", "--eps0", "1", "--n", "10", "-o", str(out)]) == 130
+    assert f"the finished points are in {out}; run the same command again to resume" in capsys.readouterr().err

@@ -10,7 +10,7 @@ import math
 import pytest
 
 from dptheory import sweep as S
-from dptheory.shuffle import randomizers as R
+from dptheory.shuffle import randomizers as R, rdp as shuffle_rdp
 from dptheory.shuffle.methods import compare
 from dptheory.validate import DomainError
 
@@ -123,7 +123,12 @@ def test_rdp_sweep_curves_and_conversion(tmp_path):
     conv = S.run(S.rdp_sweep("1", "1e3", orders="2..32", delta="1e-6", methods="girgis-upper-1"),
                  tmp_path / "e.csv", workers=1)
     (row,) = S.read_rows(conv.path)
-    assert row["quantity"] == "epsilon" and row["delta"] == "1e-06" and float(row["upper"]) > 0
+    assert row["quantity"] == "epsilon" and row["delta"] == "1e-06"
+    assert float(row["upper"]) == shuffle_rdp.epsilon("girgis-upper-1", 1.0, 1000, 1e-6, orders=range(2, 33)).upper
+    # without orders: the search over orders of `dptheory rdp --delta`
+    searched = S.run(S.rdp_sweep("1", "1e3", delta="1e-6", methods="girgis-upper-1"), tmp_path / "s.csv", workers=1)
+    (row,) = S.read_rows(searched.path)
+    assert float(row["upper"]) == shuffle_rdp.epsilon("girgis-upper-1", 1.0, 1000, 1e-6).upper
 
 
 # ---------------------------------------------------------------------------------- resume

@@ -33,8 +33,8 @@ def add_parser(sub) -> None:
                          description="One CSV row per (grid point, method, order); with --delta, per (point, method).")
     r.add_argument("--eps0", required=True, help="local epsilons, e.g. 0.5,1,2,4")
     r.add_argument("--n", required=True, help="numbers of users, e.g. 1e3..1e9")
-    r.add_argument("--orders", default="2,3,4,5,6,8,10,12,16,20,24,32,48,64",
-                   help="Renyi orders, e.g. 2..64 or 2,4,8 (default 2,3,4,5,6,8,10,12,16,20,24,32,48,64)")
+    r.add_argument("--orders", help="Renyi orders, e.g. 2..64 or 2,4,8 (default 2,3,4,5,6,8,10,12,16,20,24,32,48,64; "
+                   "with --delta, a search over orders up to 1e4)")
     r.add_argument("--compositions", default="1", help="numbers T of adaptive compositions (default 1)")
     r.add_argument("--delta", help="deltas: rows give each method's epsilon at the best order instead of its curve")
     r.add_argument("--methods", help="comma-separated methods (default: all; see `dptheory rdp --help`)")
@@ -55,8 +55,15 @@ def _common(p) -> None:
 def _run(sweep_obj, args) -> int:
     from .. import sweep as sweep_module
 
-    result = sweep_module.run(sweep_obj, args.output, workers=args.workers, scheduler=args.scheduler,
-                              progress=True)
+    try:
+        result = sweep_module.run(sweep_obj, args.output, workers=args.workers, scheduler=args.scheduler,
+                                  progress=True)
+    except KeyboardInterrupt:
+        import sys
+
+        print(f"\ninterrupted: the finished points are in {args.output}; run the same command again to resume",
+              file=sys.stderr)
+        return 130
     print(f"wrote {result.path}: {result.points} grid points, {result.rows} rows "
           f"({result.resumed} points already there, {result.computed} computed)")
     return 0
