@@ -82,7 +82,7 @@ def test_help_lists_every_subcommand_without_importing_them():
         "    try: main(['--help'])\n    except SystemExit: pass\n"
         "print(*[m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'sympy') or m.startswith('dptheory.cli.')])")
     assert not loaded, loaded
-    assert list(cli.SUBCOMMANDS) == ["shuffle", "rdp", "gdp", "mechanism", "formula", "fdp", "compare", "latex", "report", "verify"]
+    assert list(cli.SUBCOMMANDS) == ["shuffle", "rdp", "gdp", "mechanism", "formula", "fdp", "compare", "latex", "report", "verify", "plot", "sweep"]
 
 
 def test_a_float_command_imports_only_what_it_needs():

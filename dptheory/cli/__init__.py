@@ -28,6 +28,8 @@ SUBCOMMANDS = {
     "latex": "write the closed forms as a compilable LaTeX document (or fragment) with a .bib of the cited papers",
     "report": "write a report (Markdown and LaTeX, tables and figures) of every bound for one setting",
     "verify": "check every bound against exact and high-precision oracles; printed errata vs corrections",
+    "plot": "draw a figure of the papers from the toolkit's own code (PNG or PDF); --list names them",
+    "sweep": "a grid of bounds to CSV, in parallel on local processes or a Dask cluster; resumable",
 }
 DEFAULT = "shuffle"
 _HELP = ("-h", "--help")
