@@ -296,3 +296,16 @@ def test_full_grid_passes_and_every_erratum_is_confirmed():
         tried[row.bound] = tried.get(row.bound, 0) + row.cases
     assert all(n > 0 for n in tried.values())
     assert all(e.verdict == "confirmed" for e in report.errata), [(e.erratum, e.verdict) for e in report.errata]
+
+
+def test_parallel_run_through_the_executor_equals_the_serial_run():
+    """--workers 2 runs the cases on the shared executor's process pool: the same report."""
+    names = ["gdp/delta", "tradeoff/laplace", "wang-2023-symmetrization"]
+    def timeless(value):  # every field but the timings
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if k != "seconds"}
+        return [timeless(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+    serial = timeless(verify.run(quick=True, names=names).as_dict())
+    parallel = timeless(verify.run(quick=True, names=names, workers=2).as_dict())
+    assert parallel == serial and serial["passed"]

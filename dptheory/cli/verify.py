@@ -20,8 +20,8 @@ def add_parser(sub) -> None:
     p.add_argument("--digits", type=int, default=50, help="decimal digits of the mpmath oracles (default 50)")
     p.add_argument("--quick", action="store_true", help="the small grid (about a minute; what CI runs)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--workers", type=int, help="worker processes for the cases (until the shared executor is "
-                   "merged, the cases run serially in this process)")
+    p.add_argument("--workers", type=int, help="worker processes for the cases (default: serially in this process)")
+    p.add_argument("--scheduler", help="run the cases on a Dask cluster: 'local' starts one, else a scheduler address")
     p.add_argument("--only", help="comma-separated names of checks or errata to run (default: all)")
     p.set_defaults(func=run)
 
@@ -40,7 +40,8 @@ def run(args) -> int:
         if unknown:
             raise validate.DomainError(f"only = {', '.join(unknown)!r} is invalid: must name checks or errata among "
                                        f"{', '.join(known)}")
-    report = verify.run(quick=args.quick, digits=digits, progress=True, workers=workers, names=names)
+    report = verify.run(quick=args.quick, digits=digits, progress=True, workers=workers, names=names,
+                        scheduler=args.scheduler)
     if args.json:
         emit_json(report.as_dict())
     else:

@@ -219,20 +219,27 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _run_cases(fn, tasks: list, workers: int | None, progress: _Progress | None = None) -> list:
+def _run_cases(fn, tasks: list, workers: int | None, progress: _Progress | None = None,
+               scheduler: str | None = None) -> list:
     """Results of ``fn`` on every task, in task order: the one place where the cases run.
 
-    Serial for now. After the merge the lead switches this to the shared executor
-    (contract: ``dptheory.executor.run_tasks(fn, tasks, workers=workers, progress=...)``), with
-    ``workers`` passed through; ``fn`` is the module-level :func:`evaluate` and every task is
-    plain data, so both a process pool and Dask can run them.
+    Serially in this process by default (and with ``workers=1``), so that checks registered or
+    patched at run time (tests) are the ones run; with ``workers`` > 1 or a Dask ``scheduler``,
+    through the toolkit's executor (:func:`dptheory.executor.run_tasks`): ``fn`` is the
+    module-level :func:`evaluate` and every task is plain data, and worker processes find the
+    checks by name after importing :data:`registry.CHECK_MODULES`.
     """
-    out = []
-    for task in tasks:
-        out.append(fn(task))
-        if progress is not None:
-            progress.step(task[1])
-    return out
+    if (workers is None or workers == 1) and scheduler is None:
+        out = []
+        for task in tasks:
+            out.append(fn(task))
+            if progress is not None:
+                progress.step(task[1])
+        return out
+    from ..executor import run_tasks
+
+    step = None if progress is None else (lambda index, _result: progress.step(tasks[index][1]))
+    return run_tasks(fn, tasks, workers=workers, scheduler=scheduler, on_result=step)
 
 
 def tasks(quick: bool = True, digits: int = 50, names=None) -> list[tuple]:
@@ -249,11 +256,12 @@ def tasks(quick: bool = True, digits: int = 50, names=None) -> list[tuple]:
 
 
 def run(quick: bool = True, digits: int = 50, progress: bool = False, *, workers: int | None = None,
-        names=None) -> Report:
+        names=None, scheduler: str | None = None) -> Report:
     """Run every registered check and erratum (or those in ``names``) on its grid (the smaller
     one with ``quick``), the oracles at ``digits`` digits; returns the :class:`Report`.
 
-    ``progress`` draws a progress bar on stderr when stderr is a terminal."""
+    ``progress`` draws a progress bar on stderr when stderr is a terminal; ``workers`` (> 1) and
+    ``scheduler`` (a Dask address, or "local") run the cases in parallel, as ``dptheory sweep`` does."""
     from .. import validate
 
     digits = validate.integer("digits", digits, low=15, high=1000)
@@ -267,7 +275,7 @@ def run(quick: bool = True, digits: int = 50, progress: bool = False, *, workers
     todo = tasks(quick, digits, names)
     bar = _Progress(len(todo), progress)
     try:
-        results = _run_cases(evaluate, todo, workers, bar)
+        results = _run_cases(evaluate, todo, workers, bar, scheduler)
     finally:
         bar.close()
     checks = {n: c for n, c in registry.CHECKS.items() if names is None or n in names}
