@@ -1,0 +1,597 @@
+"""Privacy loss distributions (PLDs) with pessimistic and optimistic discretisation.
+
+The privacy loss distribution of an ordered pair (P, Q) is the law of L = log(P(X)/Q(X)) for
+X ~ P, with an atom at +inf of mass P(Q = 0) (Koskela, Jalko, Honkela 2020; Meiser, Mohammadi
+2018; Sommer, Meiser, Mohammadi 2019). Its hockey-stick divergence is
+
+    delta(epsilon) = H_{e^epsilon}(P || Q) = E_P[(1 - e^{epsilon - L})_+] + P(L = inf),
+
+and composition of mechanisms is convolution of their PLDs (the loss of a product pair is the
+sum of the losses). Here a PLD is held on the grid ``k * interval`` (Meiser, Mohammadi 2018;
+dp_accounting's ``pld_pmf``; the code is our own):
+
+* **pessimistic** (:attr:`PLD.pessimistic` True): every loss is rounded UP onto the grid, mass
+  cut from the upper tail goes to +inf, mass cut from the lower tail moves up to the lowest kept
+  point. The result is the PLD of a genuine pair (P~, Q~) with Q~ = e^{-l} P~ on the grid plus
+  an atom of Q-mass only, and H_gamma(P~ || Q~) >= H_gamma(P || Q) for every gamma > 0: a
+  dominating pair, so delta(epsilon) computed from it and from all its compositions is an upper
+  bound (Zhu, Dong, Wang 2022, Theorem 10 for the composition of dominating pairs), and its
+  trade-off function T(P~, Q~) is a lower bound on T(P, Q).
+* **optimistic**: every loss is rounded DOWN, upper-tail mass moves down to the highest kept
+  point, lower-tail mass is dropped. delta(epsilon) = E_P[(1 - e^{epsilon - L})_+] is
+  non-decreasing in every loss value, so the formula evaluated on it (and on its compositions)
+  is a lower bound. It is not the PLD of a pair, so it has no trade-off function.
+
+**Floating-point error** (the part dp_accounting does not account for). The masses are held as
+logs, ``log_mass[i]`` at loss ``(offset + i) * interval``, together with a certified error
+model: for every atom i (the +inf atom included) the exact discretised mass m_i satisfies
+
+    |m_i - exp(log_mass[i])| <= rel_error * exp(log_mass[i]) + e_i,   sum_i e_i <= abs_error.
+
+Direct convolution (small supports) is carried out in log space: it keeps a relative error
+only, so deltas far below 1e-300 stay certified. FFT convolution has an absolute error; its
+2-norm is bounded by Higham's analysis of the Cooley-Tukey FFT (Accuracy and Stability of
+Numerical Algorithms, 2nd ed., Theorem 24.2, with a safety factor, see :data:`FFT_ERROR_FACTOR`)
+and added to ``abs_error``, negative outputs are clipped to 0 (which keeps the model: the exact
+value is >= 0). ``delta`` returns a :class:`~dptheory.results.Result` whose interval contains the
+delta of the exact discretised pair, every rounding included.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import fft as sfft
+from scipy import special
+
+from . import rounding, validate
+from .inverse import SearchParameters, epsilon_bracket
+from .results import Kind, Result, Status
+
+_U = 2.0**-53  #: unit roundoff
+_NEG_INF = -math.inf
+
+#: direct (log-space) convolution when the product of the two supports is at most this
+DIRECT_MAX_PRODUCTS = 200_000
+
+#: Higham (2002, Thm 24.2) bounds the relative 2-norm error of a radix-2 FFT by log2(N) eta with
+#: eta = mu + gamma_4 (sqrt 2 + mu) ~ 7 u for accurately computed twiddle factors (mu ~ u); a
+#: convolution takes two forward transforms, a pointwise product and an inverse transform. The
+#: bound used, FFT_ERROR_FACTOR u (log2 N + 2) (||a||_2 ||b||_1 + ||a||_1 ||b||_2), is three
+#: times what that analysis gives, to cover pocketfft's radix-3 and radix-5 passes; the test
+#: ``test_fft_error_bound_holds`` checks it against exact convolutions.
+FFT_ERROR_FACTOR = 60.0
+
+#: default mass cut from each tail after an FFT convolution
+DEFAULT_TAIL_MASS = 1e-16
+
+SOURCE = ("privacy loss distribution with pessimistic discretisation (Meiser, Mohammadi 2018; Koskela, Jalko, "
+          "Honkela 2020); composition of dominating pairs (Zhu, Dong, Wang 2022, Thm 10)")
+
+
+def _log(x):
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+class PLD:
+    """A discretised privacy-loss distribution of an ordered pair (P, Q), with certified error.
+
+    Build one with :meth:`from_pmfs` (a pair of discrete distributions) or with the
+    constructors of :mod:`dptheory.subsampled` and :mod:`dptheory.shuffle.rounds`; combine with
+    :meth:`compose` and :meth:`self_compose`; read it with :meth:`delta`, :meth:`epsilon`,
+    :meth:`tradeoff`.
+
+    Parameters
+    ----------
+    interval : float
+        The grid spacing; losses are ``(offset + i) * interval``.
+    offset : int
+        Grid index of ``log_mass[0]``.
+    log_mass : array_like
+        log P-mass at each grid point (``-inf`` for none).
+    log_inf_mass : float
+        log P-mass at loss +inf.
+    pessimistic : bool
+        Losses rounded up (an upper bound on delta) or down (a lower bound).
+    rel_error, abs_error : float
+        The error model of the module docstring.
+    tail_mass : float
+        Mass that FFT convolutions may cut from each tail (see the module docstring).
+    """
+
+    __slots__ = ("interval", "offset", "log_mass", "log_inf_mass", "pessimistic", "rel_error", "abs_error",
+                 "tail_mass", "note")
+
+    def __init__(self, interval, offset, log_mass, log_inf_mass, *, pessimistic=True, rel_error=0.0,
+                 abs_error=0.0, tail_mass=DEFAULT_TAIL_MASS, note=""):
+        self.interval = validate.positive("interval", interval)
+        self.offset = int(offset)
+        lm = np.asarray(log_mass, dtype=float).ravel()
+        if np.any(np.isnan(lm)) or np.any(lm == np.inf):
+            raise validate.DomainError("log_mass must hold finite logs or -inf")
+        finite = np.flatnonzero(lm > _NEG_INF)
+        if finite.size:  # drop empty ends
+            self.offset += int(finite[0])
+            lm = lm[finite[0]:finite[-1] + 1]
+        else:
+            lm = np.zeros(0)
+        self.log_mass = lm
+        self.log_mass.setflags(write=False)
+        self.log_inf_mass = float(log_inf_mass)
+        self.pessimistic = bool(pessimistic)
+        self.rel_error = validate.real("rel_error", rel_error, low=0.0, high=0.5)
+        self.abs_error = validate.real("abs_error", abs_error, low=0.0)
+        self.tail_mass = validate.real("tail_mass", tail_mass, low=0.0, high=1e-3)
+        self.note = note
+
+    def __repr__(self) -> str:
+        kind = "pessimistic" if self.pessimistic else "optimistic"
+        return (f"PLD({kind}, interval={self.interval:g}, losses {self.losses[0] if len(self) else 0:g}.."
+                f"{self.losses[-1] if len(self) else 0:g} ({len(self)} points), inf mass {math.exp(self.log_inf_mass):.3g}, "
+                f"rel_error {self.rel_error:.2g}, abs_error {self.abs_error:.2g})")
+
+    def __len__(self) -> int:
+        return len(self.log_mass)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_pmfs(cls, p, q, *, interval: float = 1e-4, pessimistic: bool = True) -> "PLD":
+        """The PLD of the pair (P, Q) of discrete distributions on the same support.
+
+        Each atom with P-mass p_i > 0 has loss log(p_i / q_i) (+inf where q_i = 0), rounded up
+        (pessimistic) or down (optimistic) onto the grid ``k * interval``; the rounding direction
+        is certified (the float loss is widened by its error before the grid index is taken).
+        The floats ``p``, ``q`` are the pair (each must sum to 1 within 1e-9). The PLD is of the
+        ordered pair: its delta is H_{e^eps}(P || Q); for a guarantee over both neighbouring
+        directions compute also ``from_pmfs(q, p)`` and take the larger delta
+        (:func:`max_delta`).
+        """
+        pa, qa = validate.pmf_pair(p, q)
+        dx = validate.positive("interval", interval)
+        live = pa > 0
+        pa, qa = pa[live], qa[live]
+        inf = qa == 0
+        log_inf = math.log(math.fsum(pa[inf].tolist())) if np.any(inf) else _NEG_INF
+        pf, qf = pa[~inf], qa[~inf]
+        if pf.size == 0:
+            return cls(dx, 0, [], log_inf, pessimistic=pessimistic, rel_error=rounding.up(4 * _U))
+        with np.errstate(divide="ignore"):
+            loss = np.log(pf) - np.log(qf)
+        loss = np.where(pf == qf, 0.0, loss)
+        # log and subtraction: a few ulps of the logs' magnitudes
+        err = 4 * _U * (np.abs(np.log(pf)) + np.abs(np.log(qf)) + np.abs(loss))
+        err = np.where(pf == qf, 0.0, err)
+        if pessimistic:
+            k = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
+        else:
+            k = np.floor(rounding.down(rounding.down(loss, err) / dx)).astype(np.int64)
+        k = np.where((loss == 0) & (err == 0), 0, k)  # equal masses: loss exactly 0
+        k0 = int(k.min())
+        mass = np.bincount(k - k0, weights=pf)
+        # bincount sums at most len(p) terms per bin: relative error len(p) u
+        return cls(dx, k0, _log(mass), log_inf, pessimistic=pessimistic,
+                   rel_error=rounding.up((len(pf) + 2) * _U), note="from pmfs")
+
+    @classmethod
+    def identity(cls, *, interval: float = 1e-4, pessimistic: bool = True) -> "PLD":
+        """The PLD of a pair of equal distributions (the neutral element of composition)."""
+        return cls(interval, 0, [0.0], _NEG_INF, pessimistic=pessimistic)
+
+    # ------------------------------------------------------------------ views
+    @property
+    def losses(self) -> np.ndarray:
+        """The grid losses ``(offset + i) * interval`` of the finite atoms."""
+        return (self.offset + np.arange(len(self.log_mass))) * self.interval
+
+    @property
+    def masses(self) -> np.ndarray:
+        """The P-masses of the finite atoms (floats; tiny ones may underflow: see ``log_mass``)."""
+        return np.exp(self.log_mass)
+
+    @property
+    def inf_mass(self) -> float:
+        return math.exp(self.log_inf_mass)
+
+    def total_mass(self) -> float:
+        """Sum of the held masses (1 up to the error model and the optimistic drops)."""
+        return math.fsum(np.exp(self.log_mass).tolist()) + self.inf_mass
+
+    def _like(self, offset, log_mass, log_inf, rel, abs_, note=None) -> "PLD":
+        return PLD(self.interval, offset, log_mass, log_inf, pessimistic=self.pessimistic,
+                   rel_error=min(float(rounding.up(rel)), 0.5), abs_error=float(rounding.up_nonneg(abs_)),
+                   tail_mass=self.tail_mass, note=self.note if note is None else note)
+
+    # ------------------------------------------------------------------ composition
+    def _check(self, other: "PLD") -> None:
+        if not isinstance(other, PLD):
+            raise validate.DomainError(f"other = {other!r} is invalid: must be a PLD")
+        if other.interval != self.interval:
+            raise validate.DomainError(f"interval = {other.interval!r} is invalid: composition needs the same interval "
+                                       f"as this PLD ({self.interval!r})")
+        if other.pessimistic != self.pessimistic:
+            raise validate.DomainError("pessimistic is invalid: a pessimistic PLD composes only with a pessimistic one")
+
+    def compose(self, other: "PLD") -> "PLD":
+        """The PLD of the product pair (P1 x P2, Q1 x Q2): the convolution of the two.
+
+        Direct log-space convolution when the supports are small (relative error only), FFT
+        otherwise (absolute error, bounded and added to ``abs_error``; tails of mass at most
+        ``tail_mass`` are cut, upwards/to +inf for a pessimistic PLD, downwards/dropped for an
+        optimistic one).
+        """
+        self._check(other)
+        a, b = self, other
+        na, nb = len(a), len(b)
+        la_inf, lb_inf = a.log_inf_mass, b.log_inf_mass
+        tot_a = float(special.logsumexp(np.append(a.log_mass, la_inf))) if na or la_inf > _NEG_INF else _NEG_INF
+        tot_b = float(special.logsumexp(np.append(b.log_mass, lb_inf))) if nb or lb_inf > _NEG_INF else _NEG_INF
+        fin_a = float(special.logsumexp(a.log_mass)) if na else _NEG_INF
+        # +inf atom: pairs where either loss is +inf
+        log_inf = float(np.logaddexp(la_inf + tot_b if la_inf > _NEG_INF else _NEG_INF,
+                                     lb_inf + fin_a if lb_inf > _NEG_INF else _NEG_INF))
+        ra, rb = a.rel_error, b.rel_error
+        l1_a, l1_b = math.exp(tot_a) if tot_a > _NEG_INF else 0.0, math.exp(tot_b) if tot_b > _NEG_INF else 0.0
+        abs_in = (1 + ra) * l1_a * b.abs_error + (1 + rb) * l1_b * a.abs_error + a.abs_error * b.abs_error
+        # the +inf atom from float totals (logsumexp of na + nb terms): its rounding as absolute error
+        inf_err = (math.exp(log_inf) if log_inf > _NEG_INF else 0.0) * 8 * (na + nb + 8) * _U * (1 + ra) * (1 + rb)
+        abs_in += inf_err
+        if na == 0 or nb == 0:
+            return self._like(a.offset + b.offset, [], log_inf, (1 + ra) * (1 + rb) - 1, abs_in)
+        ia, ib = np.flatnonzero(a.log_mass > _NEG_INF), np.flatnonzero(b.log_mass > _NEG_INF)
+        if len(ia) * len(ib) <= DIRECT_MAX_PRODUCTS:
+            lc, rel_c = _direct_log_convolve(a.log_mass, b.log_mass, ia, ib)
+            return self._like(a.offset + b.offset, lc, log_inf, (1 + ra) * (1 + rb) * (1 + rel_c) - 1, abs_in)
+        lc, fft_abs, rel_c = _fft_log_convolve(a.log_mass, b.log_mass)
+        rel = (1 + ra) * (1 + rb) * (1 + rel_c) - 1
+        out = self._like(a.offset + b.offset, lc, log_inf, rel, abs_in + (1 + ra) * (1 + rb) * fft_abs)
+        return out._truncated()
+
+    def self_compose(self, rounds: int) -> "PLD":
+        """The PLD of ``rounds`` independent copies (repeated squaring)."""
+        t = validate.integer("rounds", rounds, low=1)
+        result = None
+        power = self
+        while True:
+            if t & 1:
+                result = power if result is None else result.compose(power)
+            t >>= 1
+            if not t:
+                break
+            power = power.compose(power)
+        return result
+
+    def _truncated(self) -> "PLD":
+        """Cut at most ``tail_mass`` from each tail (pessimistic: lower tail moved up to the first
+        kept point, upper tail to +inf; optimistic: lower tail dropped, upper tail moved down to the
+        last kept point)."""
+        if self.tail_mass == 0 or len(self) < 3:
+            return self
+        m = np.exp(self.log_mass)
+        low_cum = np.cumsum(m)
+        high_cum = np.cumsum(m[::-1])
+        i0 = int(np.searchsorted(low_cum, self.tail_mass, side="right"))  # entries [0, i0) cut
+        j0 = int(np.searchsorted(high_cum, self.tail_mass, side="right"))  # last j0 entries cut
+        if i0 == 0 and j0 == 0:
+            return self
+        n = len(m)
+        if i0 + j0 >= n:
+            return self
+        lm = np.array(self.log_mass[i0:n - j0])
+        log_inf = self.log_inf_mass
+        low_cut = float(special.logsumexp(self.log_mass[:i0])) if i0 else _NEG_INF
+        high_cut = float(special.logsumexp(self.log_mass[n - j0:])) if j0 else _NEG_INF
+        if self.pessimistic:
+            if i0:
+                lm[0] = np.logaddexp(lm[0], low_cut)
+            if j0:
+                log_inf = float(np.logaddexp(log_inf, high_cut))
+        else:
+            if j0:
+                lm[-1] = np.logaddexp(lm[-1], high_cut)
+        # the moved sums (logsumexp of at most max(i0, j0) terms): their rounding as absolute error
+        moved = (math.exp(low_cut) if low_cut > _NEG_INF else 0.0) + (math.exp(high_cut) if high_cut > _NEG_INF else 0.0)
+        err = moved * 8 * (max(i0, j0) + 8) * _U * (1 + self.rel_error)
+        return self._like(self.offset + i0, lm, log_inf, self.rel_error, self.abs_error + err)
+
+    # ------------------------------------------------------------------ delta
+    def log_delta_enclosure(self, epsilon) -> tuple[float, float]:
+        """Certified (log lower, log upper) of delta(epsilon) of the discretised pair."""
+        eps = validate.real("epsilon", epsilon)
+        n = len(self)
+        terms_up = [self.log_inf_mass]
+        terms_lo = [self.log_inf_mass]
+        if n:
+            k = self.offset + np.arange(n)
+            t = k * self.interval - eps  # loss minus epsilon
+            dt = 4 * _U * (np.abs(k * self.interval) + abs(eps)) + 1e-300
+            with np.errstate(divide="ignore", invalid="ignore"):
+                w_up = np.where(t + dt > 0, np.log(-np.expm1(-(t + dt))), _NEG_INF)
+                w_lo = np.where(t - dt > 0, np.log(-np.expm1(-(t - dt))), _NEG_INF)
+            terms_up.append(special.logsumexp(self.log_mass + w_up))
+            terms_lo.append(special.logsumexp(self.log_mass + w_lo))
+        s_up = float(special.logsumexp(terms_up))
+        s_lo = float(special.logsumexp(terms_lo))
+        # logsumexp of n positive terms (exp, sum, log) and the weights' own rounding (expm1, log)
+        lse = 8 * _U * (n + 8) + 8 * _U * 750
+        r = self.rel_error
+        log_e = math.log(self.abs_error) if self.abs_error > 0 else _NEG_INF
+        hi = float(np.logaddexp(s_up + math.log1p(r) + lse, log_e)) if s_up > _NEG_INF else log_e
+        if s_lo > _NEG_INF:
+            core = s_lo + math.log1p(-r) - lse
+            lo = core + math.log(-math.expm1(log_e - core)) if log_e < core else _NEG_INF
+        else:
+            lo = _NEG_INF
+        return (float(rounding.down(lo)) if lo > _NEG_INF else _NEG_INF,
+                float(rounding.up(hi)) if hi > _NEG_INF else _NEG_INF)
+
+    def delta(self, epsilon) -> Result:
+        """delta(epsilon) = E_P[(1 - e^{epsilon - L})_+] + P(L = inf) of the discretised pair.
+
+        A pessimistic PLD gives an upper bound on the delta of the pair it discretises (and of
+        every composition it stands for), an optimistic one a lower bound. The interval
+        encloses the discretised pair's delta with every floating-point error; ``log_lower`` and
+        ``log_upper`` keep values below the float range.
+        """
+        lo, hi = self.log_delta_enclosure(epsilon)
+        return Result.from_log("delta", lo, hi, kind=self._kind(), status=Status.PROVEN,
+                               method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"),
+                               source=SOURCE, note=self._note(), params=self._params(epsilon=float(epsilon)))
+
+    def _kind(self) -> Kind:
+        return Kind.UPPER if self.pessimistic else Kind.LOWER
+
+    def _note(self) -> str:
+        base = (f"grid interval {self.interval:g}, losses rounded {'up' if self.pessimistic else 'down'}; "
+                f"float error: relative {self.rel_error:.2g}, absolute {self.abs_error:.2g}")
+        return f"{self.note}; {base}" if self.note else base
+
+    def _params(self, **extra) -> dict:
+        return {"interval": self.interval, "support": len(self), "rel_error": self.rel_error,
+                "abs_error": self.abs_error, **extra}
+
+    def max_finite_loss(self) -> float:
+        return (self.offset + len(self) - 1) * self.interval if len(self) else 0.0
+
+    def epsilon(self, delta) -> Result:
+        """epsilon(delta) = inf{epsilon >= 0 : delta(epsilon) <= delta} of the discretised pair,
+        as a certified bracket (the one inverter). ``inf`` when the +inf atom alone exceeds delta."""
+        d = validate.delta("delta", delta)
+        top = max(self.max_finite_loss(), 0.0)
+        lo_top, hi_top = self.log_delta_enclosure(top)
+        fields = dict(kind=self._kind(), status=Status.PROVEN,
+                      method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"), source=SOURCE)
+        if hi_top > rounding.log_down(d):
+            if lo_top > rounding.log_up(d):
+                return Result("epsilon", top, math.inf, note=self._note() + "; the mass at +inf loss exceeds delta",
+                              params=self._params(delta=d), **fields)
+            return Result("epsilon", 0.0, math.inf, note=self._note() + "; undecided at the largest loss",
+                          params=self._params(delta=d), **fields)
+        bracket = epsilon_bracket(lambda e, _tol: self.log_delta_enclosure(e), d,
+                                  SearchParameters(upper=top, rtol=1e-9, atol=1e-12, max_evaluations=200))
+        return Result("epsilon", bracket.lower, bracket.upper, note=self._note(),
+                      params=self._params(delta=d, evaluations=bracket.evaluations), **fields)
+
+    # ------------------------------------------------------------------ trade-off
+    def tradeoff(self, *, max_lines: int = 20000):
+        """A certified LOWER bound on the trade-off function T(P, Q) of the pair this PLD stands
+        for (pessimistic PLDs only).
+
+        The discretised pair (P~, Q~) has knots alpha_k = P~(L <= l_k), beta_k = Q~(L > l_k) =
+        sum_{i > k} e^{-l_i} P~_i, and on segment k the slope -e^{-l_k}; each supporting line
+        beta >= beta_k - e^{-l_k} (alpha - alpha_k) is moved down and left by the error model, and
+        the upper envelope of (at most ``max_lines`` of) these lines, clipped at 0, is returned.
+        Any subset of valid lines is a valid lower bound, and T(P~, Q~) <= T(P, Q).
+        """
+        from . import tradeoff as tradeoff_module
+
+        if not self.pessimistic:
+            raise validate.DomainError("pessimistic = False is invalid for tradeoff(): an optimistic PLD is not "
+                                       "the PLD of a pair, so it has no trade-off function; use a pessimistic PLD")
+        n = len(self)
+        if n == 0:
+            return tradeoff_module.from_knots([0.0, 1.0], [0.0, 0.0])
+        m = np.exp(self.log_mass)
+        loss = self.losses
+        alpha = np.cumsum(m)
+        # beta_k = sum_{i > k} m_i e^{-l_i}, accumulated from the top in log space
+        lq = self.log_mass - loss
+        rev = np.logaddexp.accumulate(lq[::-1])[::-1]
+        beta = np.exp(np.append(rev[1:], _NEG_INF))
+        r, e = self.rel_error, self.abs_error
+        acc = 4 * (n + 4) * _U
+        alpha_lo = alpha * (1 - r - acc) - e
+        # errors e_i weigh e^{-l_i} <= e^{-l_{k+1}} in beta_k
+        with np.errstate(over="ignore"):
+            shift = np.exp(-np.append(loss[1:], loss[-1]))
+        beta_lo = beta * (1 - r - acc - 8 * _U * (1 + np.abs(loss).max())) - e * shift
+        slope = np.exp(-loss)
+        keep = np.flatnonzero((beta_lo > 0) | (np.arange(n) == 0))
+        if len(keep) > max_lines:
+            keep = keep[np.unique(np.linspace(0, len(keep) - 1, max_lines).round().astype(int))]
+        xs, ys = _envelope(slope[keep], alpha_lo[keep], beta_lo[keep])
+        return tradeoff_module.from_knots(xs, ys, tol=1e-9)
+
+
+def _envelope(slope, ax, by):
+    """Knots of max(0, max_k (by_k - slope_k (alpha - ax_k))) on [0, 1], lines in decreasing
+    steepness; intercepts c_k = by_k + slope_k ax_k. Returns knots from alpha = 0 to where the
+    envelope reaches 0 (then flat)."""
+    c = by + slope * ax
+    order = np.argsort(-slope, kind="stable")
+    s, c = slope[order], c[order]
+    hull_s: list[float] = []
+    hull_c: list[float] = []
+    for sk, ck in zip(s.tolist(), c.tolist()):
+        if hull_s and sk == hull_s[-1]:
+            if ck <= hull_c[-1]:
+                continue
+            hull_s.pop()
+            hull_c.pop()
+        while len(hull_s) >= 2:
+            # line (s1, c1), (s2, c2) and the new one: drop the middle one if it is never on top
+            s1, c1, s2, c2 = hull_s[-2], hull_c[-2], hull_s[-1], hull_c[-1]
+            # x12 = (c1 - c2)/(s1 - s2), x2k = (c2 - ck)/(s2 - sk); middle useless if x2k <= x12
+            if (c2 - ck) * (s1 - s2) <= (c1 - c2) * (s2 - sk):
+                hull_s.pop()
+                hull_c.pop()
+            else:
+                break
+        hull_s.append(sk)
+        hull_c.append(ck)
+    hs, hc = np.array(hull_s), np.array(hull_c)
+    # the line for beta = 0 (slope 0, intercept 0) closes the envelope
+    xs = [0.0]
+    ys = [float(min(1.0, max(0.0, hc[0])))]
+    start = 0
+    # skip lines that are not on top at alpha = 0
+    while start + 1 < len(hs) and hc[start + 1] >= hc[start]:
+        start += 1
+    ys[0] = float(min(1.0, max(0.0, hc[start])))
+    for i in range(start, len(hs)):
+        if i + 1 < len(hs):
+            x_next = (hc[i] - hc[i + 1]) / (hs[i] - hs[i + 1])
+        else:
+            x_next = math.inf
+        x_zero = hc[i] / hs[i] if hs[i] > 0 else math.inf  # where line i reaches 0
+        if x_zero <= x_next:
+            if x_zero > xs[-1]:
+                xs.append(min(1.0, x_zero))
+                ys.append(0.0)
+            break
+        if x_next > xs[-1] and x_next < 1.0:
+            xs.append(x_next)
+            ys.append(max(0.0, hc[i] - hs[i] * x_next))
+        if x_next >= 1.0:
+            break
+    if ys[-1] > 0:  # a trade-off function reaches (1, 0); a lower bound may be lowered there
+        xs.append(1.0)
+        ys.append(0.0)
+    xs_a, ys_a = np.array(xs), np.minimum(np.array(ys), 1.0 - np.array(xs))
+    ys_a = np.maximum(ys_a, 0.0)
+    ys_a = np.minimum.accumulate(ys_a)
+    return xs_a, ys_a
+
+
+# ---------------------------------------------------------------------- convolutions
+
+
+def _direct_log_convolve(la, lb, ia, ib):
+    """log of the convolution of exp(la) and exp(lb), term by term in log space, over the
+    finite entries ``ia`` of la and ``ib`` of lb.
+
+    Returns (log c, relative error bound): each term exp(la_i + lb_j - max_k) has relative error
+    at most 2 u (1 + |exponent|), the sum of at most min(len) positive terms min(len) u, the log
+    and the final addition a few ulps; terms more than 740 below the largest of their group
+    underflow (at most min(len) e^-740 relative)."""
+    n_out = len(la) + len(lb) - 1
+    outer = np.add.outer(la[ia], lb[ib]).ravel()
+    idx = np.add.outer(ia, ib).ravel()
+    gmax = np.full(n_out, _NEG_INF)
+    np.maximum.at(gmax, idx, outer)
+    with np.errstate(invalid="ignore", under="ignore"):
+        s = np.bincount(idx, weights=np.exp(outer - gmax[idx]), minlength=n_out)
+    with np.errstate(divide="ignore"):
+        lc = np.where(gmax > _NEG_INF, gmax + np.log(np.maximum(s, 1.0)), _NEG_INF)
+    spread = float(np.max(np.abs(outer))) if outer.size else 0.0
+    m = min(len(ia), len(ib))
+    rel = 4 * _U * (m + 4) + 4 * _U * (2 + 2 * spread) + m * math.exp(-740)
+    return lc, rel
+
+
+def _fft_log_convolve(la, lb):
+    """log of the convolution of exp(la) and exp(lb) by FFT.
+
+    Returns (log c, absolute L1 error bound, relative error bound of the inputs' exponentials).
+    Entries at or below 0 after the inverse transform are clipped to 0 (log -inf)."""
+    ma, mb = float(np.max(la)), float(np.max(lb))
+    with np.errstate(under="ignore"):
+        a = np.exp(la - ma)
+        b = np.exp(lb - mb)
+    n_out = len(a) + len(b) - 1
+    size = sfft.next_fast_len(n_out, real=True)
+    c = sfft.irfft(sfft.rfft(a, size) * sfft.rfft(b, size), size)[:n_out]
+    l1a, l1b = float(np.sum(a)) * (1 + 1e-12), float(np.sum(b)) * (1 + 1e-12)
+    l2a, l2b = float(np.linalg.norm(a)) * (1 + 1e-12), float(np.linalg.norm(b)) * (1 + 1e-12)
+    err2 = FFT_ERROR_FACTOR * _U * (math.log2(size) + 2) * (l2a * l1b + l1a * l2b)
+    err1 = math.sqrt(n_out) * err2
+    # the inputs' exponentials: exp(la - ma) has relative error u (2 + |la - ma|) (the subtraction
+    # and exp), an absolute L1 error sum_i a_i u (2 + |la_i - ma|); underflowed ones at most e^-740
+    with np.errstate(invalid="ignore"):
+        in_a = _U * float(np.sum(np.where(np.isfinite(la), a * (2 + np.abs(la - ma)), 0.0))) * 1.01
+        in_b = _U * float(np.sum(np.where(np.isfinite(lb), b * (2 + np.abs(lb - mb)), 0.0))) * 1.01
+    small = int(np.count_nonzero(la - ma < -740)) * l1b + int(np.count_nonzero(lb - mb < -740)) * l1a
+    err1 += small * math.exp(-740) + in_a * l1b + in_b * l1a + in_a * in_b
+    with np.errstate(divide="ignore"):
+        lc = np.where(c > 0, np.log(np.where(c > 0, c, 1.0)) + (ma + mb), _NEG_INF)
+    scale = math.exp(ma + mb) if ma + mb < 700 else math.inf
+    # the log of the outputs (|log c| <= 745 for a positive float) and the shift back
+    rel = 4 * _U * (2 + 745.0 + abs(ma + mb))
+    return lc, err1 * scale, rel
+
+
+# ---------------------------------------------------------------------- helpers for pairs of directions
+
+
+def max_delta(plds, epsilon) -> Result:
+    """delta(epsilon) of a mechanism whose neighbouring pairs are dominated by one of the given
+    PLDs (e.g. the add and remove directions): the larger of their deltas, as one Result whose
+    interval encloses the maximum of the discretised deltas."""
+    results = [p.delta(epsilon) for p in plds]
+    first = results[0]
+    lo = max(r.log_lower for r in results)
+    hi = max(r.log_upper for r in results)
+    return Result.from_log("delta", lo, hi, kind=first.kind, status=first.status, method=first.method,
+                           source=first.source, note=first.note + "; maximum over the neighbouring directions",
+                           params={**first.params, "directions": len(results)})
+
+
+def max_epsilon(plds, delta) -> Result:
+    """epsilon(delta) for the maximum of several profiles: the largest of the epsilons (the
+    inverse of a maximum of non-increasing functions is the maximum of the inverses)."""
+    results = [p.epsilon(delta) for p in plds]
+    first = results[0]
+    return Result("epsilon", max(r.lower for r in results), max(r.upper for r in results), first.kind, first.status,
+                  first.method, first.source, first.note + "; maximum over the neighbouring directions",
+                  params={**first.params, "directions": len(results)})
+
+
+def min_tradeoff_hull(f, g):
+    """The largest convex function below min(f, g) of two piecewise-linear trade-off functions:
+    a lower bound on every trade-off function that is >= f or >= g (used to combine the two
+    neighbouring directions into one symmetric guarantee, min(f, f^-1)**)."""
+    from . import tradeoff as tradeoff_module
+
+    fa, fb = f.knots()
+    ga, gb = g.knots()
+    xs = np.unique(np.concatenate([np.asarray(fa, float), np.asarray(ga, float)]))
+    fv, gv = f(xs), g(xs)
+    d = fv - gv
+    px, py = [xs[0]], [min(fv[0], gv[0])]
+    for i in range(1, len(xs)):
+        if d[i - 1] * d[i] < 0:
+            t = d[i - 1] / (d[i - 1] - d[i])
+            x = xs[i - 1] + t * (xs[i] - xs[i - 1])
+            px.append(x)
+            py.append(min(fv[i - 1] + t * (fv[i] - fv[i - 1]), gv[i - 1] + t * (gv[i] - gv[i - 1])))
+        px.append(xs[i])
+        py.append(min(fv[i], gv[i]))
+    hx, hy = _lower_hull(px, py)
+    # the hull of points below a trade-off function: knots move down by rounding only
+    hy = np.maximum(np.minimum(np.array(hy) - 4 * _U, 1.0 - np.array(hx)), 0.0)
+    hy = np.minimum.accumulate(hy)
+    return tradeoff_module.from_knots(hx, hy, tol=1e-9)
+
+
+def _lower_hull(xs, ys):
+    hull: list[tuple[float, float]] = []
+    for x, y in sorted(zip(xs, ys)):
+        while len(hull) >= 2:
+            (x1, y1), (x2, y2) = hull[-2], hull[-1]
+            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) <= 0:
+                hull.pop()
+            else:
+                break
+        hull.append((x, y))
+    return [h[0] for h in hull], [h[1] for h in hull]
