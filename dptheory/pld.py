@@ -75,6 +75,49 @@ def _log(x):
         return np.log(x)
 
 
+def _lse(values) -> float:
+    values = np.asarray(values, dtype=float)
+    return float(special.logsumexp(values)) if values.size and np.any(values > _NEG_INF) else _NEG_INF
+
+
+def split_log_masses(p, q, loss_lo, interval):
+    """Mass-preserving split of atoms onto the two grid points around their loss.
+
+    An atom with P-mass ``p`` and Q-mass ``q`` whose loss log(p/q) lies in [l, l + interval]
+    (``l = loss_lo``) is replaced by two atoms at l and l + interval carrying P-masses
+    ``p_lo + p_hi = p`` and Q-masses ``p_lo e^-l + p_hi e^{-l-interval} = q``: merging them back
+    is a post-processing, so the split pair dominates the atom (the pessimistic
+    "connect-the-dots" discretisation of Doroshenko et al. 2022 in this form). The upper share
+    ``p_hi = (p - q e^l) / (1 - e^-interval)`` is returned rounded UP (moving extra mass up is
+    pessimistic), clipped to [0, p]; ``p_lo = p - p_hi``. Vectorised. Returns (p_lo, p_hi,
+    absolute error of p_lo as the difference of floats)."""
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    l = np.asarray(loss_lo, dtype=float)
+    with np.errstate(over="ignore"):
+        el = np.exp(l)
+        qe = q * el
+    num = p - qe
+    den = -math.expm1(-interval)
+    # e^l from the float l (itself the rounded k * interval): relative u (|l| + 3); the product,
+    # the difference and the division: a few ulps
+    err_num = qe * _U * (np.abs(l) + 6) + 2 * _U * (p + np.abs(num))
+    hi = rounding.up(num / den, err_num / den * 1.01, 4 * _U)
+    hi = np.clip(hi, 0.0, p)
+    lo = p - hi
+    return np.maximum(lo, 0.0), hi, 2 * _U * p
+
+
+def _weight_bound(tilt: float, eps: float) -> float:
+    """sup over real l of (1 - e^{eps - l})_+ e^{-tilt l} (the errors e_i may sit at any grid
+    point, held or not): e^{-tilt eps} (1/(1+tilt)) (tilt/(1+tilt))^tilt, and 1 for tilt 0;
+    rounded up."""
+    if tilt == 0:
+        return 1.0
+    log_v = -tilt * eps - math.log1p(tilt) + tilt * (math.log(tilt) - math.log1p(tilt))
+    return float(rounding.exp_up(min(log_v, 700.0) + 1e-12 * (1 + abs(log_v))))
+
+
 class PLD:
     """A discretised privacy-loss distribution of an ordered pair (P, Q), with certified error.
 
@@ -95,17 +138,21 @@ class PLD:
         log P-mass at loss +inf.
     pessimistic : bool
         Losses rounded up (an upper bound on delta) or down (a lower bound).
-    rel_error, abs_error : float
-        The error model of the module docstring.
+    rel_error, abs_error, inf_error, tilt : float
+        The error model: each held mass (the +inf atom included) is within ``rel_error`` of the
+        exact discretised one, plus absolute errors e_i with ``sum_i e_i exp(tilt * l_i) <=
+        abs_error`` over the finite atoms and ``inf_error`` at +inf. A positive ``tilt``
+        (exponential tilting of the FFT inputs) makes FFT round-off small where the loss is
+        large, which is where delta(epsilon) reads the masses.
     tail_mass : float
-        Mass that FFT convolutions may cut from each tail (see the module docstring).
+        Mass that FFT convolutions may cut from each tail.
     """
 
     __slots__ = ("interval", "offset", "log_mass", "log_inf_mass", "pessimistic", "rel_error", "abs_error",
-                 "tail_mass", "note")
+                 "inf_error", "tilt", "tail_mass", "note")
 
     def __init__(self, interval, offset, log_mass, log_inf_mass, *, pessimistic=True, rel_error=0.0,
-                 abs_error=0.0, tail_mass=DEFAULT_TAIL_MASS, note=""):
+                 abs_error=0.0, inf_error=0.0, tilt=0.0, tail_mass=DEFAULT_TAIL_MASS, note=""):
         self.interval = validate.positive("interval", interval)
         self.offset = int(offset)
         lm = np.asarray(log_mass, dtype=float).ravel()
@@ -123,26 +170,31 @@ class PLD:
         self.pessimistic = bool(pessimistic)
         self.rel_error = validate.real("rel_error", rel_error, low=0.0, high=0.5)
         self.abs_error = validate.real("abs_error", abs_error, low=0.0)
+        self.inf_error = validate.real("inf_error", inf_error, low=0.0)
+        self.tilt = validate.real("tilt", tilt, low=0.0, high=50.0)
         self.tail_mass = validate.real("tail_mass", tail_mass, low=0.0, high=1e-3)
         self.note = note
 
     def __repr__(self) -> str:
         kind = "pessimistic" if self.pessimistic else "optimistic"
-        return (f"PLD({kind}, interval={self.interval:g}, losses {self.losses[0] if len(self) else 0:g}.."
-                f"{self.losses[-1] if len(self) else 0:g} ({len(self)} points), inf mass {math.exp(self.log_inf_mass):.3g}, "
-                f"rel_error {self.rel_error:.2g}, abs_error {self.abs_error:.2g})")
+        lo, hi = (self.losses[0], self.losses[-1]) if len(self) else (0.0, 0.0)
+        return (f"PLD({kind}, interval={self.interval:g}, losses {lo:g}..{hi:g} ({len(self)} points), "
+                f"inf mass {math.exp(self.log_inf_mass):.3g}, rel_error {self.rel_error:.2g}, "
+                f"abs_error {self.abs_error:.2g} (tilt {self.tilt:g}), inf_error {self.inf_error:.2g})")
 
     def __len__(self) -> int:
         return len(self.log_mass)
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_pmfs(cls, p, q, *, interval: float = 1e-4, pessimistic: bool = True) -> "PLD":
+    def from_pmfs(cls, p, q, *, interval: float = 1e-4, pessimistic: bool = True, tilt: float = 0.0) -> "PLD":
         """The PLD of the pair (P, Q) of discrete distributions on the same support.
 
-        Each atom with P-mass p_i > 0 has loss log(p_i / q_i) (+inf where q_i = 0), rounded up
-        (pessimistic) or down (optimistic) onto the grid ``k * interval``; the rounding direction
-        is certified (the float loss is widened by its error before the grid index is taken).
+        Pessimistic: each atom with P-mass p_i > 0 and finite loss log(p_i / q_i) is split
+        between the two grid points around its loss, preserving its P- and Q-mass
+        (:func:`split_log_masses`; a dominating pair), atoms with q_i = 0 go to +inf.
+        Optimistic: each loss is rounded DOWN onto the grid (a lower bound on delta). The grid
+        index is certified (the float loss is widened by its error before it is taken).
         The floats ``p``, ``q`` are the pair (each must sum to 1 within 1e-9). The PLD is of the
         ordered pair: its delta is H_{e^eps}(P || Q); for a guarantee over both neighbouring
         directions compute also ``from_pmfs(q, p)`` and take the larger delta
@@ -150,29 +202,43 @@ class PLD:
         """
         pa, qa = validate.pmf_pair(p, q)
         dx = validate.positive("interval", interval)
+        defect = abs(math.fsum(pa.tolist()) - 1.0) + abs(math.fsum(qa.tolist()) - 1.0)
         live = pa > 0
         pa, qa = pa[live], qa[live]
         inf = qa == 0
         log_inf = math.log(math.fsum(pa[inf].tolist())) if np.any(inf) else _NEG_INF
         pf, qf = pa[~inf], qa[~inf]
+        rel = rounding.up((len(pf) + 4) * _U + 2 * defect)
         if pf.size == 0:
-            return cls(dx, 0, [], log_inf, pessimistic=pessimistic, rel_error=rounding.up(4 * _U))
-        with np.errstate(divide="ignore"):
-            loss = np.log(pf) - np.log(qf)
-        loss = np.where(pf == qf, 0.0, loss)
-        # log and subtraction: a few ulps of the logs' magnitudes
+            return cls(dx, 0, [], log_inf, pessimistic=pessimistic, rel_error=rel, tilt=tilt)
+        loss = np.log(pf) - np.log(qf)
         err = 4 * _U * (np.abs(np.log(pf)) + np.abs(np.log(qf)) + np.abs(loss))
-        err = np.where(pf == qf, 0.0, err)
-        if pessimistic:
-            k = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
-        else:
-            k = np.floor(rounding.down(rounding.down(loss, err) / dx)).astype(np.int64)
-        k = np.where((loss == 0) & (err == 0), 0, k)  # equal masses: loss exactly 0
-        k0 = int(k.min())
-        mass = np.bincount(k - k0, weights=pf)
-        # bincount sums at most len(p) terms per bin: relative error len(p) u
-        return cls(dx, k0, _log(mass), log_inf, pessimistic=pessimistic,
-                   rel_error=rounding.up((len(pf) + 2) * _U), note="from pmfs")
+        exact_zero = pf == qf
+        loss = np.where(exact_zero, 0.0, loss)
+        err = np.where(exact_zero, 0.0, err)
+        k = np.floor(rounding.down(rounding.down(loss, err) / dx)).astype(np.int64)
+        k = np.where(exact_zero, 0, k)
+        if not pessimistic:
+            k0 = int(k.min())
+            mass = np.bincount(k - k0, weights=pf)
+            return cls(dx, k0, _log(mass), log_inf, pessimistic=False, rel_error=rel, tilt=tilt, note="from pmfs")
+        # the split needs k * dx <= loss <= (k + 1) * dx: certified above for the lower end; the
+        # upper end may fail by rounding, then the atom goes one point higher (pessimistic)
+        top = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
+        top = np.where(exact_zero, 0, top)
+        single = top <= k + 0  # loss exactly on the grid (or certified so)
+        wide = top > k + 1     # undecided between two cells: round up to top, no split
+        lo_m, hi_m, lo_err = split_log_masses(pf, qf, k * dx, dx)
+        lo_m = np.where(single | wide, 0.0, lo_m)
+        hi_m = np.where(single | wide, pf, hi_m)
+        hi_k = np.where(single | wide, top, k + 1)
+        k0 = int(min(k.min(), hi_k.min()))
+        size = int(max(k.max(), hi_k.max())) - k0 + 1
+        mass = np.bincount(k - k0, weights=lo_m, minlength=size) + np.bincount(hi_k - k0, weights=hi_m, minlength=size)
+        # the split's float difference p - p_hi: absolute, weighted by exp(tilt * l)
+        abs_err = float(np.sum(np.where(single | wide, 0.0, lo_err) * np.exp(tilt * k * dx))) * 1.01
+        return cls(dx, k0, _log(mass), log_inf, pessimistic=True, rel_error=rel, abs_error=abs_err, tilt=tilt,
+                   note="from pmfs (mass-preserving split)")
 
     @classmethod
     def identity(cls, *, interval: float = 1e-4, pessimistic: bool = True) -> "PLD":
@@ -198,10 +264,15 @@ class PLD:
         """Sum of the held masses (1 up to the error model and the optimistic drops)."""
         return math.fsum(np.exp(self.log_mass).tolist()) + self.inf_mass
 
-    def _like(self, offset, log_mass, log_inf, rel, abs_, note=None) -> "PLD":
+    def _like(self, offset, log_mass, log_inf, rel, abs_, inf_err, note=None) -> "PLD":
         return PLD(self.interval, offset, log_mass, log_inf, pessimistic=self.pessimistic,
                    rel_error=min(float(rounding.up(rel)), 0.5), abs_error=float(rounding.up_nonneg(abs_)),
+                   inf_error=float(rounding.up_nonneg(inf_err)), tilt=self.tilt,
                    tail_mass=self.tail_mass, note=self.note if note is None else note)
+
+    def _log_moment(self) -> float:
+        """log sum_i m_i exp(tilt * l_i) over the finite atoms (held masses)."""
+        return _lse(self.log_mass + self.tilt * self.losses) if len(self) else _NEG_INF
 
     # ------------------------------------------------------------------ composition
     def _check(self, other: "PLD") -> None:
@@ -212,40 +283,48 @@ class PLD:
                                        f"as this PLD ({self.interval!r})")
         if other.pessimistic != self.pessimistic:
             raise validate.DomainError("pessimistic is invalid: a pessimistic PLD composes only with a pessimistic one")
+        if other.tilt != self.tilt:
+            raise validate.DomainError(f"tilt = {other.tilt!r} is invalid: composition needs the same tilt as this PLD "
+                                       f"({self.tilt!r})")
 
     def compose(self, other: "PLD") -> "PLD":
         """The PLD of the product pair (P1 x P2, Q1 x Q2): the convolution of the two.
 
         Direct log-space convolution when the supports are small (relative error only), FFT
-        otherwise (absolute error, bounded and added to ``abs_error``; tails of mass at most
-        ``tail_mass`` are cut, upwards/to +inf for a pessimistic PLD, downwards/dropped for an
-        optimistic one).
+        otherwise (on exponentially tilted inputs; absolute error bounded and added to
+        ``abs_error``; tails of mass at most ``tail_mass`` are cut, to +inf for a pessimistic
+        PLD, downwards for an optimistic one). The +inf atom is 1 - (1 - a)(1 - b), which uses
+        that the exact discretised laws have total mass 1 (an optimistic PLD's dropped mass sits
+        at loss -inf).
         """
         self._check(other)
         a, b = self, other
         na, nb = len(a), len(b)
-        la_inf, lb_inf = a.log_inf_mass, b.log_inf_mass
-        tot_a = float(special.logsumexp(np.append(a.log_mass, la_inf))) if na or la_inf > _NEG_INF else _NEG_INF
-        tot_b = float(special.logsumexp(np.append(b.log_mass, lb_inf))) if nb or lb_inf > _NEG_INF else _NEG_INF
-        fin_a = float(special.logsumexp(a.log_mass)) if na else _NEG_INF
-        # +inf atom: pairs where either loss is +inf
-        log_inf = float(np.logaddexp(la_inf + tot_b if la_inf > _NEG_INF else _NEG_INF,
-                                     lb_inf + fin_a if lb_inf > _NEG_INF else _NEG_INF))
+        ia_, ib_ = a.inf_mass, b.inf_mass
+        inf_c = ia_ + ib_ - ia_ * ib_
+        log_inf = math.log(inf_c) if inf_c > 0 else _NEG_INF
         ra, rb = a.rel_error, b.rel_error
-        l1_a, l1_b = math.exp(tot_a) if tot_a > _NEG_INF else 0.0, math.exp(tot_b) if tot_b > _NEG_INF else 0.0
-        abs_in = (1 + ra) * l1_a * b.abs_error + (1 + rb) * l1_b * a.abs_error + a.abs_error * b.abs_error
-        # the +inf atom from float totals (logsumexp of na + nb terms): its rounding as absolute error
-        inf_err = (math.exp(log_inf) if log_inf > _NEG_INF else 0.0) * 8 * (na + nb + 8) * _U * (1 + ra) * (1 + rb)
-        abs_in += inf_err
+        inf_err = a.inf_error * (1 + ib_) + b.inf_error * (1 + ia_) + a.inf_error * b.inf_error + 4 * _U * inf_c
+        mom_a, mom_b = a._log_moment(), b._log_moment()
+        ma_ = math.exp(mom_a) if mom_a > _NEG_INF else 0.0
+        mb_ = math.exp(mom_b) if mom_b > _NEG_INF else 0.0
+        # finite atoms: products of finite atoms only; errors in the tilted norm are multiplicative
+        abs_in = (1 + ra) * ma_ * b.abs_error + (1 + rb) * mb_ * a.abs_error + a.abs_error * b.abs_error
         if na == 0 or nb == 0:
-            return self._like(a.offset + b.offset, [], log_inf, (1 + ra) * (1 + rb) - 1, abs_in)
+            return self._like(a.offset + b.offset, [], log_inf, (1 + ra) * (1 + rb) - 1, abs_in, inf_err)
         ia, ib = np.flatnonzero(a.log_mass > _NEG_INF), np.flatnonzero(b.log_mass > _NEG_INF)
         if len(ia) * len(ib) <= DIRECT_MAX_PRODUCTS:
             lc, rel_c = _direct_log_convolve(a.log_mass, b.log_mass, ia, ib)
-            return self._like(a.offset + b.offset, lc, log_inf, (1 + ra) * (1 + rb) * (1 + rel_c) - 1, abs_in)
-        lc, fft_abs, rel_c = _fft_log_convolve(a.log_mass, b.log_mass)
+            return self._like(a.offset + b.offset, lc, log_inf, (1 + ra) * (1 + rb) * (1 + rel_c) - 1, abs_in, inf_err)
+        ta = a.log_mass + a.tilt * a.losses
+        tb = b.log_mass + b.tilt * b.losses
+        lc, fft_abs, rel_c = _fft_log_convolve(ta, tb)
+        out_losses = (a.offset + b.offset + np.arange(len(lc))) * self.interval
+        lc = lc - self.tilt * out_losses
+        # untilting: the subtraction above has error u (|lc| + tilt |l|): relative
+        rel_c += 4 * _U * (750.0 + self.tilt * float(np.max(np.abs(out_losses))))
         rel = (1 + ra) * (1 + rb) * (1 + rel_c) - 1
-        out = self._like(a.offset + b.offset, lc, log_inf, rel, abs_in + (1 + ra) * (1 + rb) * fft_abs)
+        out = self._like(a.offset + b.offset, lc, log_inf, rel, abs_in + (1 + ra) * (1 + rb) * fft_abs, inf_err)
         return out._truncated()
 
     def self_compose(self, rounds: int) -> "PLD":
@@ -263,37 +342,39 @@ class PLD:
         return result
 
     def _truncated(self) -> "PLD":
-        """Cut at most ``tail_mass`` from each tail (pessimistic: lower tail moved up to the first
-        kept point, upper tail to +inf; optimistic: lower tail dropped, upper tail moved down to the
-        last kept point)."""
+        """Cut at most ``tail_mass`` from each tail. Pessimistic: the upper tail goes to +inf,
+        the lower tail moves up to the first kept point (only without tilt: with a tilt the FFT
+        noise floor removes it). Optimistic: the upper tail moves down to the last kept point, the
+        lower tail is dropped (to loss -inf)."""
         if self.tail_mass == 0 or len(self) < 3:
             return self
         m = np.exp(self.log_mass)
-        low_cum = np.cumsum(m)
-        high_cum = np.cumsum(m[::-1])
-        i0 = int(np.searchsorted(low_cum, self.tail_mass, side="right"))  # entries [0, i0) cut
-        j0 = int(np.searchsorted(high_cum, self.tail_mass, side="right"))  # last j0 entries cut
-        if i0 == 0 and j0 == 0:
-            return self
         n = len(m)
-        if i0 + j0 >= n:
+        i0 = int(np.searchsorted(np.cumsum(m), self.tail_mass, side="right"))      # [0, i0) cut
+        j0 = int(np.searchsorted(np.cumsum(m[::-1]), self.tail_mass, side="right"))  # last j0 cut
+        if self.pessimistic and self.tilt > 0:
+            i0 = 0
+        if (i0 == 0 and j0 == 0) or i0 + j0 >= n:
             return self
         lm = np.array(self.log_mass[i0:n - j0])
-        log_inf = self.log_inf_mass
-        low_cut = float(special.logsumexp(self.log_mass[:i0])) if i0 else _NEG_INF
-        high_cut = float(special.logsumexp(self.log_mass[n - j0:])) if j0 else _NEG_INF
+        low_cut = _lse(self.log_mass[:i0]) if i0 else _NEG_INF
+        high_cut = _lse(self.log_mass[n - j0:]) if j0 else _NEG_INF
+        log_inf, inf_err, abs_err = self.log_inf_mass, self.inf_error, self.abs_error
+        moved_rounding = 8 * (max(i0, j0) + 8) * _U * (1 + self.rel_error)
         if self.pessimistic:
-            if i0:
+            if i0:  # tilt 0: weights unchanged
                 lm[0] = np.logaddexp(lm[0], low_cut)
+                abs_err += math.exp(low_cut) * moved_rounding
             if j0:
                 log_inf = float(np.logaddexp(log_inf, high_cut))
+                # the moved atoms' errors now sit at +inf, untilted: sum e_i <= E exp(-tilt l_cut)
+                l_cut = (self.offset + n - j0) * self.interval
+                inf_err += self.abs_error * math.exp(-self.tilt * l_cut) + math.exp(high_cut) * (self.rel_error + moved_rounding)
         else:
-            if j0:
+            if j0:  # moved down: tilted weights decrease
                 lm[-1] = np.logaddexp(lm[-1], high_cut)
-        # the moved sums (logsumexp of at most max(i0, j0) terms): their rounding as absolute error
-        moved = (math.exp(low_cut) if low_cut > _NEG_INF else 0.0) + (math.exp(high_cut) if high_cut > _NEG_INF else 0.0)
-        err = moved * 8 * (max(i0, j0) + 8) * _U * (1 + self.rel_error)
-        return self._like(self.offset + i0, lm, log_inf, self.rel_error, self.abs_error + err)
+                abs_err += math.exp(high_cut + self.tilt * (self.offset + n - j0 - 1) * self.interval) * moved_rounding
+        return self._like(self.offset + i0, lm, log_inf, self.rel_error, abs_err, inf_err)
 
     # ------------------------------------------------------------------ delta
     def log_delta_enclosure(self, epsilon) -> tuple[float, float]:
@@ -304,19 +385,20 @@ class PLD:
         terms_lo = [self.log_inf_mass]
         if n:
             k = self.offset + np.arange(n)
-            t = k * self.interval - eps  # loss minus epsilon
-            dt = 4 * _U * (np.abs(k * self.interval) + abs(eps)) + 1e-300
-            with np.errstate(divide="ignore", invalid="ignore"):
+            loss = k * self.interval
+            t = loss - eps  # loss minus epsilon
+            dt = 4 * _U * (np.abs(loss) + abs(eps)) + 1e-300
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 w_up = np.where(t + dt > 0, np.log(-np.expm1(-(t + dt))), _NEG_INF)
                 w_lo = np.where(t - dt > 0, np.log(-np.expm1(-(t - dt))), _NEG_INF)
-            terms_up.append(special.logsumexp(self.log_mass + w_up))
-            terms_lo.append(special.logsumexp(self.log_mass + w_lo))
-        s_up = float(special.logsumexp(terms_up))
-        s_lo = float(special.logsumexp(terms_lo))
-        # logsumexp of n positive terms (exp, sum, log) and the weights' own rounding (expm1, log)
+            terms_up.append(_lse(self.log_mass + w_up))
+            terms_lo.append(_lse(self.log_mass + w_lo))
+        s_up, s_lo = _lse(terms_up), _lse(terms_lo)
+        # logsumexp of n positive terms (exp, sum, log) and the weights' own rounding
         lse = 8 * _U * (n + 8) + 8 * _U * 750
         r = self.rel_error
-        log_e = math.log(self.abs_error) if self.abs_error > 0 else _NEG_INF
+        e = self.abs_error * _weight_bound(self.tilt, eps) + self.inf_error
+        log_e = math.log(e) if e > 0 else _NEG_INF
         hi = float(np.logaddexp(s_up + math.log1p(r) + lse, log_e)) if s_up > _NEG_INF else log_e
         if s_lo > _NEG_INF:
             core = s_lo + math.log1p(-r) - lse
@@ -343,13 +425,14 @@ class PLD:
         return Kind.UPPER if self.pessimistic else Kind.LOWER
 
     def _note(self) -> str:
-        base = (f"grid interval {self.interval:g}, losses rounded {'up' if self.pessimistic else 'down'}; "
-                f"float error: relative {self.rel_error:.2g}, absolute {self.abs_error:.2g}")
+        base = (f"grid interval {self.interval:g}, {'pessimistic (split/rounded up)' if self.pessimistic else 'losses rounded down'}; "
+                f"float error: relative {self.rel_error:.2g}, absolute {self.abs_error:.2g} (tilt {self.tilt:g}) "
+                f"+ {self.inf_error:.2g} at +inf")
         return f"{self.note}; {base}" if self.note else base
 
     def _params(self, **extra) -> dict:
         return {"interval": self.interval, "support": len(self), "rel_error": self.rel_error,
-                "abs_error": self.abs_error, **extra}
+                "abs_error": self.abs_error, "inf_error": self.inf_error, "tilt": self.tilt, **extra}
 
     def max_finite_loss(self) -> float:
         return (self.offset + len(self) - 1) * self.interval if len(self) else 0.0
@@ -394,23 +477,33 @@ class PLD:
             return tradeoff_module.from_knots([0.0, 1.0], [0.0, 0.0])
         m = np.exp(self.log_mass)
         loss = self.losses
+        r, e, lam = self.rel_error, self.abs_error, self.tilt
+        acc = 4 * (n + 4) * _U
+        # alpha_k two ways: the sum from below, and 1 - (the sum from above + the +inf atom) (the
+        # exact law has total mass 1); each with its error bound, the better lower end is kept
         alpha = np.cumsum(m)
+        above = np.append(np.cumsum(m[::-1])[::-1][1:], 0.0)
+        alpha2 = 1.0 - above - self.inf_mass
+        with np.errstate(over="ignore"):
+            next_loss = np.append(loss[1:], loss[-1] + self.interval)
+            # errors may sit at any grid point, also below the held support: the sum from below is
+            # bounded only without a tilt
+            a1_lo = alpha * (1 - r - acc) - e if lam == 0 else np.full(n, -np.inf)
+            a2_lo = alpha2 - above * (r + acc) - e * np.exp(np.minimum(-lam * next_loss, 700.0)) \
+                - self.inf_error - self.inf_mass * r - 4 * _U
+        alpha_lo = np.maximum(a1_lo, a2_lo)
         # beta_k = sum_{i > k} m_i e^{-l_i}, accumulated from the top in log space
         lq = self.log_mass - loss
         rev = np.logaddexp.accumulate(lq[::-1])[::-1]
         beta = np.exp(np.append(rev[1:], _NEG_INF))
-        r, e = self.rel_error, self.abs_error
-        acc = 4 * (n + 4) * _U
-        alpha_lo = alpha * (1 - r - acc) - e
-        # errors e_i weigh e^{-l_i} <= e^{-l_{k+1}} in beta_k
         with np.errstate(over="ignore"):
-            shift = np.exp(-np.append(loss[1:], loss[-1]))
+            shift = np.exp(np.minimum(-(1 + lam) * next_loss, 700.0))
         beta_lo = beta * (1 - r - acc - 8 * _U * (1 + np.abs(loss).max())) - e * shift
         slope = np.exp(-loss)
-        keep = np.flatnonzero((beta_lo > 0) | (np.arange(n) == 0))
+        keep = np.flatnonzero(((beta_lo > 0) | (np.arange(n) == 0)) & np.isfinite(beta_lo))
         if len(keep) > max_lines:
             keep = keep[np.unique(np.linspace(0, len(keep) - 1, max_lines).round().astype(int))]
-        xs, ys = _envelope(slope[keep], alpha_lo[keep], beta_lo[keep])
+        xs, ys = _envelope(slope[keep], alpha_lo[keep], np.maximum(beta_lo[keep], 0.0))
         return tradeoff_module.from_knots(xs, ys, tol=1e-9)
 
 
@@ -523,6 +616,12 @@ def _fft_log_convolve(la, lb):
         in_b = _U * float(np.sum(np.where(np.isfinite(lb), b * (2 + np.abs(lb - mb)), 0.0))) * 1.01
     small = int(np.count_nonzero(la - ma < -740)) * l1b + int(np.count_nonzero(lb - mb < -740)) * l1a
     err1 += small * math.exp(-740) + in_a * l1b + in_b * l1a + in_a * in_b
+    # entries at or below the noise level (err2 bounds every entry's error) are set to 0: the exact
+    # value is then within (computed value + its error) of 0, so their computed sum joins the
+    # absolute error; without this, round-off noise would keep the tails from being truncated
+    noise = (c <= err2)
+    err1 += float(np.sum(np.where(noise & (c > 0), c, 0.0)))
+    c = np.where(noise, 0.0, c)
     with np.errstate(divide="ignore"):
         lc = np.where(c > 0, np.log(np.where(c > 0, c, 1.0)) + (ma + mb), _NEG_INF)
     scale = math.exp(ma + mb) if ma + mb < 700 else math.inf
