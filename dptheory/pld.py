@@ -80,32 +80,92 @@ def _lse(values) -> float:
     return float(special.logsumexp(values)) if values.size and np.any(values > _NEG_INF) else _NEG_INF
 
 
-def split_log_masses(p, q, loss_lo, interval):
-    """Mass-preserving split of atoms onto the two grid points around their loss.
+def split_fraction(loss, loss_err, loss_lo, interval):
+    """Upper bound on the share of an atom that the mass-preserving split sends UP.
 
-    An atom with P-mass ``p`` and Q-mass ``q`` whose loss log(p/q) lies in [l, l + interval]
-    (``l = loss_lo``) is replaced by two atoms at l and l + interval carrying P-masses
-    ``p_lo + p_hi = p`` and Q-masses ``p_lo e^-l + p_hi e^{-l-interval} = q``: merging them back
-    is a post-processing, so the split pair dominates the atom (the pessimistic
-    "connect-the-dots" discretisation of Doroshenko et al. 2022 in this form). The upper share
-    ``p_hi = (p - q e^l) / (1 - e^-interval)`` is returned rounded UP (moving extra mass up is
-    pessimistic), clipped to [0, p]; ``p_lo = p - p_hi``. Vectorised. Returns (p_lo, p_hi,
-    absolute error of p_lo as the difference of floats)."""
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    An atom of P-mass p whose loss L = log(p/q) lies in [l, l + interval] (``l = loss_lo``) is
+    replaced by two atoms at l and l + interval with P-masses p (1 - f) and p f and Q-masses
+    p (1 - f) e^-l + p f e^{-l-interval} = q, that is f = (1 - e^{l - L}) / (1 - e^-interval).
+    Merging the two atoms back is a post-processing, so the split pair dominates the atom (the
+    pessimistic "connect-the-dots" discretisation of Doroshenko, Ghazi, Kamath, Kumar, Manurangsi
+    2022, in this form). f is increasing in L, so it is evaluated at L + ``loss_err`` and rounded
+    up (moving extra mass up is pessimistic); the result is clipped to [0, 1]. Vectorised."""
+    L = np.asarray(loss, dtype=float) + np.asarray(loss_err, dtype=float)
     l = np.asarray(loss_lo, dtype=float)
-    with np.errstate(over="ignore"):
-        el = np.exp(l)
-        qe = q * el
-    num = p - qe
+    num = -np.expm1(l - L)
     den = -math.expm1(-interval)
-    # e^l from the float l (itself the rounded k * interval): relative u (|l| + 3); the product,
-    # the difference and the division: a few ulps
-    err_num = qe * _U * (np.abs(l) + 6) + 2 * _U * (p + np.abs(num))
-    hi = rounding.up(num / den, err_num / den * 1.01, 4 * _U)
-    hi = np.clip(hi, 0.0, p)
-    lo = p - hi
-    return np.maximum(lo, 0.0), hi, 2 * _U * p
+    # l - L: an ulp of each (l itself is the rounded k * interval); expm1 near 0 turns an absolute
+    # error of its argument into the same absolute error; the division a few ulps
+    arg_err = 4 * _U * (np.abs(l) + np.abs(L))
+    f = rounding.up(num / den, (arg_err * np.exp(np.maximum(l - L, 0.0)) + 2 * _U * np.abs(num)) / den * 1.01, 4 * _U)
+    return np.clip(f, 0.0, 1.0)
+
+
+#: per-atom relative errors up to this are carried as relative error, larger ones as absolute
+ATOM_REL_CAP = 1e-10
+
+
+def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, tilt):
+    """Grid masses of atoms (log P-mass within ``log_p_err``, loss within ``loss_err``):
+    split (pessimistic) or rounded down (optimistic), see :meth:`PLD.from_atoms`. Returns
+    (first grid index, dense log masses, relative error, absolute error in the tilted norm).
+    Fast when the atoms are sorted by loss (grouped sums by ``reduceat``)."""
+    dx = interval
+    lp = np.asarray(log_p, dtype=float).ravel()
+    loss = np.asarray(loss, dtype=float).ravel()
+    err = np.broadcast_to(np.asarray(loss_err, dtype=float), loss.shape)
+    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), loss.shape)
+    keep = lp > _NEG_INF
+    if not np.all(keep):
+        lp, loss, err, lp_err = lp[keep], loss[keep], err[keep], lp_err[keep]
+    if lp.size == 0:
+        return 0, np.zeros(0), 4 * _U, 0.0
+    k = np.floor(rounding.down(rounding.down(loss, err) / dx)).astype(np.int64)
+    k = np.where((loss == 0) & (err == 0), 0, k)
+    # per-atom mass error: small ones relative, large ones absolute (tilted weight of the upper point)
+    atom_rel = np.expm1(lp_err)
+    small = atom_rel <= ATOM_REL_CAP
+    rel = float(np.max(atom_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
+    with np.errstate(over="ignore"):
+        big = ~small
+        abs_err = float(np.sum(np.exp(lp[big]) * atom_rel[big] * np.exp(tilt * (k[big] + 1) * dx))) * 1.01 if np.any(big) else 0.0
+    if not pessimistic:
+        k0 = int(k.min())
+        return k0, _log_bincount(k - k0, lp), rel, abs_err
+    top = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
+    top = np.where((loss == 0) & (err == 0), 0, top)
+    single = top <= k         # on the grid
+    wide = top > k + 1        # not placed within one cell: all to the higher point
+    frac = split_fraction(loss, err, k * dx, dx)
+    frac = np.where(single, 0.0, np.where(wide, 1.0, frac))
+    up_k = np.where(wide, top, k + 1)
+    with np.errstate(divide="ignore"):
+        lp_hi = lp + np.log(frac)
+        lp_lo = lp + np.log1p(-frac)  # the object's lower share is p (1 - f) for the float f: relative
+    k0 = int(k.min())
+    size = int(up_k.max()) - k0 + 1
+    lo_part = _log_bincount(k - k0, lp_lo, size)
+    hi_part = _log_bincount(up_k - k0, lp_hi, size)
+    return k0, np.logaddexp(lo_part, hi_part), rel + 8 * _U, abs_err
+
+
+def _log_bincount(idx, log_w, size=None):
+    """log of sum of exp(log_w) per index (indices from 0), -inf where empty: a grouped
+    logsumexp (relative error a few ulps per term, the count of terms u)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    log_w = np.asarray(log_w, dtype=float)
+    if size is None:
+        size = int(idx.max()) + 1 if idx.size else 0
+    gmax = np.full(size, _NEG_INF)
+    if idx.size > 1 and np.all(idx[1:] >= idx[:-1]):
+        starts = np.flatnonzero(np.concatenate([[True], idx[1:] != idx[:-1]]))
+        gmax[idx[starts]] = np.maximum.reduceat(log_w, starts)
+    else:
+        np.maximum.at(gmax, idx, log_w)
+    with np.errstate(invalid="ignore", under="ignore"):
+        s = np.bincount(idx, weights=np.exp(log_w - gmax[idx]), minlength=size)
+    with np.errstate(divide="ignore"):
+        return np.where(gmax > _NEG_INF, gmax + np.log(np.maximum(s, 1e-300)), _NEG_INF)
 
 
 def _weight_bound(tilt: float, eps: float) -> float:
@@ -192,7 +252,7 @@ class PLD:
 
         Pessimistic: each atom with P-mass p_i > 0 and finite loss log(p_i / q_i) is split
         between the two grid points around its loss, preserving its P- and Q-mass
-        (:func:`split_log_masses`; a dominating pair), atoms with q_i = 0 go to +inf.
+        (:func:`split_fraction`; a dominating pair), atoms with q_i = 0 go to +inf.
         Optimistic: each loss is rounded DOWN onto the grid (a lower bound on delta). The grid
         index is certified (the float loss is widened by its error before it is taken).
         The floats ``p``, ``q`` are the pair (each must sum to 1 within 1e-9). The PLD is of the
@@ -208,37 +268,33 @@ class PLD:
         inf = qa == 0
         log_inf = math.log(math.fsum(pa[inf].tolist())) if np.any(inf) else _NEG_INF
         pf, qf = pa[~inf], qa[~inf]
-        rel = rounding.up((len(pf) + 4) * _U + 2 * defect)
-        if pf.size == 0:
-            return cls(dx, 0, [], log_inf, pessimistic=pessimistic, rel_error=rel, tilt=tilt)
         loss = np.log(pf) - np.log(qf)
         err = 4 * _U * (np.abs(np.log(pf)) + np.abs(np.log(qf)) + np.abs(loss))
         exact_zero = pf == qf
         loss = np.where(exact_zero, 0.0, loss)
         err = np.where(exact_zero, 0.0, err)
-        k = np.floor(rounding.down(rounding.down(loss, err) / dx)).astype(np.int64)
-        k = np.where(exact_zero, 0, k)
-        if not pessimistic:
-            k0 = int(k.min())
-            mass = np.bincount(k - k0, weights=pf)
-            return cls(dx, k0, _log(mass), log_inf, pessimistic=False, rel_error=rel, tilt=tilt, note="from pmfs")
-        # the split needs k * dx <= loss <= (k + 1) * dx: certified above for the lower end; the
-        # upper end may fail by rounding, then the atom goes one point higher (pessimistic)
-        top = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
-        top = np.where(exact_zero, 0, top)
-        single = top <= k + 0  # loss exactly on the grid (or certified so)
-        wide = top > k + 1     # undecided between two cells: round up to top, no split
-        lo_m, hi_m, lo_err = split_log_masses(pf, qf, k * dx, dx)
-        lo_m = np.where(single | wide, 0.0, lo_m)
-        hi_m = np.where(single | wide, pf, hi_m)
-        hi_k = np.where(single | wide, top, k + 1)
-        k0 = int(min(k.min(), hi_k.min()))
-        size = int(max(k.max(), hi_k.max())) - k0 + 1
-        mass = np.bincount(k - k0, weights=lo_m, minlength=size) + np.bincount(hi_k - k0, weights=hi_m, minlength=size)
-        # the split's float difference p - p_hi: absolute, weighted by exp(tilt * l)
-        abs_err = float(np.sum(np.where(single | wide, 0.0, lo_err) * np.exp(tilt * k * dx))) * 1.01
-        return cls(dx, k0, _log(mass), log_inf, pessimistic=True, rel_error=rel, abs_error=abs_err, tilt=tilt,
-                   note="from pmfs (mass-preserving split)")
+        return cls.from_atoms(np.log(pf), loss, err, interval=dx, pessimistic=pessimistic, log_inf_mass=log_inf,
+                              rel_error=(len(pf) + 4) * _U + 2 * defect, tilt=tilt, note="from pmfs")
+
+    @classmethod
+    def from_atoms(cls, log_p, loss, loss_err, *, interval: float, pessimistic: bool = True,
+                   log_p_err=0.0, log_inf_mass: float = _NEG_INF, rel_error: float = 0.0, abs_error: float = 0.0,
+                   inf_error: float = 0.0, tilt: float = 0.0, note: str = "") -> "PLD":
+        """The PLD of a pair given by its atoms: log P-masses ``log_p`` (each within
+        ``log_p_err`` of the true log) with finite losses ``loss`` known to within ``loss_err``
+        (arrays), plus a P-mass at +inf.
+
+        Pessimistic: mass-preserving split between the two grid points around each loss
+        (:func:`split_fraction`); where the float loss cannot be placed within one grid cell,
+        the atom goes to the higher point. Optimistic: each loss rounded down. ``rel_error``,
+        ``abs_error`` (in the tilted norm), ``inf_error``: further error of the given masses.
+        """
+        dx = validate.positive("interval", interval)
+        k0, lm, rel, abs_ = discretise_atoms(log_p, log_p_err, loss, loss_err, dx, pessimistic, tilt)
+        rel = (1 + rel) * (1 + rel_error) - 1
+        return cls(dx, k0, lm, log_inf_mass, pessimistic=pessimistic, rel_error=rounding.up(rel),
+                   abs_error=rounding.up_nonneg(abs_ + abs_error), inf_error=inf_error, tilt=tilt,
+                   note=(note + "; " if note else "") + ("mass-preserving split" if pessimistic else "rounded down"))
 
     @classmethod
     def identity(cls, *, interval: float = 1e-4, pessimistic: bool = True) -> "PLD":
