@@ -75,6 +75,11 @@ def _log(x):
         return np.log(x)
 
 
+def _up0(x) -> float:
+    """An error bound rounded up; an exact 0 (no error at all) stays 0."""
+    return 0.0 if x == 0 else float(rounding.up_nonneg(x))
+
+
 def _lse(values) -> float:
     values = np.asarray(values, dtype=float)
     return float(special.logsumexp(values)) if values.size and np.any(values > _NEG_INF) else _NEG_INF
@@ -147,6 +152,20 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     lo_part = _log_bincount(k - k0, lp_lo, size)
     hi_part = _log_bincount(up_k - k0, lp_hi, size)
     return k0, np.logaddexp(lo_part, hi_part), rel + 8 * _U, abs_err
+
+
+#: candidate tilts, largest first (see :func:`choose_tilt`)
+TILTS = (4.0, 2.0, 1.0, 0.5, 0.0)
+
+
+def choose_tilt(step: "PLD", rounds: int, budget: float = 8.0) -> float:
+    """The largest tilt of :data:`TILTS` whose moment, composed ``rounds`` times, stays below
+    e^budget: the FFT error of a tilted composition grows with the composed moment
+    E[e^{tilt L}]^rounds, while its weight in delta(epsilon) falls like e^{-tilt epsilon}."""
+    for lam in TILTS:
+        if lam == 0 or rounds * step.log_moment(lam) <= budget:
+            return lam
+    return 0.0
 
 
 def _log_bincount(idx, log_w, size=None):
@@ -293,7 +312,7 @@ class PLD:
         k0, lm, rel, abs_ = discretise_atoms(log_p, log_p_err, loss, loss_err, dx, pessimistic, tilt)
         rel = (1 + rel) * (1 + rel_error) - 1
         return cls(dx, k0, lm, log_inf_mass, pessimistic=pessimistic, rel_error=rounding.up(rel),
-                   abs_error=rounding.up_nonneg(abs_ + abs_error), inf_error=inf_error, tilt=tilt,
+                   abs_error=_up0(abs_ + abs_error), inf_error=inf_error, tilt=tilt,
                    note=(note + "; " if note else "") + ("mass-preserving split" if pessimistic else "rounded down"))
 
     @classmethod
@@ -322,13 +341,28 @@ class PLD:
 
     def _like(self, offset, log_mass, log_inf, rel, abs_, inf_err, note=None) -> "PLD":
         return PLD(self.interval, offset, log_mass, log_inf, pessimistic=self.pessimistic,
-                   rel_error=min(float(rounding.up(rel)), 0.5), abs_error=float(rounding.up_nonneg(abs_)),
-                   inf_error=float(rounding.up_nonneg(inf_err)), tilt=self.tilt,
+                   rel_error=min(float(rounding.up(rel)), 0.5), abs_error=_up0(abs_),
+                   inf_error=_up0(inf_err), tilt=self.tilt,
                    tail_mass=self.tail_mass, note=self.note if note is None else note)
 
     def _log_moment(self) -> float:
         """log sum_i m_i exp(tilt * l_i) over the finite atoms (held masses)."""
         return _lse(self.log_mass + self.tilt * self.losses) if len(self) else _NEG_INF
+
+    def with_tilt(self, tilt: float, support: tuple[float, float]) -> "PLD":
+        """The same PLD with its absolute error expressed in the norm of another tilt, valid when
+        every position the errors may sit at lies in the loss interval ``support`` (constructors
+        know it: the grid they discretised on): E' = E max over support of e^{(tilt' - tilt) l}."""
+        lam = validate.real("tilt", tilt, low=0.0, high=50.0)
+        lo, hi = float(support[0]), float(support[1])
+        factor = max(math.exp(min((lam - self.tilt) * lo, 700.0)), math.exp(min((lam - self.tilt) * hi, 700.0)))
+        return PLD(self.interval, self.offset, self.log_mass, self.log_inf_mass, pessimistic=self.pessimistic,
+                   rel_error=self.rel_error, abs_error=_up0(self.abs_error * factor * (1 + 1e-12)),
+                   inf_error=self.inf_error, tilt=lam, tail_mass=self.tail_mass, note=self.note)
+
+    def log_moment(self, tilt: float) -> float:
+        """log sum_i m_i e^{tilt l_i} over the finite atoms (held masses)."""
+        return _lse(self.log_mass + tilt * self.losses) if len(self) else _NEG_INF
 
     # ------------------------------------------------------------------ composition
     def _check(self, other: "PLD") -> None:

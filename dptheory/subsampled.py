@@ -35,7 +35,7 @@ import numpy as np
 from scipy import special
 
 from . import rounding, validate
-from .pld import PLD, max_delta, max_epsilon, min_tradeoff_hull, split_log_masses
+from .pld import PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
 from .results import Result
 
 _U = 2.0**-53
@@ -49,8 +49,9 @@ LOG_TAIL = -50.0
 
 DIRECTIONS = ("remove", "add")
 
-#: exponential tilt of the FFT error model (see :class:`dptheory.pld.PLD`)
-DEFAULT_TILT = 4.0
+#: exponential tilt of a single step's error model when none is given (compositions choose
+#: theirs by :func:`dptheory.pld.choose_tilt`)
+DEFAULT_TILT = 0.0
 
 SOURCE = ("Poisson-subsampled Gaussian, add/remove dominating pairs (Zhu, Dong, Wang 2022, Prop. 30; Koskela, "
           "Jalko, Honkela 2020); PLD with pessimistic discretisation")
@@ -188,7 +189,12 @@ class _Direction:
             p_up = pm + pe
             with np.errstate(over="ignore", invalid="ignore"):
                 q_lo = np.maximum(qm - qe - p_up * np.exp(-grid[:-1]) * np.expm1(eta) * 1.01, 0.0)
-            _, hi, _ = split_log_masses(p_up, q_lo, grid[:-1], d)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                l_eff = np.log(p_up) - np.log(q_lo)  # the cell's loss log(P/Q), at its largest
+                l_err = 4 * _U * (np.abs(np.log(p_up)) + np.abs(np.log(q_lo)) + np.abs(l_eff))
+            ok = np.isfinite(l_eff) & np.isfinite(l_err) & (p_up > 0)
+            frac = np.where(ok, split_fraction(np.where(ok, l_eff, 0.0), np.where(ok, l_err, 0.0), grid[:-1], d), 1.0)
+            hi = p_up * frac * (1 + 2 * _U)
             no_split = undecided[:-1] | ~np.isfinite(hi)
             m_hi = np.where(no_split, pm, np.minimum(pm, np.nan_to_num(hi)))
             m_lo = pm - m_hi
@@ -262,17 +268,23 @@ class SubsampledGaussian:
         lam = DEFAULT_TILT if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
         return _Direction(self.sigma, self.p, direction).pld(d, bool(pessimistic), lam)
 
+    def _composed(self, interval, pessimistic, direction, tilt) -> PLD:
+        step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=0.0)
+        lam = choose_tilt(step, self.steps) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+        if lam != 0.0:
+            step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=lam)
+        return step.self_compose(self.steps)
+
     def pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
         """The PLD of ``steps`` composed steps for the pair ``direction`` (default "remove": P the
         subsampled mixture, Q = N(0, sigma^2)). For a guarantee over both neighbouring
         directions use :meth:`plds`, :meth:`delta`, :meth:`epsilon` or :meth:`tradeoff`.
-        ``tilt`` (default :data:`DEFAULT_TILT`) sets where FFT round-off is smallest: a larger
+        ``tilt`` (default: :func:`dptheory.pld.choose_tilt`) sets where FFT round-off is smallest: a larger
         tilt certifies smaller deltas at large epsilon, tilt 0 gives a uniform error (used for
         the trade-off function, whose small-alpha end reads the low losses)."""
         key = (interval, bool(pessimistic), direction, tilt)
         if key not in self._cache:
-            self._cache[key] = self.step_pld(interval=interval, pessimistic=pessimistic,
-                                             direction=direction, tilt=tilt).self_compose(self.steps)
+            self._cache[key] = self._composed(interval, pessimistic, direction, tilt)
         return self._cache[key]
 
     def plds(self, *, interval=None, pessimistic=True, tilt=None) -> tuple[PLD, PLD]:

@@ -44,7 +44,7 @@ import math
 import numpy as np
 
 from .. import rounding, validate
-from ..pld import PLD, discretise_atoms
+from ..pld import PLD, choose_tilt, discretise_atoms
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
 from ..results import Result
 from .clones import SOURCE_2021
@@ -221,8 +221,14 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
     (:func:`round_pld` composed by FFT). Pessimistic: an upper bound on delta(epsilon) for
     replace-one neighbours, adaptive composition included; optimistic: a lower bound on the
     delta of the composed clone pair (not on the protocol's)."""
-    _, _, T = _check(eps0, n, rounds)
-    return round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=tilt, bucket_rtol=bucket_rtol).self_compose(T)
+    e0, _, T = _check(eps0, n, rounds)
+    step = round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=DEFAULT_TILT, bucket_rtol=bucket_rtol)
+    lam = choose_tilt(step, T) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+    if lam != step.tilt:
+        # every error of one round sits at a loss in [-eps0 - interval, eps0 + interval]
+        d = step.interval
+        step = step.with_tilt(lam, (-e0 - d, e0 + d))
+    return step.self_compose(T)
 
 
 def rounds_delta(eps0, n, rounds, epsilon, *, interval=None) -> Result:
