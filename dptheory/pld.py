@@ -594,7 +594,7 @@ class PLD:
         if len(keep) > max_lines:
             keep = keep[np.unique(np.linspace(0, len(keep) - 1, max_lines).round().astype(int))]
         xs, ys = _envelope(slope[keep], alpha_lo[keep], np.maximum(beta_lo[keep], 0.0))
-        return tradeoff_module.from_knots(xs, ys, tol=1e-9)
+        return _lower_from_knots(xs, ys)
 
 
 def _envelope(slope, ax, by):
@@ -770,7 +770,22 @@ def min_tradeoff_hull(f, g):
     # the hull of points below a trade-off function: knots move down by rounding only
     hy = np.maximum(np.minimum(np.array(hy) - 4 * _U, 1.0 - np.array(hx)), 0.0)
     hy = np.minimum.accumulate(hy)
-    return tradeoff_module.from_knots(hx, hy, tol=1e-9)
+    return _lower_from_knots(hx, hy)
+
+
+def _lower_from_knots(xs, ys):
+    """The piecewise-linear trade-off function through knots (alpha non-decreasing from 0, beta
+    non-increasing), as segments sorted steepest first (tradeoff.PiecewiseLinear's canonical
+    form): where rounding left the knots a hair from convex, sorting the segments gives a curve
+    below the knots' polyline, so a lower bound stays one."""
+    from .tradeoff import PiecewiseLinear
+
+    xs = np.maximum.accumulate(np.clip(np.asarray(xs, dtype=float), 0.0, 1.0))
+    ys = np.minimum.accumulate(np.clip(np.asarray(ys, dtype=float), 0.0, 1.0))
+    da, db = np.diff(xs), -np.diff(ys)
+    p_mass = np.concatenate([[0.0], da, [1.0 - xs[-1]]])
+    q_mass = np.concatenate([[1.0 - ys[0]], db, [ys[-1]]])
+    return PiecewiseLinear(p_mass, q_mass)
 
 
 def _lower_hull(xs, ys):
