@@ -140,10 +140,13 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     top = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
     top = np.where((loss == 0) & (err == 0), 0, top)
     single = top <= k         # on the grid
-    wide = top > k + 1        # not placed within one cell: all to the higher point
-    frac = split_fraction(loss, err, k * dx, dx)
+    # the float loss straddles a grid point (its error interval meets two cells): split over the
+    # double cell [l_k, l_{k+2}] (still first-order exact); wider uncertainty: all to the top
+    double = top == k + 2
+    wide = top > k + 2
+    frac = np.where(double, split_fraction(loss, err, k * dx, 2 * dx), split_fraction(loss, err, k * dx, dx))
     frac = np.where(single, 0.0, np.where(wide, 1.0, frac))
-    up_k = np.where(wide, top, k + 1)
+    up_k = np.where(wide, top, np.where(double, k + 2, k + 1))
     with np.errstate(divide="ignore"):
         lp_hi = lp + np.log(frac)
         lp_lo = lp + np.log1p(-frac)  # the object's lower share is p (1 - f) for the float f: relative

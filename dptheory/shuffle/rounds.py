@@ -187,7 +187,8 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
         num, den = E * a + (m - a), a + E * (m - a)
         with np.errstate(divide="ignore"):
             loss = np.log(num) - np.log(den)
-        loss_err = 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4)
+        loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
+        loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
         k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam)
         # the bucket weight's error: relative where small against it, else absolute
         w_rel = math.exp(lwe - lw) if lwe > _NEG_INF else 0.0
