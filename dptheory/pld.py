@@ -410,8 +410,8 @@ class PLD:
             lc, rel_c = _direct_log_convolve(a.log_mass, b.log_mass, ia, ib)
             return self._like(a.offset + b.offset, lc, log_inf, (1 + ra) * (1 + rb) * (1 + rel_c) - 1, abs_in, inf_err)
         ta = a.log_mass + a.tilt * a.losses
-        tb = b.log_mass + b.tilt * b.losses
-        lc, fft_abs, rel_c = _fft_log_convolve(ta, tb)
+        tb = ta if a is b else b.log_mass + b.tilt * b.losses
+        lc, fft_abs, rel_c = _fft_log_convolve(ta, tb, same=a is b)
         out_losses = (a.offset + b.offset + np.arange(len(lc))) * self.interval
         lc = lc - self.tilt * out_losses
         # untilting: the subtraction above has error u (|lc| + tilt |l|): relative
@@ -686,7 +686,7 @@ def _direct_log_convolve(la, lb, ia, ib):
     return lc, rel
 
 
-def _fft_log_convolve(la, lb):
+def _fft_log_convolve(la, lb, same=False):
     """log of the convolution of exp(la) and exp(lb) by FFT.
 
     Returns (log c, absolute L1 error bound, relative error bound of the inputs' exponentials).
@@ -697,9 +697,12 @@ def _fft_log_convolve(la, lb):
         b = np.exp(lb - mb)
     n_out = len(a) + len(b) - 1
     size = sfft.next_fast_len(n_out, real=True)
-    c = sfft.irfft(sfft.rfft(a, size) * sfft.rfft(b, size), size)[:n_out]
+    fa = sfft.rfft(a, size)
+    fb = fa if same else sfft.rfft(b, size)
+    c = sfft.irfft(fa * fb, size)[:n_out]
     l1a, l1b = float(np.sum(a)) * (1 + 1e-12), float(np.sum(b)) * (1 + 1e-12)
-    l2a, l2b = float(np.linalg.norm(a)) * (1 + 1e-12), float(np.linalg.norm(b)) * (1 + 1e-12)
+    l2a = math.sqrt(float(np.sum(a * a))) * (1 + 1e-12)
+    l2b = l2a if same else math.sqrt(float(np.sum(b * b))) * (1 + 1e-12)
     err2 = FFT_ERROR_FACTOR * _U * (math.log2(size) + 2) * (l2a * l1b + l1a * l2b)
     err1 = math.sqrt(n_out) * err2
     # the inputs' exponentials: exp(la - ma) has relative error u (2 + |la - ma|) (the subtraction
