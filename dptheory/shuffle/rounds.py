@@ -195,13 +195,13 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
         if w_rel <= 1e-8:
             r = (1 + r) * (1 + w_rel) - 1
         else:
-            abs_err += math.exp(lwe) * math.exp(lam * (e0 + d))
+            abs_err += math.exp(lwe) * math.exp(lam * (e0 + 2 * d))
         rel = max(rel, r)
         abs_err += ae
         # the values of a outside the window: P-mass below 2 e^-745 per tail (Hoeffding; the
         # mixture factor is at most 2), at losses at most eps0
         if a_lo > 0 or a_hi < m_int:
-            abs_err += 4 * math.exp(-2 * window**2 + lw) * math.exp(lam * (e0 + d))
+            abs_err += 4 * math.exp(-2 * window**2 + lw) * math.exp(lam * (e0 + 2 * d))
         if total is None:
             total, k_first = lm, k0
         else:
@@ -226,9 +226,10 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
     step = round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=DEFAULT_TILT, bucket_rtol=bucket_rtol)
     lam = choose_tilt(step, T) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
     if lam != step.tilt:
-        # every error of one round sits at a loss in [-eps0 - interval, eps0 + interval]
+        # every error of one round sits at a grid point in [-eps0 - interval, eps0 + 2 interval]
+        # (a split over a double cell reaches two points above the loss)
         d = step.interval
-        step = step.with_tilt(lam, (-e0 - d, e0 + d))
+        step = step.with_tilt(lam, (-e0 - d, e0 + 2 * d))
     return step.self_compose(T)
 
 
