@@ -1,0 +1,253 @@
+"""Composition of T rounds of the shuffle model, by the privacy loss distribution of the clone pair.
+
+Each round, n users apply an eps0-DP local randomizer (chosen adaptively from earlier outputs,
+if wished) and a shuffler releases the multiset of reports. For neighbouring datasets (one user's
+data replaced), Feldman, McMillan, Talwar (2021, Theorem 3.1) show that one round's output is a
+post-processing of the clone pair (P, Q): the counts (a, b) with
+
+    P = (A + D, C - A + 1 - D),  Q = (A + 1 - D, C - A + D),
+    C ~ Bin(n - 1, e^-eps0),  A ~ Bin(C, 1/2),  D ~ Bern(e^eps0 / (e^eps0 + 1)),
+
+the pair the toolkit certifies for the general eps0-LDP randomizer
+(:func:`dptheory.shuffle.clones.clone_pair`, method "clones"). So (P, Q) is a dominating pair of
+every round, and the T-fold product (P^T, Q^T) one of the T-round protocol, adaptive
+composition included (Zhu, Dong, Wang 2022, Theorem 10). The pair is symmetric (swapping the two
+coordinates maps P to Q, A to C - A), so one ordered pair covers both neighbouring directions.
+The same pair, composed in RDP, is Chen, Cao, Ge (2024)'s route
+(:func:`dptheory.shuffle.rdp.rdp_route_epsilon` with ``bound="chen-exact"``); Koskela, Heikkila,
+Honkela ("Tight accounting in the shuffle model of differential privacy", 2023) compute the PLD
+of this pair with FFT accounting (without certified error).
+
+**The PLD of the pair** (derived here). The total count K = C + 1 is observed and has the same law
+under P and Q; given K = m, a has P-pmf Bin(m, 1/2)(a) 2 (theta_p a + theta_q (m - a)) / m and
+the loss depends on a/m only:
+
+    L(a, m) = log((e^eps0 a + m - a) / (a + e^eps0 (m - a))) in [-eps0, eps0].
+
+Given K = m the pair is "the victim's message plus m - 1 fair clones"; with fewer clones it is
+more informative (adding a fresh fair clone is a post-processing). So replacing every m of a
+bucket [m_a, m_b] by m_a gives a pair that dominates (P, Q) (post-process by adding m - m_a
+clones): the PLD used is the mixture over buckets (:func:`dptheory.shuffle.pairs.bucket_edges`:
+doubling below the bulk of K, buckets of relative width ``bucket_rtol`` across +-12 standard
+deviations, one above) of the
+conditional PLDs at the buckets' lower ends, each over the values of a within
+sqrt(373 m) of m/2 (Hoeffding: the rest has mass below e^-745, carried as absolute error at the
+grid points it would round to), pessimistically discretised (mass-preserving split,
+:class:`dptheory.pld.PLD`). The truncation of the relevant support to O(sqrt(n)) values of a and
+O(sqrt(n)) buckets makes the cost independent of n.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import rounding, validate
+from ..pld import PLD, choose_tilt, discretise_atoms
+from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
+from ..results import Result
+from .clones import SOURCE_2021
+
+_U = 2.0**-53
+_NEG_INF = -math.inf
+
+#: exponential tilt of the FFT error model (see :class:`dptheory.pld.PLD`)
+DEFAULT_TILT = 4.0
+
+#: relative width of the buckets of the total count (their effect on delta is of this order / n)
+BUCKET_RTOL = 3e-4
+
+#: half-width of the window of a, in units of sqrt(m): Hoeffding's 2 e^{-2 w^2} < e^-745
+WINDOW = math.sqrt(373.0)
+
+#: the same from a total count of 20000 on: tails below 2 e^-120, carried as absolute error
+WINDOW_LARGE = math.sqrt(60.0)
+
+SOURCE = ("Feldman, McMillan, Talwar (2021), Thm 3.1 (clone pair for any eps0-DP randomizer), composed over T "
+          "rounds by its privacy loss distribution (pessimistic discretisation; Zhu, Dong, Wang 2022, Thm 10)")
+
+
+def _check(eps0, n, rounds):
+    e0 = validate.real("eps0", eps0, low=0.0, low_open=True, high=700.0)
+    nn = validate.integer("n", n, low=1)
+    T = validate.integer("rounds", rounds, low=1)
+    return e0, nn, T
+
+
+def _binomial_logpmf_range(m: int, a_lo: int, a_hi: int, prob: float = 0.5):
+    """log Bin(m, prob)(a) for a = a_lo .. a_hi and a bound on each value's absolute error: the
+    value at the mode by :func:`dptheory.precision.binom_logpmf`, the others by the ratio
+    recurrence pmf(a + 1) / pmf(a) = (m - a) prob / ((a + 1)(1 - prob)), summed outwards (the
+    partial sums are monotone, so a sum of j terms has error at most
+    2 u j (1 + max |term| + |sum|) + j |log odds error|)."""
+    c = min(max(int(math.floor((m + 1) * prob)), a_lo), a_hi)
+    centre = float(binom_logpmf(c, m, prob))
+    centre_err = float(binom_tail_rtol(m))
+    log_odds = math.log(prob) - math.log1p(-prob)
+    odds_err = 4 * _U * (abs(math.log(prob)) + abs(math.log1p(-prob)) + 1)
+    out = np.empty(a_hi - a_lo + 1)
+    errs = np.empty_like(out)
+    up = np.arange(c, a_hi, dtype=float)  # terms log((m - i)/(i + 1)), i = c .. a_hi - 1
+    t_up = np.log((m - up) / (up + 1)) + log_odds
+    s_up = np.cumsum(t_up)
+    down = np.arange(c - 1, a_lo - 1, -1, dtype=float)  # i = c-1 .. a_lo: pmf(i) = pmf(i+1) (i+1)/(m-i)
+    t_down = np.log((down + 1) / (m - down)) - log_odds
+    s_down = np.cumsum(t_down)
+    out[c - a_lo] = centre
+    errs[c - a_lo] = centre_err
+    if up.size:
+        j = np.arange(1, up.size + 1)
+        out[c - a_lo + 1:] = centre + s_up
+        errs[c - a_lo + 1:] = centre_err + 2.02 * _U * j * (1 + float(np.max(np.abs(t_up))) + np.abs(s_up) + abs(centre)) + j * odds_err
+    if down.size:
+        j = np.arange(1, down.size + 1)
+        out[:c - a_lo][::-1] = centre + s_down
+        errs[:c - a_lo][::-1] = centre_err + 2.02 * _U * j * (1 + float(np.max(np.abs(t_down))) + np.abs(s_down) + abs(centre)) + j * odds_err
+    return out, errs
+
+
+def _count_buckets(others: int, s: float, bucket_rtol: float):
+    """Buckets [ma, mb] of the total count K = 1 + C, C ~ Bin(others, s), with log weights and
+    log absolute errors: C within K_SD standard deviations of its mean in buckets of width
+    max(1, bucket_rtol mean) (weights summed from the pmf recurrence, relative error), one
+    bucket below and one above (weights from the binomial tails)."""
+    mean, sd = others * s, math.sqrt(others * s * (1 - s))
+    k_sd = 38.0 if 76 * sd <= 4096 else 20.0
+    c_lo = max(0, int(math.floor(mean - k_sd * sd - 1)))
+    c_hi = min(others, int(math.ceil(mean + k_sd * sd + 1)))
+    width = max(1, int(bucket_rtol * (mean + 1)))
+    lp, lp_err = _binomial_logpmf_range(others, c_lo, c_hi, s)
+    starts = np.arange(c_lo, c_hi + 1, width)
+    idx = starts - c_lo
+    gmax = np.maximum.reduceat(lp, idx)
+    counts = np.diff(np.append(idx, len(lp)))
+    sums = np.add.reduceat(np.exp(lp - np.repeat(gmax, counts)), idx)
+    lw = gmax + np.log(sums)
+    # relative error of each bucket: its worst term's error and the sum's rounding
+    rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
+    ma = (starts + 1).astype(float)                    # K = C + 1
+    mb = (np.minimum(starts + width - 1, c_hi) + 1).astype(float)
+    lw_err = lw + np.log(rel)
+    extra_a, extra_b, extra_w, extra_e = [], [], [], []
+    if c_lo > 0:
+        t, _ = binom_logcdf(c_lo - 1, others, s)
+        extra_a.append(1.0)
+        extra_b.append(float(c_lo))
+        extra_w.append(float(t))
+        extra_e.append(float(t) + math.log(float(binom_tail_rtol(others))))
+    if c_hi < others:
+        t, _ = binom_logsf(c_hi + 1, others, s)
+        extra_a.append(float(c_hi + 2))
+        extra_b.append(float(others + 1))
+        extra_w.append(float(t))
+        extra_e.append(float(t) + math.log(float(binom_tail_rtol(others))))
+    return (np.concatenate([extra_a, ma]), np.concatenate([extra_b, mb]), np.concatenate([extra_w, lw]),
+            np.concatenate([extra_e, lw_err]))
+
+
+def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL) -> PLD:
+    """The PLD of ONE round: the clone pair of n users of an eps0-DP randomizer (see the module
+    docstring), bucketed over the total count K (buckets of width at most ``bucket_rtol`` times
+    K's mean, each K individually when there are few) and discretised on the grid
+    ``k * interval`` (default 1e-4). Pessimistic: each bucket at its lowest count (a dominating
+    pair), so its delta and the delta of its compositions are upper bounds; optimistic: each
+    bucket at its highest count (a dominated pair) and losses rounded down: lower bounds."""
+    e0, nn, _ = _check(eps0, n, 1)
+    d = 1e-4 if interval is None else validate.positive("interval", interval)
+    lam = DEFAULT_TILT if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+    bucket_rtol = validate.real("bucket_rtol", bucket_rtol, low=0.0, low_open=True, high=1.0)
+    others = nn - 1
+    s = math.exp(-e0)
+    E = math.exp(e0)
+    th_p, th_q = 1.0 / (1.0 + s), s / (1.0 + s)  # e^eps0/(e^eps0 + 1), 1/(e^eps0 + 1), no cancellation
+    if others == 0:
+        ma = mb = np.array([1.0])
+        log_w, log_w_err = np.array([0.0]), np.array([_NEG_INF])
+    else:
+        ma, mb, log_w, log_w_err = _count_buckets(others, s, bucket_rtol)
+    reps = ma if pessimistic else mb
+    total: np.ndarray | None = None
+    k_first = 0
+    rel = 0.0
+    abs_err = 0.0
+    for m, lw, lwe in zip(reps, log_w, log_w_err):
+        if lw == _NEG_INF:
+            continue
+        m_int = int(m)
+        window = WINDOW if m <= 20000 else WINDOW_LARGE
+        half = window * math.sqrt(m)
+        a_lo = max(0, int(math.floor(m / 2 - half)))
+        a_hi = min(m_int, int(math.ceil(m / 2 + half)))
+        a = np.arange(a_lo, a_hi + 1, dtype=float)
+        lb, lb_err = _binomial_logpmf_range(m_int, a_lo, a_hi)
+        mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
+        log_p = lw + lb + mix
+        log_p_err = lb_err + 8 * _U * (1 + np.abs(mix))
+        num, den = E * a + (m - a), a + E * (m - a)
+        with np.errstate(divide="ignore"):
+            loss = np.log(num) - np.log(den)
+        loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
+        loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
+        k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam)
+        # the bucket weight's error: relative where small against it, else absolute
+        w_rel = math.exp(lwe - lw) if lwe > _NEG_INF else 0.0
+        if w_rel <= 1e-8:
+            r = (1 + r) * (1 + w_rel) - 1
+        else:
+            abs_err += math.exp(lwe) * math.exp(lam * (e0 + 2 * d))
+        rel = max(rel, r)
+        abs_err += ae
+        # the values of a outside the window: P-mass below 2 e^-745 per tail (Hoeffding; the
+        # mixture factor is at most 2), at losses at most eps0
+        if a_lo > 0 or a_hi < m_int:
+            abs_err += 4 * math.exp(-2 * window**2 + lw) * math.exp(lam * (e0 + 2 * d))
+        if total is None:
+            total, k_first = lm, k0
+        else:
+            lo, hi = min(k_first, k0), max(k_first + len(total), k0 + len(lm))
+            merged = np.full(hi - lo, _NEG_INF)
+            merged[k_first - lo:k_first - lo + len(total)] = total
+            seg = merged[k0 - lo:k0 - lo + len(lm)]
+            merged[k0 - lo:k0 - lo + len(lm)] = np.logaddexp(seg, lm)
+            total, k_first = merged, lo
+    rel += 4 * _U * len(reps)  # the merges (logaddexp)
+    return PLD(d, k_first, total, _NEG_INF, pessimistic=pessimistic, rel_error=rounding.up(rel),
+               abs_error=rounding.up_nonneg(abs_err), tilt=lam,
+               note=f"clone pair of the shuffle, eps0 = {e0:g}, n = {nn}")
+
+
+def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL) -> PLD:
+    """The PLD of ``rounds`` composed rounds of the shuffled eps0-LDP protocol with n users
+    (:func:`round_pld` composed by FFT). Pessimistic: an upper bound on delta(epsilon) for
+    replace-one neighbours, adaptive composition included; optimistic: a lower bound on the
+    delta of the composed clone pair (not on the protocol's)."""
+    e0, _, T = _check(eps0, n, rounds)
+    step = round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=DEFAULT_TILT, bucket_rtol=bucket_rtol)
+    lam = choose_tilt(step, T) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+    if lam != step.tilt:
+        # every error of one round sits at a grid point in [-eps0 - interval, eps0 + 2 interval]
+        # (a split over a double cell reaches two points above the loss)
+        d = step.interval
+        step = step.with_tilt(lam, (-e0 - d, e0 + 2 * d))
+    return step.self_compose(T)
+
+
+def rounds_delta(eps0, n, rounds, epsilon, *, interval=None) -> Result:
+    """Upper bound on delta(epsilon) of T composed rounds of the shuffled eps0-LDP protocol with
+    n users (replace-one neighbours), certified (:func:`rounds_pld`)."""
+    e0, nn, T = _check(eps0, n, rounds)
+    eps = validate.real("epsilon", epsilon)
+    res = rounds_pld(e0, nn, T, interval=interval).delta(eps)
+    return res.replace(method="shuffle-rounds-pld", source=SOURCE + "; " + SOURCE_2021,
+                       params={**res.params, "eps0": e0, "n": nn, "rounds": T})
+
+
+def rounds_epsilon(eps0, n, rounds, delta, *, interval=None) -> Result:
+    """Upper bound on epsilon(delta) of T composed rounds of the shuffled eps0-LDP protocol with
+    n users (replace-one neighbours), certified (:func:`rounds_pld` and the one inverter)."""
+    e0, nn, T = _check(eps0, n, rounds)
+    d = validate.delta("delta", delta)
+    res = rounds_pld(e0, nn, T, interval=interval).epsilon(d)
+    return res.replace(method="shuffle-rounds-pld", source=SOURCE + "; " + SOURCE_2021,
+                       params={**res.params, "eps0": e0, "n": nn, "rounds": T})

@@ -1,0 +1,313 @@
+"""The Poisson-subsampled Gaussian mechanism (DP-SGD), composed, by privacy loss distributions.
+
+One step releases ``sum_{i in batch} g(x_i) + N(0, sigma^2)`` with sensitivity 1, the batch
+drawn by Poisson sampling with rate p. Under add/remove-one neighbours its two dominating pairs
+(Mironov, Talwar, Zhang 2019; Koskela, Jalko, Honkela 2020; Zhu, Dong, Wang 2022, Prop. 30;
+dp_accounting's ``GaussianPrivacyLoss`` with ``sampling_prob``) are
+
+* ``"remove"``: P = (1 - p) N(0, sigma^2) + p N(1, sigma^2), Q = N(0, sigma^2)
+  (the dataset with the extra record against the one without it);
+* ``"add"``: P = N(0, sigma^2), Q = (1 - p) N(0, sigma^2) + p N(1, sigma^2).
+
+The pairs are not symmetric for p < 1 (the trade-off function of one is the inverse of the
+other's); a DP guarantee is the maximum over both (:meth:`SubsampledGaussian.delta`), the
+f-DP guarantee min(f, f^-1)** (:meth:`SubsampledGaussian.tradeoff`).
+
+**Pessimistic discretisation of the continuous loss.** Written in a variable y in which the loss
+l(y) is increasing (y = x for "remove", y = -x for "add"), the set of y with loss in
+((k-1) d, k d] is the interval (y_{k-1}, y_k] with y_k = l^{-1}(k d) in closed form; each y_k is
+computed with a bound on its float error and rounded DOWN, so every y assigned to grid point k has
+loss at most k d (optimistic: rounded up, and y in (y_k, y_{k+1}] assigned to k d). The P-mass of
+each cell is a difference of normal CDFs, taken in whichever tail avoids cancellation, with
+scipy's ``ndtr`` error bound :func:`ndtr_rtol` (checked against mpmath in the tests); cells whose
+relative error bound is above :data:`REL_TARGET` carry it as absolute error instead. The mass
+beyond the top threshold (at most e^-50, as dp_accounting's default ``log_mass_truncation_bound``)
+goes to +inf (pessimistic) or to the top grid point (optimistic), the mass below the bottom
+threshold to the bottom grid point (pessimistic; its losses are below it) or is dropped
+(optimistic).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from . import rounding, validate
+from .pld import PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
+from .results import Result
+
+_U = 2.0**-53
+_NEG_INF = -math.inf
+
+#: relative error per cell kept as relative (larger ones are carried as absolute error)
+REL_TARGET = 1e-11
+
+#: P-mass left beyond each end of the grid (dp_accounting's default log_mass_truncation_bound)
+LOG_TAIL = -50.0
+
+DIRECTIONS = ("remove", "add")
+
+#: exponential tilt of a single step's error model when none is given (compositions choose
+#: theirs by :func:`dptheory.pld.choose_tilt`)
+DEFAULT_TILT = 0.0
+
+SOURCE = ("Poisson-subsampled Gaussian, add/remove dominating pairs (Zhu, Dong, Wang 2022, Prop. 30; Koskela, "
+          "Jalko, Honkela 2020); PLD with pessimistic discretisation")
+
+
+def ndtr_rtol(z):
+    """Relative error bound of ``scipy.special.ndtr`` at z: 16 u (1 + z^2) (the computation of
+    erfc(-z / sqrt 2) turns an ulp of z into z^2 ulps of the result); the largest error observed
+    against mpmath on [-38, 8] is 3.3 u (1 + z^2) (tests/test_subsampled.py)."""
+    z = np.asarray(z, dtype=float)
+    return 16 * _U * (1 + z * z)
+
+
+def _cdf_sf(z):
+    """(Phi(z), Phi(-z)) and their absolute error bounds."""
+    lo, hi = special.ndtr(z), special.ndtr(-z)
+    rt = np.where(np.isfinite(z), ndtr_rtol(np.where(np.isfinite(z), z, 0.0)), 0.0)  # exact 0 and 1 at +-inf
+    return lo, hi, lo * rt, hi * rt
+
+
+def _interval_mass(a, b, mean, sigma):
+    """P(a < X <= b) for X ~ N(mean, sigma^2), vectorised (a <= b, infinities allowed), and an
+    absolute error bound: the difference is taken in the tail both ends lie in."""
+    with np.errstate(invalid="ignore"):
+        za = (a - mean) / sigma
+        zb = (b - mean) / sigma
+        # the float z is within dz of (a - mean) / sigma; Phi moves by at most phi(z) dz
+        dza = np.where(np.isfinite(za), 4 * _U * (np.abs(za) + np.abs(mean) / sigma + 1), 0.0)
+        dzb = np.where(np.isfinite(zb), 4 * _U * (np.abs(zb) + np.abs(mean) / sigma + 1), 0.0)
+    fa, sa, efa, esa = _cdf_sf(za)
+    fb, sb, efb, esb = _cdf_sf(zb)
+    upper = za >= 0
+    lower = ~upper & (zb <= 0)
+    mid = ~upper & ~lower
+    with np.errstate(invalid="ignore"):
+        val = np.where(upper, sa - sb, np.where(lower, fb - fa, 1.0 - fa - sb))
+        err = np.where(upper, esa + esb + 2 * _U * (sa + sb), np.where(lower, efa + efb + 2 * _U * (fa + fb),
+                                                                          efa + esb + 4 * _U))
+        fza, fzb = np.where(np.isfinite(za), za, 0.0), np.where(np.isfinite(zb), zb, 0.0)
+        dens = np.exp(-0.5 * fza**2) * dza + np.exp(-0.5 * fzb**2) * dzb
+    err = err + 0.4 * dens
+    return np.maximum(val, 0.0), err
+
+
+class _Direction:
+    """One dominating pair, in the variable y where the loss is increasing.
+
+    P (the law of y) is a mixture of N(mean_c, sigma^2) with weights w_c; the loss is
+    ``sign * log(1 - p + p exp((2 x - 1) / (2 sigma^2)))`` with x = y ("remove", sign +1) or
+    x = -y ("add", sign -1).
+    """
+
+    def __init__(self, sigma: float, p: float, direction: str):
+        self.sigma, self.p, self.direction = sigma, p, direction
+        mix = [(1.0 - p, 0.0), (p, 1.0)] if p < 1 else [(1.0, 1.0)]
+        if direction == "remove":  # y = x: P the mixture, Q = N(0, sigma^2)
+            self.components, self.q_components = mix, [(1.0, 0.0)]
+        else:  # y = -x: P = N(0, sigma^2), Q the mixture reflected
+            self.components, self.q_components = [(1.0, 0.0)], [(w, -m) for w, m in mix]
+
+    def loss(self, y):
+        """Float loss at y (used to place the grid only)."""
+        s2 = self.sigma**2
+        x = y if self.direction == "remove" else -y
+        with np.errstate(over="ignore"):
+            v = np.log1p(self.p * np.expm1((2 * x - 1) / (2 * s2)))
+        return v if self.direction == "remove" else -v
+
+    def threshold(self, loss_values):
+        """l^{-1}(L) for grid losses L (given as the exact reals k d), with an absolute error
+        bound; -inf below the loss's infimum, +inf above its supremum."""
+        L = np.asarray(loss_values, dtype=float)
+        p, s2 = self.p, self.sigma**2
+        arg_l = L if self.direction == "remove" else -L
+        # L itself is the rounded product k * d: |dL| <= u |L|
+        dl = _U * np.abs(L)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            em = np.expm1(arg_l)
+            A = em + p
+            dA = 2 * _U * (np.abs(em) + p + np.abs(A)) + np.exp(arg_l) * dl * (1 + 2 * _U)
+            ok = A > 2 * dA
+            z = np.log(np.where(ok, A, 1.0)) - math.log(p)
+            dz = dA / np.where(ok, A, 1.0) * 1.01 + 4 * _U * (np.abs(np.log(np.where(ok, A, 1.0))) + abs(math.log(p)) + np.abs(z))
+            x = s2 * z + 0.5
+            dx = s2 * dz + 4 * _U * (np.abs(s2 * z) + 0.5 + np.abs(x)) + 2 * _U * abs(s2) * np.abs(z)
+        if self.direction == "remove":
+            y, dy = x, dx
+            # A <= 0: L at or below log(1 - p), the infimum: no y has a smaller loss
+            y = np.where(ok, y, np.where(A <= 0, -np.inf, np.nan))
+        else:
+            y, dy = -x, dx
+            y = np.where(ok, y, np.where(A <= 0, np.inf, np.nan))
+        # undecided (A within its error of 0): marked nan, resolved by the caller's rounding
+        return y, np.where(np.isfinite(dy), dy, 0.0)
+
+    def mass(self, a, b, which="p"):
+        """P(a < y <= b) (or Q's, ``which="q"``) and its absolute error."""
+        val = np.zeros(np.broadcast(a, b).shape)
+        err = np.zeros_like(val)
+        for w, mean in (self.components if which == "p" else self.q_components):
+            v, e = _interval_mass(a, b, mean, self.sigma)
+            val = val + w * v
+            err = err + w * e + 2 * _U * w * v
+        return val, err
+
+    def quantiles(self, log_tail: float):
+        """y below which and above which P has mass at most e^log_tail each."""
+        z = -special.ndtri(math.exp(log_tail)) if log_tail > -700 else math.sqrt(-2 * log_tail)
+        means = [m for _, m in self.components]
+        return min(means) - z * self.sigma - 1e-9, max(means) + z * self.sigma + 1e-9
+
+    def pld(self, interval: float, pessimistic: bool, tilt: float) -> PLD:
+        d = interval
+        y_lo, y_hi = self.quantiles(LOG_TAIL)
+        l_lo, l_hi = float(self.loss(y_lo)), float(self.loss(y_hi))
+        k_lo, k_hi = math.floor(l_lo / d) - 1, math.ceil(l_hi / d) + 1
+        k = np.arange(k_lo, k_hi + 1)
+        grid = k * d
+        y, dy = self.threshold(grid)
+        undecided = np.isnan(y)
+        finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
+        if pessimistic:
+            # an undecided threshold (nan) takes the one below it (thresholds increase, so that is
+            # below the true one); its cell is not split but rounded up
+            t = np.where(undecided, -np.inf, rounding.down(finite_y, dy))
+            t = np.where(undecided, np.maximum.accumulate(t), t)
+            t = np.minimum.accumulate(t[::-1])[::-1]
+            a, b = t[:-1], t[1:]                        # cell (t_k, t_{k+1}] between grid k and k+1
+            pm, pe = self.mass(a, b)
+            qm, qe = self.mass(a, b, "q")
+            # points of the cell below the true y_k have loss >= l_k - eta_k (the loss has slope
+            # <= 1 / sigma^2 in y; t_k is within 2 dy + a few ulps below y_k)
+            gap = np.where(np.isfinite(t[:-1]), 2 * dy[:-1] + 8 * _U * np.abs(finite_y[:-1]), 0.0)
+            eta = gap / self.sigma**2
+            p_up = pm + pe
+            with np.errstate(over="ignore", invalid="ignore"):
+                q_lo = np.maximum(qm - qe - p_up * np.exp(-grid[:-1]) * np.expm1(eta) * 1.01, 0.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                l_eff = np.log(p_up) - np.log(q_lo)  # the cell's loss log(P/Q), at its largest
+                l_err = 4 * _U * (np.abs(np.log(p_up)) + np.abs(np.log(q_lo)) + np.abs(l_eff))
+            ok = np.isfinite(l_eff) & np.isfinite(l_err) & (p_up > 0)
+            frac = np.where(ok, split_fraction(np.where(ok, l_eff, 0.0), np.where(ok, l_err, 0.0), grid[:-1], d), 1.0)
+            hi = p_up * frac * (1 + 2 * _U)
+            no_split = undecided[:-1] | ~np.isfinite(hi)
+            m_hi = np.where(no_split, pm, np.minimum(pm, np.nan_to_num(hi)))
+            m_lo = pm - m_hi
+            bottom, e_bottom = self.mass(np.array([-np.inf]), t[:1])
+            top, e_top = self.mass(t[-1:], np.array([np.inf]))
+            mass = np.zeros(len(k))
+            mass[0] += bottom[0]
+            mass[:-1] += m_lo
+            mass[1:] += m_hi
+            # the split takes the float cell mass: its error twice (both shares), at tilted weights
+            with np.errstate(over="ignore"):
+                abs_err = float(np.sum(2.02 * pe * np.exp(tilt * grid[1:]) + 4 * _U * pm * np.exp(tilt * grid[1:])))
+                abs_err += float(e_bottom[0]) * math.exp(tilt * grid[0])
+            rel = 4 * _U
+            mi, inf_err = float(top[0]), float(e_top[0])
+        else:
+            t = np.where(undecided, np.inf, rounding.up(finite_y, dy))
+            t = np.where(undecided, np.minimum.accumulate(t[::-1])[::-1], t)
+            t = np.maximum.accumulate(t)
+            highs = np.concatenate([t[1:], [np.inf]])
+            mass, e = self.mass(t, highs)                 # cell (t_k, t_{k+1}] -> k d (top: beyond)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rho = np.where(mass > 0, e / np.where(mass > 0, mass, 1.0), np.inf)
+            rel_cells = rho <= REL_TARGET
+            rel = float(np.max(rho[rel_cells], initial=0.0)) + 4 * _U
+            with np.errstate(over="ignore"):
+                abs_err = float(np.sum(np.where(rel_cells, 0.0, e) * np.exp(tilt * grid))) * 1.01
+            mi, inf_err = 0.0, 0.0
+        with np.errstate(divide="ignore"):
+            log_m = np.log(mass)
+        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; "
+                f"{'+inf' if pessimistic else 'top point'} holds the mass beyond the grid (at most e^{LOG_TAIL:g})")
+        return PLD(d, k_lo, log_m, math.log(mi) if mi > 0 else _NEG_INF, pessimistic=pessimistic,
+                   rel_error=rounding.up(rel), abs_error=rounding.up_nonneg(abs_err),
+                   inf_error=rounding.up_nonneg(inf_err), tilt=tilt, note=note)
+
+
+class SubsampledGaussian:
+    """The Poisson-subsampled Gaussian mechanism with noise ``sigma``, rate ``p``, sensitivity 1,
+    composed over ``steps`` steps (DP-SGD), under add/remove-one neighbours.
+
+    Parameters
+    ----------
+    sigma : float
+        Noise standard deviation (in units of the sensitivity), > 0.
+    p : float
+        Poisson sampling rate, in (0, 1] (p = 1: the Gaussian mechanism).
+    steps : int
+        Number of composed steps, >= 1.
+    """
+
+    def __init__(self, sigma, p, steps=1):
+        self.sigma = validate.positive("sigma", sigma)
+        self.p = validate.probability("p", p, open_low=True)
+        self.steps = validate.integer("steps", steps, low=1)
+        self._cache: dict = {}
+
+    def __repr__(self) -> str:
+        return f"SubsampledGaussian(sigma={self.sigma!r}, p={self.p!r}, steps={self.steps})"
+
+    @property
+    def name(self) -> str:
+        return f"sgm(sigma={self.sigma:g},p={self.p:g},steps={self.steps})"
+
+    def step_pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
+        """The PLD of one step for the pair ``direction`` ("remove" or "add", see the module
+        docstring), discretised on the grid ``k * interval`` (default 1e-4)."""
+        d = 1e-4 if interval is None else validate.positive("interval", interval)
+        if direction not in DIRECTIONS:
+            raise validate.DomainError(f"direction = {direction!r} is invalid: must be 'remove' or 'add'")
+        lam = DEFAULT_TILT if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+        return _Direction(self.sigma, self.p, direction).pld(d, bool(pessimistic), lam)
+
+    def _composed(self, interval, pessimistic, direction, tilt) -> PLD:
+        step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=0.0)
+        lam = choose_tilt(step, self.steps) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+        if lam != 0.0:
+            step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=lam)
+        return step.self_compose(self.steps)
+
+    def pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
+        """The PLD of ``steps`` composed steps for the pair ``direction`` (default "remove": P the
+        subsampled mixture, Q = N(0, sigma^2)). For a guarantee over both neighbouring
+        directions use :meth:`plds`, :meth:`delta`, :meth:`epsilon` or :meth:`tradeoff`.
+        ``tilt`` (default: :func:`dptheory.pld.choose_tilt`) sets where FFT round-off is smallest: a larger
+        tilt certifies smaller deltas at large epsilon, tilt 0 gives a uniform error (used for
+        the trade-off function, whose small-alpha end reads the low losses)."""
+        key = (interval, bool(pessimistic), direction, tilt)
+        if key not in self._cache:
+            self._cache[key] = self._composed(interval, pessimistic, direction, tilt)
+        return self._cache[key]
+
+    def plds(self, *, interval=None, pessimistic=True, tilt=None) -> tuple[PLD, PLD]:
+        """The composed PLDs of both directions (remove, add)."""
+        return tuple(self.pld(interval=interval, pessimistic=pessimistic, direction=d, tilt=tilt) for d in DIRECTIONS)
+
+    def delta(self, epsilon, *, interval=None, pessimistic=True) -> Result:
+        """delta(epsilon) over add/remove neighbours: the larger of the two directions' deltas
+        (upper bound when pessimistic, lower bound when optimistic)."""
+        res = max_delta(self.plds(interval=interval, pessimistic=pessimistic), epsilon)
+        return res.replace(method="sgm-pld", source=SOURCE, params={**res.params, **self._params()})
+
+    def epsilon(self, delta, *, interval=None, pessimistic=True) -> Result:
+        """epsilon(delta) over add/remove neighbours (the larger of the two directions')."""
+        res = max_epsilon(self.plds(interval=interval, pessimistic=pessimistic), delta)
+        return res.replace(method="sgm-pld", source=SOURCE, params={**res.params, **self._params()})
+
+    def tradeoff(self, *, interval=None):
+        """A certified LOWER bound on the symmetrised trade-off function min(f, f^-1)** of the
+        composed mechanism, f = T(remove pair): the convex minorant of the minimum of the two
+        directions' certified lower bounds (:meth:`dptheory.pld.PLD.tradeoff`)."""
+        remove, add = self.plds(interval=interval, pessimistic=True, tilt=0.0)
+        return min_tradeoff_hull(remove.tradeoff(), add.tradeoff())
+
+    def _params(self) -> dict:
+        return {"sigma": self.sigma, "p": self.p, "steps": self.steps}

@@ -1,0 +1,195 @@
+"""Privacy loss distributions (dptheory.pld): pessimistic >= exact >= optimistic against
+independent mpmath computations (hockey-stick sums of the pairs and of their products,
+enumerated), FFT round-off against an extended-precision convolution, dp_accounting on the same
+pmfs, the trade-off lower bound against Neyman-Pearson on the enumerated product, bad input."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from dptheory import pld as pld_module
+from dptheory import tradeoff
+from dptheory.pld import PLD, max_delta
+from dptheory.validate import DomainError
+
+PAIRS = [
+    ([0.5, 0.3, 0.2], [0.2, 0.3, 0.5]),
+    ([0.7, 0.2, 0.1, 0.0], [0.1, 0.2, 0.3, 0.4]),
+    ([0.25, 0.25, 0.5], [0.5, 0.4, 0.1]),
+    ([0.6, 0.4, 0.0], [0.5, 0.3, 0.2]),
+    ([0.5, 0.5, 0.0], [0.3, 0.3, 0.4]),
+]
+
+
+def _mp_product_delta(p, q, rounds, epsilon, dps=50):
+    """H_{e^eps}(P^T || Q^T) by enumerating the product support, mpmath."""
+    with mpmath.workdps(dps):
+        P = [mpmath.mpf(x) for x in p]
+        Q = [mpmath.mpf(x) for x in q]
+        g = mpmath.exp(mpmath.mpf(epsilon))
+        total = mpmath.mpf(0)
+        for idx in itertools.product(range(len(p)), repeat=rounds):
+            a = mpmath.fprod(P[i] for i in idx)
+            b = mpmath.fprod(Q[i] for i in idx)
+            if a > g * b:
+                total += a - g * b
+        return total
+
+
+@pytest.mark.parametrize("p, q", PAIRS)
+@pytest.mark.parametrize("epsilon", [-0.2, 0.0, 0.1, 0.5, 1.2])
+def test_single_pair_brackets_exact(p, q, epsilon):
+    exact = _mp_product_delta(p, q, 1, epsilon)
+    pess = PLD.from_pmfs(p, q).delta(epsilon)
+    opt = PLD.from_pmfs(p, q, pessimistic=False).delta(epsilon)
+    assert pess.kind.value == "upper" and opt.kind.value == "lower"
+    assert mpmath.mpf(pess.upper) >= exact >= mpmath.mpf(opt.lower)
+    # the mass-preserving split is tight to second order in the interval
+    assert pess.upper - float(exact) <= 1e-9 * max(float(exact), 1e-3) + 1e-13
+
+
+@pytest.mark.parametrize("p, q", PAIRS[:3])
+@pytest.mark.parametrize("rounds", [2, 3, 5])
+def test_composition_brackets_exact_enumeration(p, q, rounds):
+    pess = PLD.from_pmfs(p, q).self_compose(rounds)
+    opt = PLD.from_pmfs(p, q, pessimistic=False).self_compose(rounds)
+    for eps in (0.0, 0.3, 1.0, 2.0):
+        exact = _mp_product_delta(p, q, rounds, eps)
+        hi, lo = pess.delta(eps).upper, opt.delta(eps).lower
+        assert mpmath.mpf(hi) >= exact >= mpmath.mpf(lo)
+        # composed atoms that sit exactly at epsilon spread over +-interval: first order there
+        assert hi - float(exact) <= 2e-4 * float(exact) + 1e-12
+
+
+def test_compose_equals_self_compose_and_is_associative():
+    p, q = PAIRS[0]
+    a = PLD.from_pmfs(p, q)
+    b = PLD.from_pmfs(*PAIRS[2])
+    left = a.compose(b).compose(a)
+    right = a.compose(a.compose(b))
+    for eps in (0.0, 0.5, 1.5):
+        assert left.delta(eps).upper == pytest.approx(right.delta(eps).upper, rel=1e-12)
+    assert a.self_compose(3).delta(0.5).upper == pytest.approx(a.compose(a).compose(a).delta(0.5).upper, rel=1e-12)
+
+
+def test_infinity_mass_composes():
+    # P has an atom where Q has none: delta >= P(Q = 0) for every epsilon, 1 - (1 - m)^T composed
+    p, q = [0.6, 0.4, 0.0], [0.5, 0.3, 0.2]
+    p2, q2 = [0.5, 0.3, 0.2], [0.6, 0.4, 0.0]
+    a = PLD.from_pmfs(p2, q2)
+    assert a.inf_mass == pytest.approx(0.2)
+    c = a.self_compose(3)
+    assert c.inf_mass == pytest.approx(1 - 0.8**3, rel=1e-14)
+    exact = _mp_product_delta(p2, q2, 3, 50.0)
+    assert c.delta(50.0).upper >= float(exact) >= c.delta(50.0).lower
+    del p, q
+
+
+def test_tiny_delta_below_float_range_is_certified_in_log_space():
+    # an atom of P-mass 1e-200 with loss log(1e20): composed twice, the mass at loss 2 log(1e20)
+    # is 1e-400; delta just below that loss is far below the float range
+    p = [1e-200, 1 - 1e-200]
+    q = [1e-220, 1 - 1e-220]
+    c = PLD.from_pmfs(p, q, interval=1e-3).self_compose(2)
+    eps = 2 * math.log(1e20) - 1.0
+    res = c.delta(eps)
+    exact = _mp_product_delta(p, q, 2, eps, dps=60)
+    assert exact > 0 and exact < mpmath.mpf("1e-390")
+    log_exact = float(mpmath.log(exact))
+    assert res.log_lower <= log_exact <= res.log_upper
+    assert res.log_upper - log_exact < 1e-3
+    assert res.upper > 0.0  # never 0 for a positive upper bound
+
+
+def test_fft_error_bound_holds():
+    rng = np.random.default_rng(7)
+    for n_a, n_b, spread in [(3000, 2000, 5.0), (20000, 20000, 30.0), (5000, 300, 200.0)]:
+        la = -spread * rng.random(n_a) ** 2 - np.log(n_a)
+        lb = -spread * rng.random(n_b) - np.log(n_b)
+        lc, err_l1, rel = pld_module._fft_log_convolve(la, lb)
+        a = np.exp(la.astype(np.longdouble))
+        b = np.exp(lb.astype(np.longdouble))
+        exact = np.convolve(a, b)  # extended precision, all terms positive
+        got = np.exp(lc.astype(np.longdouble))
+        observed = float(np.sum(np.abs(got - exact) - np.minimum(np.abs(got - exact), rel * got)))
+        assert observed <= err_l1
+        assert err_l1 < 1e-11  # and the bound is not vacuous
+
+
+@pytest.mark.parametrize("p, q", PAIRS[:3])
+def test_against_dp_accounting_same_pmfs(p, q):
+    from dp_accounting.pld import privacy_loss_distribution as dpa
+
+    ours = PLD.from_pmfs(p, q).self_compose(4)
+    ours_opt = PLD.from_pmfs(p, q, pessimistic=False).self_compose(4)
+    pmf_p = {i: math.log(v) for i, v in enumerate(p) if v > 0}
+    pmf_q = {i: math.log(v) for i, v in enumerate(q) if v > 0}
+    theirs = dpa.from_two_probability_mass_functions(pmf_q, pmf_p, value_discretization_interval=1e-4).self_compose(4)
+    theirs_opt = dpa.from_two_probability_mass_functions(pmf_q, pmf_p, value_discretization_interval=1e-4,
+                                                          pessimistic_estimate=False).self_compose(4)
+    for eps in (0.0, 0.5, 1.0):
+        up = ours.delta(eps).upper
+        lo = ours_opt.delta(eps).lower
+        t_up = float(theirs.get_delta_for_epsilon(eps))
+        t_lo = float(theirs_opt.get_delta_for_epsilon(eps))
+        assert up >= t_lo and t_up >= lo
+        # same discretisation error scale: within 1e-3 relative of each other
+        assert abs(up - t_up) <= 1e-3 * max(t_up, 1e-6)
+
+
+def test_epsilon_brackets_the_exact_inverse():
+    p, q = PAIRS[0]
+    c = PLD.from_pmfs(p, q).self_compose(3)
+    for d in (1e-1, 1e-2, 1e-3):
+        res = c.epsilon(d)
+        assert res.kind.value == "upper"
+        assert c.delta(res.upper).upper <= d
+        # the exact delta at the certified upper epsilon is below d; just below the lower end above
+        assert float(_mp_product_delta(p, q, 3, res.upper)) <= d
+        if res.lower > 0:
+            assert float(_mp_product_delta(p, q, 3, res.lower * (1 - 1e-3))) > d * (1 - 1e-2)
+
+
+def test_tradeoff_is_a_lower_bound_on_the_exact_product_tradeoff():
+    p, q = PAIRS[0]
+    rounds = 3
+    prod_p = [math.prod(p[i] for i in idx) for idx in itertools.product(range(3), repeat=rounds)]
+    prod_q = [math.prod(q[i] for i in idx) for idx in itertools.product(range(3), repeat=rounds)]
+    exact = tradeoff.from_pmfs(prod_p, prod_q)
+    lower = PLD.from_pmfs(p, q).self_compose(rounds).tradeoff()
+    alphas = np.linspace(0, 1, 2001)
+    gap = exact(alphas) - lower(alphas)
+    assert np.all(gap >= -1e-12)
+    assert np.max(gap) < 2e-3
+
+
+def test_max_delta_over_directions():
+    p, q = PAIRS[1]
+    a, b = PLD.from_pmfs(p, q), PLD.from_pmfs(q, p)
+    m = max_delta([a, b], 0.3)
+    assert m.upper == max(a.delta(0.3).upper, b.delta(0.3).upper)
+
+
+def test_bad_input_names_the_parameter():
+    p, q = PAIRS[0]
+    with pytest.raises(DomainError, match="interval"):
+        PLD.from_pmfs(p, q, interval=0.0)
+    with pytest.raises(DomainError, match="p"):
+        PLD.from_pmfs([0.5, 0.6], [0.5, 0.5])
+    with pytest.raises(DomainError, match="interval"):
+        PLD.from_pmfs(p, q).compose(PLD.from_pmfs(p, q, interval=1e-3))
+    with pytest.raises(DomainError, match="pessimistic"):
+        PLD.from_pmfs(p, q).compose(PLD.from_pmfs(p, q, pessimistic=False))
+    with pytest.raises(DomainError, match="pessimistic"):
+        PLD.from_pmfs(p, q, pessimistic=False).tradeoff()
+    with pytest.raises(DomainError, match="rounds"):
+        PLD.from_pmfs(p, q).self_compose(0)
+    with pytest.raises(DomainError, match="delta"):
+        PLD.from_pmfs(p, q).epsilon(1.5)
+    with pytest.raises(DomainError, match="epsilon"):
+        PLD.from_pmfs(p, q).delta(float("nan"))
