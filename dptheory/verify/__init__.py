@@ -6,7 +6,7 @@ formulas of the papers next to their corrections.
 * the toolkit's checks, one module per area: :mod:`.shuffle`, :mod:`.rdp`, :mod:`.gdp`,
   :mod:`.mechanisms`, :mod:`.tradeoff`, and :mod:`.errata`; the checks of the parts landing in
   parallel (:mod:`.fdp`, :mod:`.pld`, :mod:`.comparison`) are written against their contracts and
-  join when listed in :data:`.registry.CHECK_MODULES` (:data:`.registry.AFTER_MERGE`);
+  join when listed in :data:`.registry.CHECK_MODULES`;
 * :mod:`.oracles`: the independent mpmath oracles (exact enumeration, closed forms, quadrature);
 * :func:`run` returns a :class:`Report` (a table for a person, ``as_dict`` for JSON).
 """

@@ -47,10 +47,7 @@ from ..validate import DomainError
 #: the modules whose import registers the toolkit's checks and errata (one per area)
 CHECK_MODULES = ("dptheory.verify.shuffle", "dptheory.verify.rdp", "dptheory.verify.gdp",
                  "dptheory.verify.mechanisms", "dptheory.verify.tradeoff", "dptheory.verify.errata",
-                 "dptheory.verify.fdp", "dptheory.verify.comparison")
-
-#: check modules whose library code has not landed yet (appended to CHECK_MODULES when it does)
-AFTER_MERGE = ("dptheory.verify.pld",)
+                 "dptheory.verify.fdp", "dptheory.verify.comparison", "dptheory.verify.pld")
 
 
 @dataclasses.dataclass(frozen=True)
