@@ -6,7 +6,6 @@ import importlib
 import json
 import subprocess
 import sys
-import types
 
 import mpmath
 import pytest
@@ -110,24 +109,19 @@ def test_plot_writes_a_png(tmp_path, capsys):
     assert path.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_rounds_calls_the_rounds_contract(monkeypatch, capsys):
-    """--rounds T asks dptheory.shuffle.rounds.rounds_delta(eps0, n, T, epsilon) (helper "pld");
-    a stand-in module records the call here (the real one arrives with the merge)."""
-    from dptheory.results import Kind, Result, Status
+def test_rounds_composes_through_the_pld(capsys):
+    """--rounds T: delta(epsilon) of T composed rounds (dptheory.shuffle.rounds, a PLD of the
+    clone pair), printed beside the one-round value: composing can only raise delta, and the
+    command prints what the library computes."""
+    from dptheory.shuffle.rounds import rounds_delta
 
-    calls = []
-
-    def rounds_delta(eps0, n, rounds, epsilon):
-        calls.append((eps0, n, rounds, epsilon))
-        return Result("delta", 0.25, 0.5, Kind.UPPER, Status.PROVEN, "stand-in", "test")
-
-    fake = types.ModuleType("dptheory.shuffle.rounds")
-    fake.rounds_delta = rounds_delta
-    monkeypatch.setitem(sys.modules, "dptheory.shuffle.rounds", fake)
-    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "20", "--epsilon", "0.5", "--rounds", "7", "--json")
-    assert code == 0 and calls == [(1.0, 20, 7, 0.5)]
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "200", "--epsilon", "0.5", "--rounds", "3", "--json")
+    assert code == 0
     entry = json.loads(out)["profile"][0]
-    assert entry["rounds"] == 7 and entry["rounds_delta"] == 0.5
+    assert entry["rounds"] == 3
+    assert entry["delta"] <= entry["rounds_delta"] <= 1
+    assert entry["rounds_delta"] == rounds_delta(1.0, 200, 3, 0.5).upper
+    assert entry["rounds_result"]["kind"] == "upper"
 
 
 @pytest.mark.parametrize("argv,name", [
