@@ -247,10 +247,13 @@ def _render_figures(report: Report, directory: pathlib.Path) -> tuple[list, list
     :func:`dptheory.plots.render`, each given the report's parameters its defaults name."""
     from . import plots
 
-    setting = {"eps0": report.eps0, "n": report.n, "delta": report.delta}
     png, pdf = [], []
     for name, caption in FIGURES:
         figure = plots.FIGURES[name]
+        setting = {"eps0": report.eps0, "n": report.n, "delta": report.delta}
+        if name == "amplification-vs-n":  # a range of n: two decades either side of the report's
+            low, high = max(10, report.n // 100), min(10**12, report.n * 100)
+            setting["n"] = f"{low:.0e}..{high:.0e}".replace("e+0", "e").replace("e+", "e")
         params = {k: v for k, v in setting.items() if k in figure.defaults}
         for suffix, out in ((".png", png), (".pdf", pdf)):
             path = plots.render(name, directory / f"{name}{suffix}", **params)

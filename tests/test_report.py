@@ -136,3 +136,31 @@ def test_unwritable_output_directory_exits_2(tmp_path, capsys):
         code, _, err = run(capsys, "report", "--n", "1e4", "-o", str(target), "--no-figures")
         assert code == 2 and words in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_report_with_the_real_figures(tmp_path):
+    """The figures through the real registry (dptheory.plots): the amplification figure spans two
+    decades of n either side of the report's n, and every figure is drawn (not blank)."""
+    import matplotlib.image
+
+    calls = []
+    real_render = plots.render
+
+    def spy(name, path, **params):
+        calls.append((name, params))
+        return real_render(name, path, **params)
+
+    report_module_plots = plots
+    original = report_module_plots.render
+    report_module_plots.render = spy
+    try:
+        written = report_module.build(1.0, 10**4, 1e-6, tmp_path / "r")
+    finally:
+        report_module_plots.render = original
+    names = {p.name for p in written}
+    assert {"amplification-vs-n.png", "rdp-curves.png", "report.tex", "report.md"} <= names
+    amplification = dict(calls)["amplification-vs-n"]
+    assert amplification["n"] == "1e2..1e6" and amplification["eps0"] == 1.0
+    for png in ("amplification-vs-n.png", "rdp-curves.png"):
+        assert matplotlib.image.imread(tmp_path / "r" / png).std() > 0
+    assert "amplification-vs-n.pdf" in (tmp_path / "r" / "report.tex").read_text()
