@@ -154,26 +154,43 @@ class InfimalConvolution(TradeOff):
         total = sum(wi * np.asarray(f.conjugate(yv), dtype=float) for wi, f in zip(self.weights, self.components))
         return total if np.ndim(total) else float(total)
 
-    def _value_at(self, a: float) -> float:
-        if a >= 1.0:
-            return 0.0
-
-        def neg(z):  # y = -e^z; the objective is unimodal in z (concave in y)
-            y = -math.exp(z)
-            return -(a * y - float(self.conjugate(y)))
-
-        grid = np.linspace(-40.0, 40.0, 161)
-        vals = [neg(z) for z in grid]
-        k = int(np.argmin(vals))
-        lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-        res = optimize.minimize_scalar(neg, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
-        best = max(-vals[k], -float(res.fun), 0.0)
-        # the float conjugates err by a few ulps of their magnitude (at most 1 + |y|)
-        y_scale = math.exp(min(max(res.x, grid[k]), 700.0))
-        return max(rounding.down(best, abs_err=8 * rounding.EPS * (1.0 + y_scale)), 0.0)
+    _Z = np.linspace(-40.0, 40.0, 321)  # z = log(-y) of the grid search
 
     def _evaluate(self, a):
-        return np.array([self._value_at(float(x)) for x in a])
+        x = np.asarray(a, dtype=float)
+        zs = self._Z
+        ys = -np.exp(zs)
+        conj = np.asarray(self.conjugate(ys), dtype=float)
+        vals = x[:, None] * ys[None, :] - conj[None, :]
+        j = np.argmax(vals, axis=1)
+        best = vals[np.arange(len(x)), j]
+        z_best = zs[j]
+        # vectorised golden-section search of the unimodal z -> x (-e^z) - g*(-e^z) around the
+        # best grid point; every evaluated point is a valid lower bound (Fenchel-Young)
+        lo = zs[np.maximum(j - 1, 0)]
+        hi = zs[np.minimum(j + 1, len(zs) - 1)]
+        ratio = (math.sqrt(5) - 1) / 2
+
+        def value(z):
+            y = -np.exp(z)
+            return x * y - np.asarray(self.conjugate(y), dtype=float)
+
+        c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        fc, fd = value(c), value(d)
+        for _ in range(60):
+            left = fc >= fd
+            hi = np.where(left, d, hi)
+            lo = np.where(left, lo, c)
+            better = np.maximum(fc, fd)
+            z_better = np.where(left, c, d)
+            z_best = np.where(better > best, z_better, z_best)
+            best = np.maximum(best, better)
+            c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+            fc, fd = value(c), value(d)
+        # the float conjugates err by a few ulps of their magnitude (at most 1 + |y|)
+        err = 8 * rounding.EPS * (1.0 + np.exp(np.minimum(z_best, 700.0)))
+        out = np.maximum(rounding.down(np.maximum(best, 0.0), abs_err=err), 0.0)
+        return np.where(x >= 1.0, 0.0, out)
 
 
 def joint_concavity_bound(weights, tradeoffs) -> TradeOff:
