@@ -10,7 +10,11 @@ go through hockey-stick divergences (Lemma 6.2) and conjugates, and end with a s
   ``T(P, Q) >= min{F, F^{-1}}**`` (= ``C(F)`` when ``x_bar <= F(x_bar)``);
 * Prop. 6.4: ``T(P, Q) >= C(2w Id + (1-2w) f_0)`` for the swapped mixture, but *not* the
   pointwise intermediate ``f_PQ >= 2w Id + (1-2w) f_0`` (refuted, kept for the erratum test);
-* the corollary ``eta = gamma = w`` of Lemma 6.3 (pointwise) is false (refuted, kept).
+* the corollary ``eta = gamma = w`` of Lemma 6.3 (pointwise) is false (refuted, kept);
+* ``C(F)`` of Lemma 6.3 in the case ``x_bar > F(x_bar)`` (``max{F, F^-1}``) is not a lower bound,
+  and Prop. E.1 needs its ``f_1`` below ``T(P_1, P_0)`` as well (both found by the tests here).
+
+Every symmetrisation here is ``min{g, g^-1}**`` (:func:`symmetric_lower`).
 """
 
 from __future__ import annotations
@@ -189,22 +193,31 @@ def swapped_mixture_pointwise_printed(w, f0: PiecewiseLinear) -> PiecewiseLinear
 
 def swapped_mixture_bound(w, f0: PiecewiseLinear) -> PiecewiseLinear:
     """Prop. 6.4: for ``P = (1-w) P_0 + w Q_0``, ``Q = (1-w) Q_0 + w P_0`` with ``0 <= w <= 1/2``
-    and a symmetric ``f_0 <= T(P_0, Q_0)`` (e.g. ``C(T(P_0, Q_0))``),
-    ``T(P, Q) >= C(2w Id + (1-2w) f_0)``.
+    and a symmetric ``f_0 <= T(P_0, Q_0)``, ``T(P, Q) >= C(2w Id + (1-2w) f_0)``.
 
     The symmetrisation is part of the result: the hockey-stick inequality behind it holds only
-    for slopes <= -1 (digest §2.14).
+    for slopes <= -1 (digest §2.14). It is computed as ``min{g, g^-1}**`` (:func:`symmetric_lower`),
+    which is ``C(g)`` in the case ``x_bar <= g(x_bar)`` (always the case here for symmetric
+    ``f_0``) and never above ``C(g)``: a float tie at slope -1 cannot select the
+    ``max{g, g^-1}`` branch of ``C``.
     """
     wv = _weight(w, high=0.5)
-    return _with_identity(2 * wv, _symmetric_pl("f0", f0)).symmetrize()
+    return symmetric_lower(_with_identity(2 * wv, _symmetric_pl("f0", f0)))
 
 
 def subsampling_mixture_bound(w, f1: PiecewiseLinear) -> PiecewiseLinear:
-    """Prop. E.1: for ``P = (1-w) P_0 + w P_1`` and ``Q = (1-w) P_0 + w Q_1`` and a symmetric
-    ``f_1 <= T(P_1, Q_1)``: ``T(P, Q) >= C((1-w) Id + w f_1)`` (the sub-sampling theorem of
-    Dong, Roth, Su 2022 with p = w)."""
+    """Prop. E.1: for ``P = (1-w) P_0 + w P_1`` and ``Q = (1-w) P_0 + w Q_1``:
+    ``T(P, Q) >= C((1-w) Id + w f_1)`` (the sub-sampling theorem of Dong, Roth, Su 2022, p = w),
+    computed as ``min{g, g^-1}**`` (see :func:`swapped_mixture_bound`).
+
+    Hypothesis (stronger than printed): the symmetric ``f_1`` must be below ``T(P_1, Q_1)``
+    **and** ``T(P_1, P_0)`` (as in sub-sampling, where ``P_0`` and ``P_1`` are outputs on
+    neighbouring data too). Lemma A.4 gives
+    ``H(P||Q) = w H(P_1 || (1-eta) P_0 + eta Q_1)``, which involves ``P_1`` against ``P_0``;
+    with a bound on ``T(P_1, Q_1)`` alone the statement is false (tests/test_mixtures_errata.py).
+    """
     wv = _weight(w)
-    return _with_identity(1 - wv, _symmetric_pl("f1", f1)).symmetrize()
+    return symmetric_lower(_with_identity(1 - wv, _symmetric_pl("f1", f1)))
 
 
 # ------------------------------------------------------------------------------ Example F.3
