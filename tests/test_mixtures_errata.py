@@ -11,7 +11,6 @@ from dptheory.mixtures import STATEMENTS, joint_concavity_bound, mixture_tradeof
 from dptheory.mixtures import advanced as adv
 from dptheory.mixtures import concavity as cc
 from dptheory.mixtures import fdivergence as fd
-from tests.conftest import random_pmf
 
 GRID = np.linspace(0.0, 1.0, 401)
 

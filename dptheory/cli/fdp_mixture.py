@@ -37,7 +37,10 @@ def _curve(text: str):
     knots = [_floats("--curve", k) for k in text.split(";") if k.strip()]
     if not knots or any(len(k) != 2 for k in knots):
         raise DomainError(f"--curve = {text!r} is invalid: must be knots alpha,beta;alpha,beta;... from (0, beta_0)")
-    return tradeoff.from_knots([k[0] for k in knots], [k[1] for k in knots])
+    try:
+        return tradeoff.from_knots([k[0] for k in knots], [k[1] for k in knots])
+    except DomainError as exc:
+        raise DomainError(f"--curve = {text!r} is not a trade-off function: {exc}") from None
 
 
 def add_parser(sub) -> None:
@@ -123,7 +126,8 @@ def run(args) -> int:
         row = {"epsilon": r["epsilon"], "delta_bound_upper": fmt_positive(b.upper, b.log_upper, "up")}
         if "delta" in r:
             d = r["delta"]
-            row["delta_exact"] = fmt_positive(d.upper, d.log_upper, "up")
+            lo, hi = fmt_positive(d.lower, d.log_lower, "down"), fmt_positive(d.upper, d.log_upper, "up")
+            row["delta_exact"] = hi if lo == hi else f"[{lo}, {hi}]"
         rows.append(row)
     columns = ["epsilon"] + (["delta_exact"] if data["exact"] is not None else []) + ["delta_bound_upper"]
     table(rows, columns)

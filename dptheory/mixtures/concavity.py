@@ -19,7 +19,6 @@ import math
 
 import mpmath
 import numpy as np
-from scipy import optimize
 
 from .. import rounding, validate
 from ..tradeoff import Gaussian, PiecewiseLinear, TradeOff, from_pmfs
@@ -42,7 +41,7 @@ def check_weights(weights, name: str = "weights", *, tol: float = 1e-9) -> np.nd
         raise DomainError(f"{name} must be a non-empty 1-D vector of weights in [0, 1] summing to 1")
     for i, v in enumerate(arr):
         if not math.isfinite(v) or v < 0 or v > 1:
-            raise DomainError(f"{name}[{i}] = {v!r} is invalid: must be in [0, 1] (weights sum to 1)")
+            raise DomainError(f"{name}[{i}] = {float(v)!r} is invalid: must be in [0, 1] (weights sum to 1)")
     total = math.fsum(arr.tolist())
     if abs(total - 1.0) > tol:
         raise DomainError(f"{name} sums to {total!r}: mixture weights must sum to 1 (tolerance {tol:g})")

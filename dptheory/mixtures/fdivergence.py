@@ -18,7 +18,7 @@ from .. import divergences, rounding, validate
 from ..precision import logsumexp
 from ..results import Result
 from ..symbols import s as S
-from ..tradeoff import PiecewiseLinear, TradeOff
+from ..tradeoff import PiecewiseLinear
 from .concavity import check_tradeoffs, check_weights
 from .statements import statement
 
