@@ -277,7 +277,10 @@ def example_f3_lemma63(mu, w, alpha):
     corrected Eq. (3): with ``x_bar = Phi(-mu/2)`` (where ``G_mu`` has slope -1) and
     ``f = w Id + (1-w) G_mu``: ``f`` on ``[0, x_bar]``, ``x_bar + f(x_bar) - alpha`` on
     ``[x_bar, f(x_bar)]``, ``f^{-1}`` on ``[f(x_bar), 1]`` (by bisection; the lower end of the
-    bracket is returned). Values rounded down (a lower bound)."""
+    bracket is returned). Values rounded down (a lower bound).
+
+    Prop. E.1's hypothesis holds here: the pair is ``(1-w') R + w' P_1`` against
+    ``(1-w') R + w' Q_1`` with ``R = P_1 = P_0``, so ``T(P_1, R) = Id >= G_mu``."""
     m, wv, a = _f3_args(mu, w, alpha)
     flat = np.atleast_1d(a).astype(float)
     g = Gaussian(m)
