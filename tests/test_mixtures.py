@@ -246,3 +246,19 @@ def test_bad_input_names_the_parameter():
         joint_concavity_bound([0.5, 0.5], [tf.Gaussian(1)])
     with raises_naming("beta"):
         tf.from_knots([0.0, 0.5, 1.0], [1.0, 0.2, 0.4])  # a non-monotone user curve
+
+
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(st.floats(0.05, 0.95), st.floats(0.0, 3.0), st.floats(0.0, 2.0), st.floats(0.0, 0.2))
+def test_infimal_convolution_is_a_symmetric_trade_off_function(w, mu, eps, delta):
+    """The Lemma 3.1 bound of continuous and piecewise-linear symmetric components: convex,
+    non-increasing, below 1 - alpha and symmetric (Prop. 3.2)."""
+    fs = [tf.Gaussian(mu), tf.dp(eps, delta)]
+    bound = joint_concavity_bound([w, 1 - w], fs)
+    xs = np.linspace(0, 1, 51)
+    y = bound(xs)
+    assert np.all(np.diff(y) <= 1e-12) and np.all(y <= 1 - xs + 1e-12) and np.all(y >= 0)
+    slopes = np.diff(y) / np.diff(xs)
+    assert np.all(np.diff(slopes) >= -1e-6)
+    assert bound.symmetric
+    assert np.max(np.abs(y - bound.inverse()(xs))) < 1e-6
