@@ -134,3 +134,22 @@ def test_bad_input():
     with raises_naming("mu"):
         adv.example_f3_exact(-1.0, 0.3, 0.2)
     assert math.isfinite(adv.example_f3_lemma31(1.0, 0.3, 0.0))
+
+
+def test_prop_e_1_sound_at_a_float_tie_at_slope_minus_one():
+    """(1-w) Id + w f_1 with a slope -1 segment whose q/p is 1 + 2^-52 after rounding: the C(.) of
+    tradeoff.PiecewiseLinear.symmetrize takes its max{g, g^-1} branch there; the bound used
+    here (min{g, g^-1}**) stays below the exact trade-off function."""
+    rng = np.random.default_rng(5)
+    seen_tie = False
+    for _ in range(3):
+        lam, w = rng.uniform(), rng.uniform(0.01, 0.99)
+        p1, q1 = random_pmf(rng, 4), random_pmf(rng, 4)
+        r = lam * p1 + (1 - lam) * q1
+        f1 = adv.symmetric_lower(tf.from_pmfs(p1, q1))
+        g = adv._with_identity(1 - w, f1)  # (1-w) Id + w f_1, the function C(.) is applied to
+        ratios = g.q_mass / np.where(g.p_mass > 0, g.p_mass, 1.0)
+        seen_tie |= bool(np.any((ratios > 1) & (ratios - 1 < 1e-12)))
+        exact = tf.from_pmfs((1 - w) * r + w * p1, (1 - w) * r + w * q1)
+        assert np.all(adv.subsampling_mixture_bound(w, f1)(GRID) <= exact(GRID) + 1e-12)
+    assert seen_tie
