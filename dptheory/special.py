@@ -126,7 +126,8 @@ def _upper_tail(x):
     if np.any(cf):
         hi, lo = _half_square(x[cf])
         with np.errstate(under="ignore"):
-            out[cf] = np.exp(-hi) * np.exp(-lo) * _mills_cf(x[cf]) / _SQRT_2PI
+            # |lo| > 1 only where hi > 2^52 and exp(-hi) is 0: the clip keeps exp(-lo) finite
+            out[cf] = np.exp(-hi) * np.exp(-np.clip(lo, -1.0, 1.0)) * _mills_cf(x[cf]) / _SQRT_2PI
     if np.any(~cf):
         out[~cf] = 0.5 * _erfc(x[~cf] / math.sqrt(2.0)).astype(float)
     return out

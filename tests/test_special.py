@@ -96,3 +96,15 @@ def test_gdp_command_path_does_not_import_scipy_or_sympy():
             "print(sorted(m for m in ('scipy', 'scipy.special', 'sympy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_log_ndtr_at_huge_arguments_is_finite():
+    """x = 6.9e9 (the GDP profile at mu = 1e-10, eps = log 1/2): the exact square's low part is
+    -1930 there (an ulp of x^2 is 4096) and exp(-lo) overflowed to inf * 0 = NaN."""
+    x = np.array([6931471805.599453, 1e200, 1e300, -1e10])
+    got = special.log_ndtr(x)
+    assert np.all(got[:3] == 0.0) and got[3] == pytest.approx(-5e19, rel=1e-12)  # -x^2/2
+    from dptheory.profile import gdp_log_delta
+
+    for mu in (1e-10, 3e-113):
+        assert gdp_log_delta(mu, math.log(0.5)) == pytest.approx(math.log(0.5), rel=1e-12)
