@@ -22,7 +22,8 @@ failures: list[str] = []
 
 
 def check(name: str, expr, ok: bool) -> None:
-    print(f"{name}: ${sp.latex(expr)}$  ... {'ok' if ok else 'FAILED'}")
+    print(f"{name}: ${sp.latex(expr)}$")
+    print(f"check {name}: {'ok' if ok else 'FAILED'}")
     if not ok:
         failures.append(name)
 
