@@ -148,3 +148,17 @@ def test_derivation_helpers_still_draw(tmp_path):
     plots.line_panels({"t": ("n", {"u (upper)": ([1, 10], [1.0, 0.1]), "v (approximation)": ([1, 10], [2.0, 0.2])})},
                       str(tmp_path / "l.png"))
     assert coloured_pixels(tmp_path / "a.png") > 0 and coloured_pixels(tmp_path / "l.png") > 0
+
+
+def test_fdp_figures_data():
+    """shuffle-tradeoff: the certified C(f_Shuffle) lies below the exact curve of its pair
+    (Thm 4.2 as an inequality) and below Id; delta-divergence: Kaissis et al.'s Figure 3 numbers
+    (0.005 and 0.034) in the title, and the two Bayes error curves cross (neither dominates)."""
+    (panel,) = FIGURES["shuffle-tradeoff"].panels()
+    by = {s.label.split(",")[0].split(" of")[0]: np.asarray(s.y, dtype=float) for s in panel.series}
+    lower, pair = by["C(f_Shuffle)"], by["T(P"]
+    assert np.all(lower <= pair + 1e-12) and np.all(lower <= by["Id (no information)"] + 1e-12)
+    trade, bayes = FIGURES["delta-divergence"].panels()
+    assert "0.00527" in bayes.title and "0.0341" in bayes.title
+    r1, r2 = (np.asarray(s.y, dtype=float) for s in bayes.series)
+    assert np.any(r1 > r2 + 1e-6) and np.any(r2 > r1 + 1e-6)

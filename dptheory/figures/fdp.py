@@ -1,0 +1,50 @@
+"""Figures of f-DP: the trade-off curve of shuffling (Wang et al. 2023) and the comparison of two
+mechanisms by their trade-off and Bayes error curves (Kaissis et al. 2024, Figure 3)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..plots import Panel, Series
+
+
+def shuffle_tradeoff(eps0=2.0, n=50, points=61) -> list[Panel]:
+    """The certified lower bound C(f_Shuffle) of the shuffled eps0-LDP mechanism (Thm 4.2 as an
+    inequality), the exact curve of the dominating pair (n <= its exact limit), Chen et al.'s
+    clone curve, and the GDP curve that best describes it (an approximation)."""
+    from .. import tradeoff
+    from ..shuffle import fdp
+
+    eps0, n = float(eps0), int(float(n))
+    xs = np.linspace(0.0, 1.0, int(points))
+    curve = fdp.shuffle_tradeoff(eps0, n)
+    series = [Series("C(f_Shuffle), Thm 4.2", xs, np.asarray(curve(xs), dtype=float), "lower", "proven")]
+    if n <= fdp.EXACT_MAX_N:
+        series.append(Series("T(P,Q) of the stronger-clone pair", xs, fdp.pq_tradeoff(eps0, n)(xs), "lower",
+                             "unproven"))
+        series.append(Series("Chen et al.: clone pair (e^-eps0)", xs,
+                             fdp.pq_tradeoff(eps0, n, clone_prob=math.exp(-eps0))(xs), "lower", "proven"))
+    mu = fdp.gdp_fit(curve).upper  # an approximation (a Result labelled "not a bound")
+    series.append(Series(f"G_mu, mu = {mu:.4g}", xs, tradeoff.gaussian(mu)(xs), "approximation", "not a bound"))
+    series.append(Series("Id (no information)", xs, 1 - xs, "exact", "proven"))
+    return [Panel(f"f-DP of shuffling: eps0 = {eps0:g}, n = {n}", "type I error alpha", "type II error beta",
+                  series)]
+
+
+def comparison(first="gaussian(mu=1)", second="laplace(eps=1)", points=101) -> list[Panel]:
+    """Two mechanisms' trade-off curves and Bayes error curves R_min(pi), with Delta both ways in
+    the title (Kaissis et al. 2024, Figure 3, for the defaults)."""
+    from ..comparison import delta_divergence, parse_mechanism
+    from ..comparison import bayes_error as be
+
+    a, b = parse_mechanism(first), parse_mechanism(second)
+    f, g = a.tradeoff(), b.tradeoff()
+    xs = np.linspace(0.0, 1.0, int(points))
+    forward, backward = delta_divergence(f, g), delta_divergence(g, f)
+    trade = [Series(m.name, xs, np.asarray(c(xs), dtype=float), m.kind, "proven") for m, c in ((a, f), (b, g))]
+    bayes = [Series(m.name, xs, be.enclosure(c).bounds(xs)[0], m.kind, "proven") for m, c in ((a, f), (b, g))]
+    title = f"Delta = {forward.upper:.3g} (first||second), {backward.upper:.3g} (second||first)"
+    return [Panel("trade-off functions", "alpha", "beta = f(alpha)", trade),
+            Panel(f"Bayes error: {title}", "prior pi", "R_min(pi)", bayes)]
