@@ -13,10 +13,16 @@ Mechanisms
     :class:`GaussianMechanism`, :class:`LaplaceMechanism`, :class:`RandomizedResponse`.
 Closed forms
     :class:`Formula`; :mod:`catalogue` lists every formula with its kind, status and source.
+f-DP, composition and comparison
+    :class:`PLD` (privacy loss distributions, pessimistic: certified upper bounds under
+    composition), :class:`SubsampledGaussian` (DP-SGD), :func:`delta_divergence`,
+    :func:`dominance`, :func:`parse_mechanism`.
 Modules
     :mod:`shuffle` (amplification by shuffling: ``shuffle.epsilon``, ``shuffle.delta``,
-    ``shuffle.compare``, ``shuffle.randomizers``), :mod:`rdp`, :mod:`profile`, :mod:`tradeoff`,
-    :mod:`divergences`, :mod:`mechanisms`, :mod:`composition`.
+    ``shuffle.compare``, ``shuffle.randomizers``, ``shuffle.fdp``, ``shuffle.rounds``), :mod:`rdp`,
+    :mod:`profile`, :mod:`tradeoff`, :mod:`divergences`, :mod:`mechanisms`, :mod:`composition`,
+    :mod:`mixtures` (f-DP of mixtures), :mod:`comparison` (Delta-divergence, Blackwell dominance),
+    :mod:`verify` (every bound against its oracles).
 """
 
 from __future__ import annotations
@@ -47,6 +53,14 @@ _API = {
     "divergences": ("dptheory.divergences", None),
     "mechanisms": ("dptheory.mechanisms", None),
     "composition": ("dptheory.composition", None),
+    "PLD": ("dptheory.pld", "PLD"),
+    "SubsampledGaussian": ("dptheory.subsampled", "SubsampledGaussian"),
+    "delta_divergence": ("dptheory.comparison", "delta_divergence"),
+    "dominance": ("dptheory.comparison", "dominance"),
+    "parse_mechanism": ("dptheory.comparison", "parse_mechanism"),
+    "mixtures": ("dptheory.mixtures", None),
+    "comparison": ("dptheory.comparison", None),
+    "verify": ("dptheory.verify", None),
 }
 
 __all__ = list(_API)

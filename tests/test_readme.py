@@ -2,6 +2,7 @@
 
 import pathlib
 import re
+import shlex
 import subprocess
 import sys
 
@@ -33,7 +34,7 @@ def test_readme_command_examples_run():
     text = (ROOT / "README.md").read_text()
     block = re.search(r"## The command\n\n```sh\n(.*?)```", text, re.S).group(1)
     for line in block.splitlines():
-        argv = line.split("#")[0].split()
+        argv = shlex.split(line, comments=True)  # quoted mechanism strings stay one argument
         assert argv[0] == "dptheory"
         subprocess.run([sys.executable, "-m", "dptheory", *argv[1:]], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
