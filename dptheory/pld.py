@@ -558,9 +558,11 @@ class PLD:
             note += "; the error bound reaches 1 here: the certified statement is only delta <= 1"
         elif lo == _NEG_INF and self.pessimistic:
             note += "; the upper end is at the float error floor (the discretised delta is below it)"
-        return Result.from_log("delta", lo, hi, kind=self._kind(), status=Status.PROVEN,
-                               method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"),
-                               source=SOURCE, note=note, params=self._params(epsilon=float(epsilon)))
+        res = Result.from_log("delta", lo, hi, kind=self._kind(), status=Status.PROVEN,
+                              method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"),
+                              source=SOURCE, note=note, params=self._params(epsilon=float(epsilon)))
+        # delta <= 1 exactly (the rounding of e^0 upwards must not lift it above)
+        return res if res.upper <= 1.0 else res.replace(upper=1.0, lower=min(res.lower, 1.0))
 
     def _kind(self) -> Kind:
         return Kind.UPPER if self.pessimistic else Kind.LOWER
