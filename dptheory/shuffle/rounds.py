@@ -62,6 +62,7 @@ from ..pld import PLD, choose_tilt, discretise_atoms
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
 from ..results import Result, Status
 from . import clones
+from .pairs import _log_binom_range
 
 _U = 2.0**-53
 _NEG_INF = -math.inf
@@ -77,6 +78,12 @@ WINDOW = math.sqrt(373.0)
 
 #: the same from a total count of 20000 on: tails below 2 e^-120
 WINDOW_LARGE = math.sqrt(60.0)
+
+#: the window of a is processed in chunks of this many values (bounded memory at any n)
+CHUNK = 1 << 20
+
+#: up to this many clone counts the bucket weights are sums of the pmf, above it binomial tails
+RANGE_SUM_MAX = 1 << 20
 
 #: a tail bucket of the total count with less mass than this goes to loss +inf (pessimistic)
 TAIL_CUT = 1e-80
@@ -148,18 +155,22 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
     c_lo = max(0, int(math.floor(mean - k_sd * sd - 1)))
     c_hi = min(others, int(math.ceil(mean + k_sd * sd + 1)))
     width = max(1, int(bucket_rtol * (mean + 1)))
-    lp, lp_err = _binomial_logpmf_range(others, c_lo, c_hi, s)
     starts = np.arange(c_lo, c_hi + 1, width)
-    idx = starts - c_lo
-    gmax = np.maximum.reduceat(lp, idx)
-    counts = np.diff(np.append(idx, len(lp)))
-    sums = np.add.reduceat(np.exp(lp - np.repeat(gmax, counts)), idx)
-    lw = gmax + np.log(sums)
-    # relative error of each bucket: its worst term's error and the sum's rounding
-    rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
+    ends = np.minimum(starts + width - 1, c_hi)
     ma = (starts + 1).astype(float)                    # K = C + 1
-    mb = (np.minimum(starts + width - 1, c_hi) + 1).astype(float)
-    lw_err = lw + np.log(rel)
+    mb = (ends + 1).astype(float)
+    if c_hi - c_lo <= RANGE_SUM_MAX:
+        lp, lp_err = _binomial_logpmf_range(others, c_lo, c_hi, s)
+        idx = starts - c_lo
+        gmax = np.maximum.reduceat(lp, idx)
+        counts = np.diff(np.append(idx, len(lp)))
+        sums = np.add.reduceat(np.exp(lp - np.repeat(gmax, counts)), idx)
+        lw = gmax + np.log(sums)
+        # relative error of each bucket: its worst term's error and the sum's rounding
+        rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
+        lw_err = lw + np.log(rel)
+    else:  # a huge range: each bucket's weight from the binomial tails (no array of every count)
+        lw, lw_err = _log_binom_range(starts.astype(float), ends.astype(float), others, s)
     extra_a, extra_b, extra_w, extra_e = [], [], [], []
     if c_lo > 0:
         t, _ = binom_logcdf(c_lo - 1, others, s)
@@ -203,6 +214,19 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     reps = ma if pessimistic else mb
     total: np.ndarray | None = None
     k_first = 0
+    merges = [0]
+
+    def _merge(total, k_first, lm, k0):
+        """Add the dense log masses ``lm`` (from grid index k0) to ``total`` (from k_first)."""
+        merges[0] += 1
+        if total is None:
+            return lm, k0
+        lo, hi = min(k_first, k0), max(k_first + len(total), k0 + len(lm))
+        merged = np.full(hi - lo, _NEG_INF)
+        merged[k_first - lo:k_first - lo + len(total)] = total
+        merged[k0 - lo:k0 - lo + len(lm)] = np.logaddexp(merged[k0 - lo:k0 - lo + len(lm)], lm)
+        return merged, lo
+
     rel = 0.0
     abs_err = 0.0
     inf_err = 0.0  # mass left out, at +inf (pessimistic)
@@ -219,40 +243,36 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
         half = window * math.sqrt(m)
         a_lo = max(0, int(math.floor(m / 2 - half)))
         a_hi = min(m_int, int(math.ceil(m / 2 + half)))
-        a = np.arange(a_lo, a_hi + 1, dtype=float)
-        lb, lb_err = _binomial_logpmf_range(m_int, a_lo, a_hi)
-        mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
-        log_p = lw + lb + mix
-        log_p_err = lb_err + 8 * _U * (1 + np.abs(mix))
-        num, den = E * a + (m - a), a + E * (m - a)
-        with np.errstate(divide="ignore"):
-            loss = np.log(num) - np.log(den)
-        loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
-        loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
-        k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam, rel_cap=WEIGHT_REL_CAP)
-        # the bucket weight's error: relative (it scales every mass of the bucket) where small,
-        # else absolute in the tilted norm of the bucket's own masses
-        if w_rel <= WEIGHT_REL_CAP:
-            r = (1 + r) * (1 + w_rel) - 1
-        else:
-            grid = (k0 + np.arange(len(lm))) * d
-            abs_err += w_rel * math.exp(min(float(np.logaddexp.reduce(lm + lam * grid)), 700.0)) * 1.01
-        rel = max(rel, r)
-        abs_err += ae
+        # the window in chunks of at most CHUNK values of a (memory stays bounded at any n)
+        for c_lo in range(a_lo, a_hi + 1, CHUNK):
+            c_hi = min(c_lo + CHUNK - 1, a_hi)
+            a = np.arange(c_lo, c_hi + 1, dtype=float)
+            lb, lb_err = _binomial_logpmf_range(m_int, c_lo, c_hi)
+            mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
+            log_p = lw + lb + mix
+            log_p_err = lb_err + 8 * _U * (1 + np.abs(mix))
+            num, den = E * a + (m - a), a + E * (m - a)
+            with np.errstate(divide="ignore"):
+                loss = np.log(num) - np.log(den)
+            loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
+            loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
+            k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam,
+                                             rel_cap=WEIGHT_REL_CAP)
+            # the bucket weight's error: relative (it scales every mass of the bucket) where small,
+            # else absolute in the tilted norm of the bucket's own masses
+            if w_rel <= WEIGHT_REL_CAP:
+                r = (1 + r) * (1 + w_rel) - 1
+            else:
+                grid = (k0 + np.arange(len(lm))) * d
+                abs_err += w_rel * math.exp(min(float(np.logaddexp.reduce(lm + lam * grid)), 700.0)) * 1.01
+            rel = max(rel, r)
+            abs_err += ae
+            total, k_first = _merge(total, k_first, lm, k0)
         # the values of a outside the window: P-mass below 2 e^{-2 w^2} per tail (Hoeffding; the
         # mixture factor is at most 2), at +inf (pessimistic) or dropped (optimistic)
         if pessimistic and (a_lo > 0 or a_hi < m_int):
             inf_err += 4 * math.exp(-2 * window**2 + lw) * (1 + w_rel)
-        if total is None:
-            total, k_first = lm, k0
-        else:
-            lo, hi = min(k_first, k0), max(k_first + len(total), k0 + len(lm))
-            merged = np.full(hi - lo, _NEG_INF)
-            merged[k_first - lo:k_first - lo + len(total)] = total
-            seg = merged[k0 - lo:k0 - lo + len(lm)]
-            merged[k0 - lo:k0 - lo + len(lm)] = np.logaddexp(seg, lm)
-            total, k_first = merged, lo
-    rel += 4 * _U * len(reps)  # the merges (logaddexp)
+    rel += 4 * _U * merges[0]  # the merges (logaddexp)
     return PLD(d, k_first, total, _NEG_INF, pessimistic=pessimistic, rel_error=rounding.up(rel),
                abs_error=rounding.up_nonneg(abs_err), inf_error=rounding.up_nonneg(inf_err) if inf_err else 0.0,
                tilt=lam, note=f"{red} pair of the shuffle, eps0 = {e0:g}, n = {nn}")
