@@ -434,15 +434,22 @@ def _envelope(slopes, intercepts, digits=None) -> tradeoff.PiecewiseLinear:
         if k == 0:
             return tradeoff.PiecewiseLinear([0.0, 1.0], [1.0, 0.0])
         with np.errstate(divide="ignore", invalid="ignore"):
-            x = (c[:-1] - c[1:]) / (s[1:] - s[:-1])
-        x = np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0)
+            x_star = (c[:-1] - c[1:]) / (s[1:] - s[:-1])
+        # each vertex at or left of the intersection x* of its two lines (three roundings: 8 ulps
+        # down): there the steeper line is above the flatter one, so the vertex, taken on the
+        # flatter line (rounded down; no cancellation against the steep line's large |s x|), lies
+        # below both. A vertex moved right by the monotone clean-up takes the min of both.
+        x_dn = rounding.down(np.nan_to_num(x_star, nan=0.0), rel_err=8 * _U) if len(x_star) else x_star
+        x = np.clip(x_dn, 0.0, 1.0)
         x = np.maximum.accumulate(x) if len(x) else x
+        moved = x > x_dn
         # cumulative-sum margin of the final PiecewiseLinear (K terms, relative)
         cum = 4 * (k + 4) * _U
         def line_down(j, xv):
             v = c[j] + s[j] * xv
             return v - (4 * _U * (c[j] + np.abs(s[j] * xv)) + cum * c[j])
-        y = np.minimum(line_down(np.arange(k - 1), x), line_down(np.arange(1, k), x))
+        flatter = line_down(np.arange(1, k), x)
+        y = np.where(moved, np.minimum(line_down(np.arange(k - 1), x), flatter), flatter)
         y = y * (1 - cum)
         y0 = (c[0] - 4 * _U * c[0] - cum * c[0]) * (1 - cum)
         xs = np.concatenate([[0.0], x])
