@@ -198,26 +198,15 @@ def test_bad_input_names_the_parameter():
 # ----------------------------------------------------------------------------- the shuffle clone pair
 
 
-def _clone_pair_pmfs(eps0, n, clone_prob=None):
+def _clone_pair_pmfs(eps0, n):
     """The FMT21 clone pair (P, Q) of n shuffled eps0-LDP users as pmfs over the counts (a, b),
-    enumerated here from its definition (C ~ Bin(n-1, e^-eps0), A ~ Bin(C, 1/2),
-    D ~ Bern(e^eps0/(e^eps0+1)), P = (A + D, C - A + 1 - D), Q = (A + 1 - D, C - A + D)) with
-    mpmath at 30 digits, rounded to floats once."""
-    with mpmath.workdps(30):
-        E = mpmath.exp(mpmath.mpf(eps0))
-        s = 1 / E if clone_prob is None else clone_prob(E)
-        tp, tq = E / (E + 1), 1 / (E + 1)
-        P, Q = {}, {}
-        for c in range(n):
-            wc = mpmath.binomial(n - 1, c) * s**c * (1 - s) ** (n - 1 - c)
-            for a in range(c + 1):
-                wa = wc * mpmath.binomial(c, a) / mpmath.mpf(2) ** c
-                for d, (pd, qd) in ((1, (tp, tq)), (0, (tq, tp))):
-                    key = (a + d, c - a + 1 - d)
-                    P[key] = P.get(key, 0) + wa * pd
-                    Q[key] = Q.get(key, 0) + wa * qd
-        keys = sorted(P)
-        return keys, [float(P[k]) for k in keys], [float(Q[k]) for k in keys]
+    enumerated from its definition at 40 digits (tests/test_shuffle_rounds.py's oracle), rounded
+    to floats once."""
+    from tests.test_shuffle_rounds import _clone_pair_laws
+
+    P, Q = _clone_pair_laws(eps0, n)
+    keys = sorted(P)
+    return keys, [float(P[k]) for k in keys], [float(Q.get(k, 0)) for k in keys]
 
 
 def _dp_accounting_bracket(p, q, rounds, epsilons):
