@@ -188,3 +188,26 @@ def test_memory_of_huge_n_is_bounded_by_chunks():
         tracemalloc.stop()
     assert peak < 400 * 2**20, peak
     assert len(step) < 10**6 and step.rel_error < 1e-6
+
+
+@pytest.mark.parametrize("eps0, rounds", [(2.0, 1000), (50.0, 1000), (1.0, 300)])
+def test_small_n_large_eps0_t_keeps_the_grid_bounded_and_stays_above_exact(eps0, rounds):
+    """n = 1 is randomized response: its T-fold composition spans losses in [-T eps0, T eps0];
+    on the default interval 1e-4 that was up to 1e9 grid points (eps0 = 50, T = 1000: 4 GB and
+    a minute). The interval is raised so that the composed grid fits MAX_GRID points (sound at
+    any interval): delta stays above the exact composition, a binomial sum over the number k of
+    rounds whose loss is +eps0 (L = (2k - T) eps0), computed here in mpmath."""
+    from dptheory.shuffle import rounds as rounds_module
+
+    pld = rounds_pld(eps0, 1, rounds)
+    assert len(pld) <= rounds_module.MAX_GRID
+    with mpmath.workdps(40):
+        E = mpmath.exp(mpmath.mpf(eps0))
+        p = E / (E + 1)
+        for eps in (0.5 * eps0 * rounds ** 0.5, 2 * eps0 * rounds ** 0.5):
+            g = mpmath.exp(mpmath.mpf(eps))
+            exact = mpmath.fsum(mpmath.binomial(rounds, k) * p**k * (1 - p) ** (rounds - k)
+                                * max(mpmath.mpf(0), 1 - g / mpmath.exp((2 * k - rounds) * mpmath.mpf(eps0)))
+                                for k in range(rounds + 1))
+            res = rounds_delta(eps0, 1, rounds, eps)
+            assert mpmath.mpf(res.upper) >= exact, (eps, res.upper, exact)

@@ -1224,12 +1224,10 @@ def shuffle_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None,
            else f"envelope of {GRID_LINES} lines 1 - delta(eps) - e^eps alpha, their reflections and f_{{eps0,0}}")
     note = ("knots of a certified lower bound on the trade-off function of the shuffled mechanism (Thm 4.2 "
             f"holds as T(P,Q) >= C(f_Shuffle)); {how}")
-    profile = []
-    for e in epsilons:
-        entry = {"epsilon": e, "delta": shuffle_delta(e0, nn, e, digits=digits, reduction=red), "rounds": None}
-        if T is not None:
-            entry["rounds"] = rounds_module.rounds_delta(e0, nn, T, e, reduction=rounds_red)
-        profile.append(entry)
+    composed = (rounds_module.rounds_deltas(e0, nn, T, epsilons, reduction=rounds_red) if T is not None and epsilons
+                else [None] * len(epsilons))
+    profile = [{"epsilon": e, "delta": shuffle_delta(e0, nn, e, digits=digits, reduction=red), "rounds": r}
+               for e, r in zip(epsilons, composed)]
     values = tuple({"alpha": a, "beta": float(curve(a))} for a in alphas)
     parameters = {"eps0": e0, "n": nn, "digits": digits, "rounds": T, "reduction": red,
                   "rounds_reduction": rounds_red if T is not None else None}

@@ -82,6 +82,9 @@ WINDOW_LARGE = math.sqrt(60.0)
 #: the window of a is processed in chunks of this many values (bounded memory at any n)
 CHUNK = 1 << 20
 
+#: largest number of grid points of the composed PLD (memory); see :func:`rounds_pld`
+MAX_GRID = 1 << 22
+
 #: up to this many clone counts the bucket weights are sums of the pmf, above it binomial tails
 RANGE_SUM_MAX = 1 << 20
 
@@ -287,6 +290,18 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
     e0, _, T = _check(eps0, n, rounds)
     step = round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=DEFAULT_TILT, bucket_rtol=bucket_rtol,
                      reduction=reduction)
+    # the composed grid spans T times one round's losses: past MAX_GRID points (small n and large
+    # eps0 T, e.g. randomized response composed 1000 times) the interval is raised so that it
+    # fits (memory stays bounded; any interval gives a sound bound, a coarser one a looser one)
+    span = (len(step) + 2) * step.interval * T
+    if span / step.interval > MAX_GRID:
+        coarse = span / MAX_GRID
+        step = round_pld(eps0, n, interval=coarse, pessimistic=pessimistic, tilt=DEFAULT_TILT,
+                         bucket_rtol=bucket_rtol, reduction=reduction)
+        step = PLD(step.interval, step.offset, step.log_mass, step.log_inf_mass, pessimistic=step.pessimistic,
+                   rel_error=step.rel_error, abs_error=step.abs_error, inf_error=step.inf_error, tilt=step.tilt,
+                   tail_mass=step.tail_mass, note=step.note + f"; interval raised to {coarse:.3g} so that the "
+                   f"composed grid fits {MAX_GRID} points")
     lam = choose_tilt(step, T) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
     if lam != step.tilt:
         # every error of one round sits at a grid point in [-eps0 - interval, eps0 + 2 interval]
@@ -314,6 +329,15 @@ def rounds_delta(eps0, n, rounds, epsilon, *, interval=None, reduction=DEFAULT_R
     red = clones.reduction(reduction)
     res = rounds_pld(e0, nn, T, interval=interval, reduction=red).delta(eps)
     return _labelled(res, e0, nn, T, red)
+
+
+def rounds_deltas(eps0, n, rounds, epsilons, *, interval=None, reduction=DEFAULT_REDUCTION) -> list[Result]:
+    """:func:`rounds_delta` at several epsilons from one composed PLD (built once)."""
+    e0, nn, T = _check(eps0, n, rounds)
+    eps = [validate.real("epsilon", e) for e in epsilons]
+    red = clones.reduction(reduction)
+    pld = rounds_pld(e0, nn, T, interval=interval, reduction=red)
+    return [_labelled(pld.delta(e), e0, nn, T, red) for e in eps]
 
 
 def rounds_epsilon(eps0, n, rounds, delta, *, interval=None, reduction=DEFAULT_REDUCTION) -> Result:
