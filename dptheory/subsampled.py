@@ -17,14 +17,33 @@ f-DP guarantee min(f, f^-1)** (:meth:`SubsampledGaussian.tradeoff`).
 l(y) is increasing (y = x for "remove", y = -x for "add"), the set of y with loss in
 ((k-1) d, k d] is the interval (y_{k-1}, y_k] with y_k = l^{-1}(k d) in closed form; each y_k is
 computed with a bound on its float error and rounded DOWN, so every y assigned to grid point k has
-loss at most k d (optimistic: rounded up, and y in (y_k, y_{k+1}] assigned to k d). The P-mass of
+loss at most k d. The P-mass of
 each cell is a difference of normal CDFs, taken in whichever tail avoids cancellation, with
 scipy's ``ndtr`` error bound :func:`ndtr_rtol` (checked against mpmath in the tests); cells whose
 relative error bound is above :data:`REL_TARGET` carry it as absolute error instead. The mass
 beyond the top threshold (at most e^-50, as dp_accounting's default ``log_mass_truncation_bound``)
-goes to +inf (pessimistic) or to the top grid point (optimistic), the mass below the bottom
-threshold to the bottom grid point (pessimistic; its losses are below it) or is dropped
-(optimistic).
+goes to +inf, the mass below the bottom threshold to the bottom grid point (its losses are below
+it).
+
+**Optimistic discretisation, second order** (:func:`profile_lower_pld`). Rounding every loss down
+to the grid gives a profile below the true one, but loses up to one interval of loss per step: N
+d after N compositions, far too much for a useful upper bound of the trade-off function. Instead
+the optimistic PLD is a set of non-negative masses m_k on the grid whose profile
+delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below the pair's at EVERY eps; then the
+compositions are below too (delta of a composition is sum_a P_a delta_B(eps - l_a), monotone in
+either factor's profile when the other's masses are non-negative; Zhu, Dong, Wang 2022, Thm 10
+for pairs). In y = e^eps the profile is convex, with slope -Q(L > log y); delta' is piecewise
+linear with kinks at the grid points e^{l_k}. It is built as the convex minorant of the points
+(e^{l_k}, delta_lo(l_k) - G_k): delta_lo a certified lower value of the profile at the grid
+point (P(y > t) - e^{l} Q(y > t) is below the hockey-stick divergence for every threshold t,
+so the threshold's rounding cannot hurt), G_k the lowering that keeps the chord between two
+grid points below the convex profile (on an interval of length h over which the slope rises by
+Q(cell), the chord is at most min(t, 1 - t) h Q(cell) above the profile; G_j + G_{j+1} >= h Q
+suffices, G_k = max of the two neighbouring h Q, halved). The error is second order in d, like the
+pessimistic split's. Above the first grid point whose lowered value is negative (the top of the
+support, where the chord bound exceeds the profile) the profile is bounded below by 0, and the
+point before it by the tangent Q(L >= l_K) (e^{l_K} - y). The minorant's masses are exact floats
+(a margin of 1e-15 absorbs their rounding), so the PLD carries no error of its own.
 """
 
 from __future__ import annotations
@@ -211,18 +230,7 @@ class _Direction:
             rel = 4 * _U
             mi, inf_err = float(top[0]), float(e_top[0])
         else:
-            t = np.where(undecided, np.inf, rounding.up(finite_y, dy))
-            t = np.where(undecided, np.minimum.accumulate(t[::-1])[::-1], t)
-            t = np.maximum.accumulate(t)
-            highs = np.concatenate([t[1:], [np.inf]])
-            mass, e = self.mass(t, highs)                 # cell (t_k, t_{k+1}] -> k d (top: beyond)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                rho = np.where(mass > 0, e / np.where(mass > 0, mass, 1.0), np.inf)
-            rel_cells = rho <= REL_TARGET
-            rel = float(np.max(rho[rel_cells], initial=0.0)) + 4 * _U
-            with np.errstate(over="ignore"):
-                abs_err = float(np.sum(np.where(rel_cells, 0.0, e) * np.exp(tilt * grid))) * 1.01
-            mi, inf_err = 0.0, 0.0
+            return self._profile_lower_pld(d, k_lo, grid, y, dy, tilt)
         with np.errstate(divide="ignore"):
             log_m = np.log(mass)
         note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; "
@@ -230,6 +238,110 @@ class _Direction:
         return PLD(d, k_lo, log_m, math.log(mi) if mi > 0 else _NEG_INF, pessimistic=pessimistic,
                    rel_error=rounding.up(rel), abs_error=rounding.up_nonneg(abs_err),
                    inf_error=rounding.up_nonneg(inf_err), tilt=tilt, note=note)
+
+    def _profile_lower_pld(self, d, k_lo, grid, y, dy, tilt) -> PLD:
+        """The second-order optimistic PLD (module text): delta_lo and the Q-masses of the loss
+        cells from the thresholds, then :func:`profile_lower_pld`."""
+        finite = np.isfinite(y)
+        t = np.where(np.isnan(y), np.inf, y)  # an undecided threshold: any t gives a lower value
+        # delta(l_k) >= P(y > t) - e^{l_k} Q(y > t), minus the masses' errors
+        inf_arr = np.full(t.shape, np.inf)
+        ps, pe = self.mass(t, inf_arr)
+        qs, qe = self.mass(t, inf_arr, "q")
+        with np.errstate(over="ignore", invalid="ignore"):
+            el = np.exp(grid)
+            delta_lo = ps - el * qs - (pe + el * qe * (1 + 2 * _U)) - 4 * _U * (ps + el * qs)
+        delta_lo = np.where(np.isfinite(delta_lo), delta_lo, -np.inf)
+        # Q(l_j < L <= l_{j+1}) <= Q(t_j^- < y <= t_{j+1}^+): the thresholds widened outwards
+        t_dn = np.where(finite, rounding.down(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), -np.inf, y))
+        t_up = np.where(finite, rounding.up(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), np.inf, y))
+        qc, qce = self.mass(t_dn[:-1], t_up[1:], "q")
+        q_cell = qc + qce
+        q_below, qbe = self.mass(np.array([-np.inf]), t_up[:1], "q")
+        # Q(L >= l_k) >= Q(y > t_k^+) (a lower bound, for the tangent at the top)
+        q_tail, q_tail_e = self.mass(t_up, inf_arr, "q")
+        q_tail_lo = np.maximum(q_tail - q_tail_e, 0.0)
+        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; profile below the "
+                "pair's at every epsilon (second-order optimistic discretisation)")
+        return profile_lower_pld(d, k_lo, delta_lo, q_cell, float(q_below[0] + qbe[0]), q_tail_lo, 1.0, tilt, note)
+
+
+def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_lo, p_total, tilt=0.0,
+                      note="") -> PLD:
+    """A PLD (non-negative masses on the grid (offset + k) * interval, pessimistic = False) whose
+    profile delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below delta(eps) at every real eps
+    (see the module text for the construction and its proof).
+
+    Parameters: ``delta_lo[k]`` a certified lower value of delta at l_k; ``q_cell_up[k]`` an
+    upper bound of Q(l_k < L <= l_{k+1}); ``q_below_up`` of Q(L <= l_0); ``q_tail_lo[k]`` a lower
+    bound of Q(L >= l_k); ``p_total`` a lower bound of the P-mass (delta at eps = -inf).
+    """
+    n = len(delta_lo)
+    l = (offset + np.arange(n)) * interval
+    yk = np.exp(l)
+    h = np.diff(yk) * (1 + 4 * _U)
+    c = h * np.asarray(q_cell_up, dtype=float)
+    c_left = np.concatenate([[yk[0] * q_below_up], c])   # interval [0, y_0]: chord from (0, p_total)
+    c_right = np.concatenate([c, [0.0]])
+    g = 0.5 * np.maximum(c_left, c_right)
+    g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
+    margin = 1e-15 + 64 * _U * p_total
+    v = np.asarray(delta_lo, dtype=float) - g - margin
+    negative = np.nonzero(~(v >= 0))[0]
+    if len(negative):
+        K = int(negative[0])
+        v[K:] = 0.0
+        if K >= 1:  # the tangent at y_K from the right end: delta(y) >= Q(L >= l_K) (y_K - y)
+            v[K - 1] = min(v[K - 1], max(0.0, float(q_tail_lo[K]) * (yk[K] - yk[K - 1]) * (1 - 4 * _U) - margin))
+    else:
+        v = np.concatenate([v, [0.0]])
+        yk = np.concatenate([yk, [math.exp((offset + n) * interval)]])
+        n += 1
+    xs = np.concatenate([[0.0], yk])
+    vs = np.concatenate([[max(p_total - margin, 0.0)], v])
+    hull = _lower_hull_indices(xs, vs)
+    # slopes of the minorant, and the masses m_k = e^{l_k} (slope to the right - slope to the left)
+    hx, hv = xs[hull], vs[hull]
+    slopes = np.diff(hv) / np.diff(hx)
+    slopes = np.concatenate([slopes, [0.0]])
+    masses = np.zeros(n)
+    idx = hull[1:] - 1  # grid index of each hull vertex after the point at y = 0
+    masses[idx] = np.maximum(hx[1:] * (slopes[1:] - slopes[:-1]), 0.0)
+    with np.errstate(divide="ignore"):
+        log_m = np.log(masses)
+    return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,
+               tilt=tilt, note=note)
+
+
+def _lower_hull_indices(xs, ys) -> np.ndarray:
+    """Indices of the lower convex hull of points sorted by x (strictly increasing).
+
+    Vectorised pruning: a point on or above the segment between its two neighbours (in the
+    current list) is not a vertex of the lower hull of any set containing them, so every such
+    point is dropped at once; repeated until none is left (a few passes for points that are
+    nearly convex already), then finished by the monotone chain if passes run out."""
+    idx = np.arange(len(xs))
+    for _ in range(64):
+        if len(idx) < 3:
+            return idx
+        x, y = xs[idx], ys[idx]
+        cross = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2]) - (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
+        drop = cross <= 0  # the middle point is on or above the chord of its neighbours
+        if not np.any(drop):
+            return idx
+        keep = np.ones(len(idx), dtype=bool)
+        keep[1:-1] = ~drop
+        idx = idx[keep]
+    hull: list[int] = []
+    for i in idx.tolist():
+        while len(hull) >= 2:
+            j, k = hull[-2], hull[-1]
+            if (xs[k] - xs[j]) * (ys[i] - ys[j]) - (ys[k] - ys[j]) * (xs[i] - xs[j]) <= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return np.array(hull, dtype=np.int64)
 
 
 class SubsampledGaussian:
