@@ -37,9 +37,11 @@ linear with kinks at the grid points e^{l_k}. It is built as the convex minorant
 (e^{l_k}, delta_lo(l_k) - G_k): delta_lo a certified lower value of the profile at the grid
 point (P(y > t) - e^{l} Q(y > t) is below the hockey-stick divergence for every threshold t,
 so the threshold's rounding cannot hurt), G_k the lowering that keeps the chord between two
-grid points below the convex profile (on an interval of length h over which the slope rises by
-Q(cell), the chord is at most min(t, 1 - t) h Q(cell) above the profile; G_j + G_{j+1} >= h Q
-suffices, G_k = max of the two neighbouring h Q, halved). The error is second order in d, like the
+grid points below the convex profile: on an interval of length h over which the slope rises by
+Q(cell), the chord is at most t (1 - t) h Q(cell) above the profile at the fraction t of the
+interval (a kink at s leaves t (1 - s) h Q left of it and s (1 - t) h Q right of it, both at most
+t (1 - t) h Q; a convex function is a mixture of kinks), so lowering both ends by h Q / 4 suffices:
+G_k = max of the two neighbouring h Q, quartered. The error is second order in d, like the
 pessimistic split's. Above the first grid point whose lowered value is negative (the top of the
 support, where the chord bound exceeds the profile) the profile is bounded below by 0, and the
 point before it by the tangent Q(L >= l_K) (e^{l_K} - y). The minorant's masses are exact floats
@@ -184,60 +186,71 @@ class _Direction:
 
     def pld(self, interval: float, pessimistic: bool, tilt: float) -> PLD:
         d = interval
+        k_lo, grid, y, dy = self.grid(d)
+        undecided = np.isnan(y)
+        finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
+        if not pessimistic:
+            return self._profile_lower_pld(d, k_lo, grid, y, dy, tilt)
+        mass, cell_err, e_bottom, mi, inf_err = self._split_masses(d, grid, y, dy, undecided, finite_y)
+        # the split takes the float cell mass: its error twice (both shares), at tilted weights
+        with np.errstate(over="ignore"):
+            abs_err = float(np.sum(cell_err * np.exp(tilt * grid[1:])))
+            abs_err += e_bottom * math.exp(tilt * grid[0])
+        rel = 4 * _U
+        with np.errstate(divide="ignore"):
+            log_m = np.log(mass)
+        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; "
+                f"+inf holds the mass beyond the grid (at most e^{LOG_TAIL:g})")
+        return PLD(d, k_lo, log_m, math.log(mi) if mi > 0 else _NEG_INF, pessimistic=True,
+                   rel_error=rounding.up(rel), abs_error=rounding.up_nonneg(abs_err),
+                   inf_error=rounding.up_nonneg(inf_err), tilt=tilt, note=note)
+
+    def grid(self, d):
+        """The grid indices and losses covering the loss between the e^-50 quantiles, and the
+        thresholds y_k = l^{-1}(k d) with their error bounds."""
         y_lo, y_hi = self.quantiles(LOG_TAIL)
         l_lo, l_hi = float(self.loss(y_lo)), float(self.loss(y_hi))
         k_lo, k_hi = math.floor(l_lo / d) - 1, math.ceil(l_hi / d) + 1
         k = np.arange(k_lo, k_hi + 1)
         grid = k * d
         y, dy = self.threshold(grid)
-        undecided = np.isnan(y)
-        finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
-        if pessimistic:
-            # an undecided threshold (nan) takes the one below it (thresholds increase, so that is
-            # below the true one); its cell is not split but rounded up
-            t = np.where(undecided, -np.inf, rounding.down(finite_y, dy))
-            t = np.where(undecided, np.maximum.accumulate(t), t)
-            t = np.minimum.accumulate(t[::-1])[::-1]
-            a, b = t[:-1], t[1:]                        # cell (t_k, t_{k+1}] between grid k and k+1
-            pm, pe = self.mass(a, b)
-            qm, qe = self.mass(a, b, "q")
-            # points of the cell below the true y_k have loss >= l_k - eta_k (the loss has slope
-            # <= 1 / sigma^2 in y; t_k is within 2 dy + a few ulps below y_k)
-            gap = np.where(np.isfinite(t[:-1]), 2 * dy[:-1] + 8 * _U * np.abs(finite_y[:-1]), 0.0)
-            eta = gap / self.sigma**2
-            p_up = pm + pe
-            with np.errstate(over="ignore", invalid="ignore"):
-                q_lo = np.maximum(qm - qe - p_up * np.exp(-grid[:-1]) * np.expm1(eta) * 1.01, 0.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                l_eff = np.log(p_up) - np.log(q_lo)  # the cell's loss log(P/Q), at its largest
-                l_err = 4 * _U * (np.abs(np.log(p_up)) + np.abs(np.log(q_lo)) + np.abs(l_eff))
-            ok = np.isfinite(l_eff) & np.isfinite(l_err) & (p_up > 0)
-            frac = np.where(ok, split_fraction(np.where(ok, l_eff, 0.0), np.where(ok, l_err, 0.0), grid[:-1], d), 1.0)
-            hi = p_up * frac * (1 + 2 * _U)
-            no_split = undecided[:-1] | ~np.isfinite(hi)
-            m_hi = np.where(no_split, pm, np.minimum(pm, np.nan_to_num(hi)))
-            m_lo = pm - m_hi
-            bottom, e_bottom = self.mass(np.array([-np.inf]), t[:1])
-            top, e_top = self.mass(t[-1:], np.array([np.inf]))
-            mass = np.zeros(len(k))
-            mass[0] += bottom[0]
-            mass[:-1] += m_lo
-            mass[1:] += m_hi
-            # the split takes the float cell mass: its error twice (both shares), at tilted weights
-            with np.errstate(over="ignore"):
-                abs_err = float(np.sum(2.02 * pe * np.exp(tilt * grid[1:]) + 4 * _U * pm * np.exp(tilt * grid[1:])))
-                abs_err += float(e_bottom[0]) * math.exp(tilt * grid[0])
-            rel = 4 * _U
-            mi, inf_err = float(top[0]), float(e_top[0])
-        else:
-            return self._profile_lower_pld(d, k_lo, grid, y, dy, tilt)
-        with np.errstate(divide="ignore"):
-            log_m = np.log(mass)
-        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; "
-                f"{'+inf' if pessimistic else 'top point'} holds the mass beyond the grid (at most e^{LOG_TAIL:g})")
-        return PLD(d, k_lo, log_m, math.log(mi) if mi > 0 else _NEG_INF, pessimistic=pessimistic,
-                   rel_error=rounding.up(rel), abs_error=rounding.up_nonneg(abs_err),
-                   inf_error=rounding.up_nonneg(inf_err), tilt=tilt, note=note)
+        return k_lo, grid, y, dy
+
+    def _split_masses(self, d, grid, y, dy, undecided, finite_y):
+        """The pessimistic split (module text): grid masses, each cell's absolute error (carried
+        by both of its grid points), the bottom tail's error, the mass beyond the top and its error."""
+        # an undecided threshold (nan) takes the one below it (thresholds increase, so that is
+        # below the true one); its cell is not split but rounded up
+        t = np.where(undecided, -np.inf, rounding.down(finite_y, dy))
+        t = np.where(undecided, np.maximum.accumulate(t), t)
+        t = np.minimum.accumulate(t[::-1])[::-1]
+        a, b = t[:-1], t[1:]                        # cell (t_k, t_{k+1}] between grid k and k+1
+        pm, pe = self.mass(a, b)
+        qm, qe = self.mass(a, b, "q")
+        # points of the cell below the true y_k have loss >= l_k - eta_k (the loss has slope
+        # <= 1 / sigma^2 in y; t_k is within 2 dy + a few ulps below y_k)
+        gap = np.where(np.isfinite(t[:-1]), 2 * dy[:-1] + 8 * _U * np.abs(finite_y[:-1]), 0.0)
+        eta = gap / self.sigma**2
+        p_up = pm + pe
+        with np.errstate(over="ignore", invalid="ignore"):
+            q_lo = np.maximum(qm - qe - p_up * np.exp(-grid[:-1]) * np.expm1(eta) * 1.01, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            l_eff = np.log(p_up) - np.log(q_lo)  # the cell's loss log(P/Q), at its largest
+            l_err = 4 * _U * (np.abs(np.log(p_up)) + np.abs(np.log(q_lo)) + np.abs(l_eff))
+        ok = np.isfinite(l_eff) & np.isfinite(l_err) & (p_up > 0)
+        frac = np.where(ok, split_fraction(np.where(ok, l_eff, 0.0), np.where(ok, l_err, 0.0), grid[:-1], d), 1.0)
+        hi = p_up * frac * (1 + 2 * _U)
+        no_split = undecided[:-1] | ~np.isfinite(hi)
+        m_hi = np.where(no_split, pm, np.minimum(pm, np.nan_to_num(hi)))
+        m_lo = pm - m_hi
+        bottom, e_bottom = self.mass(np.array([-np.inf]), t[:1])
+        top, e_top = self.mass(t[-1:], np.array([np.inf]))
+        mass = np.zeros(len(grid))
+        mass[0] += bottom[0]
+        mass[:-1] += m_lo
+        mass[1:] += m_hi
+        cell_err = 2.02 * pe + 4 * _U * pm
+        return mass, cell_err, float(e_bottom[0]), float(top[0]), float(e_top[0])
 
     def _profile_lower_pld(self, d, k_lo, grid, y, dy, tilt) -> PLD:
         """The second-order optimistic PLD (module text): delta_lo and the Q-masses of the loss
@@ -266,6 +279,96 @@ class _Direction:
         return profile_lower_pld(d, k_lo, delta_lo, q_cell, float(q_below[0] + qbe[0]), q_tail_lo, 1.0, tilt, note)
 
 
+def symmetrised_step_pld(sigma: float, p: float, interval: float, pessimistic: bool, tilt: float = 0.0) -> PLD:
+    """One step of the per-step symmetrised subsampled Gaussian C_p(G_{1/sigma}) = min{f, f^-1}**
+    (Dong, Roth, Su 2022, App. F; the paper's symmetric per-step curve, digest §5.6 (ii)), with f
+    the trade-off function of the "add" pair (N(0, s^2), mixture). Its Bayes error is
+    R_C(pi) = R_f(max(pi, 1 - pi)) (R_f(pi) <= R_f(1 - pi) for pi >= 1/2: Dong et al.'s form of
+    C_p, f on [0, x*], a slope -1 segment, then f^-1; checked numerically in the tests).
+
+    * pessimistic: the construction D(g) from the pessimistic "add" PLD g (a pair below f): its
+      atoms of negative loss (the segments of slope < -1), their mirror images (loss -l, P-mass
+      m e^{-l}) and an atom of loss 0 with the remaining mass. R_D(pi) = R_g(max(pi, 1 - pi))
+      (for pi >= 1/2 the mirror and zero atoms contribute (1 - pi) times their Q-mass, as the
+      atoms of g with l >= 0 do), so D(g) <= C(f): a dominating pair. Errors: each cell's error
+      counts for the atom, its mirror (times e^{-l}) and the zero atom.
+    * optimistic: :func:`profile_lower_pld` on the profile of C(f): for eps >= 0 it is f's,
+      H(mixture || N(0, s^2)), the "remove" direction's (thresholds of that direction); for
+      eps < 0, 1 - e^eps + e^eps delta(-eps) (symmetry); the Q-mass of a loss cell is the remove
+      pair's Q-mass there (l >= 0) or its P-mass on the mirrored cell (l < 0; the atom at 0 sits
+      on a grid point and does not count inside a cell).
+    """
+    sg = validate.positive("sigma", sigma)
+    pr = validate.probability("p", p, open_low=True, open_high=True)
+    d = validate.positive("interval", interval)
+    note = f"per-step symmetrised subsampled Gaussian C_p, sigma = {sg:g}, p = {pr:g}"
+    if pessimistic:
+        add = _Direction(sg, pr, "add")
+        k_lo, grid, y, dy = add.grid(d)
+        undecided = np.isnan(y)
+        finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
+        mass, cell_err, e_bottom, _, _ = add._split_masses(d, grid, y, dy, undecided, finite_y)
+        k = np.arange(k_lo, k_lo + len(grid))
+        neg = k < 0
+        kn = k[neg]
+        mn = mass[neg]
+        mirror = mn * np.exp(-grid[neg])
+        total = math.fsum(mn.tolist()) + math.fsum(mirror.tolist())
+        zero = 1.0 - total
+        if zero < -1e-12:
+            raise ArithmeticError(f"{note}: the steep part and its mirror exceed mass 1 ({total!r})")
+        k_max = int(-kn.min()) if len(kn) else 0
+        out = np.zeros(2 * k_max + 1)  # grid indices -k_max .. k_max
+        out[kn + k_max] += mn
+        out[-kn + k_max] += mirror
+        out[k_max] += max(zero, 0.0)
+        # errors: cells with a negative end, weighted by 1 + e^{-l} at their lower end, twice (the
+        # atom and its mirror, and the zero atom that takes the rest), the bottom tail likewise
+        lower_neg = k[:-1] < 0
+        with np.errstate(over="ignore"):
+            w = 1.0 + np.exp(-grid[:-1][lower_neg])
+            abs_err = 2.0 * float(np.sum(cell_err[lower_neg] * w)) + 2.0 * e_bottom * (1.0 + math.exp(-grid[0]))
+        abs_err += 16 * _U * (total + 1.0) + max(-zero, 0.0)
+        with np.errstate(divide="ignore"):
+            log_m = np.log(out)
+        return PLD(d, -k_max, log_m, _NEG_INF, pessimistic=True, rel_error=8 * _U,
+                   abs_error=rounding.up_nonneg(abs_err), inf_error=0.0, tilt=tilt, note=note + " (pessimistic)")
+    rem = _Direction(sg, pr, "remove")
+    _, g_rem, _, _ = rem.grid(d)
+    k_max = int(round(g_rem[-1] / d)) + 1
+    k = np.arange(-k_max, k_max + 1)
+    grid = k * d
+    pos = k >= 0
+    y, dy = rem.threshold(grid[pos])
+    finite = np.isfinite(y)
+    t = np.where(np.isnan(y), np.inf, y)
+    t_dn = np.where(finite, rounding.down(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), -np.inf, y))
+    t_up = np.where(finite, rounding.up(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), np.inf, y))
+    inf_arr = np.full(t.shape, np.inf)
+    ps, pe = rem.mass(t, inf_arr)
+    qs, qe = rem.mass(t, inf_arr, "q")
+    el = np.exp(grid[pos])
+    d_pos = ps - el * qs - (pe + el * qe * (1 + 2 * _U)) - 4 * _U * (ps + el * qs)
+    d_pos = np.where(np.isfinite(d_pos), d_pos, -np.inf)
+    # eps < 0: 1 - e^eps + e^eps delta(-eps) (the grid is symmetric: -l_k is a grid point)
+    e_neg = np.exp(grid[~pos])
+    mirror_vals = d_pos[1:][::-1]                              # delta at -l for l = -k_max .. -1
+    d_neg = (-np.expm1(grid[~pos])) * (1 - 2 * _U) + e_neg * np.where(mirror_vals > 0, mirror_vals * (1 - 2 * _U),
+                                                                      mirror_vals * (1 + 2 * _U))
+    delta_lo = np.concatenate([d_neg, d_pos])
+    # Q-mass of the open loss cells (l_j, l_{j+1})
+    qc, qce = rem.mass(t_dn[:-1], t_up[1:], "q")              # cells with l_j >= 0
+    pc, pce = rem.mass(t_dn[:-1], t_up[1:])                   # their mirror images carry the P-mass
+    q_cell = np.concatenate([(pc + pce)[::-1], qc + qce])
+    q_below, qbe = rem.mass(t_dn[-1:], np.array([np.inf]))    # Q_C(L <= -k_max d) = P_r(L_r >= k_max d)
+    q_tail_pos, q_tail_e = rem.mass(t_up, inf_arr, "q")       # Q_C(L >= l) >= Q_r(y > t_up(l)), l >= 0
+    p_tail_neg, p_tail_e = rem.mass(t_dn, inf_arr)            # Q_C(L >= -l) >= 1 - P_r(y > t_dn(l))
+    q_tail_lo = np.concatenate([np.maximum(1.0 - (p_tail_neg + p_tail_e)[1:][::-1], 0.0),
+                                np.maximum(q_tail_pos - q_tail_e, 0.0)])
+    return profile_lower_pld(d, -k_max, delta_lo, q_cell, float(q_below[0] + qbe[0]), q_tail_lo, 1.0, tilt,
+                             note + " (profile below the pair's at every epsilon)")
+
+
 def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_lo, p_total, tilt=0.0,
                       note="") -> PLD:
     """A PLD (non-negative masses on the grid (offset + k) * interval, pessimistic = False) whose
@@ -283,7 +386,7 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
     c = h * np.asarray(q_cell_up, dtype=float)
     c_left = np.concatenate([[yk[0] * q_below_up], c])   # interval [0, y_0]: chord from (0, p_total)
     c_right = np.concatenate([c, [0.0]])
-    g = 0.5 * np.maximum(c_left, c_right)
+    g = 0.25 * np.maximum(c_left, c_right)
     g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
     margin = 1e-15 + 64 * _U * p_total
     v = np.asarray(delta_lo, dtype=float) - g - margin
@@ -373,11 +476,18 @@ class SubsampledGaussian:
 
     def step_pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
         """The PLD of one step for the pair ``direction`` ("remove" or "add", see the module
-        docstring), discretised on the grid ``k * interval`` (default 1e-4)."""
+        docstring; "symmetrised": the per-step symmetrisation C_p of :func:`symmetrised_step_pld`,
+        a symmetric pair), discretised on the grid ``k * interval`` (default 1e-4)."""
         d = 1e-4 if interval is None else validate.positive("interval", interval)
-        if direction not in DIRECTIONS:
-            raise validate.DomainError(f"direction = {direction!r} is invalid: must be 'remove' or 'add'")
+        if direction not in DIRECTIONS + ("symmetrised",):
+            raise validate.DomainError(f"direction = {direction!r} is invalid: must be 'remove', 'add' or "
+                                       "'symmetrised'")
         lam = DEFAULT_TILT if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+        if direction == "symmetrised":
+            if self.p == 1:
+                raise validate.DomainError("p = 1 is invalid for direction 'symmetrised': the Gaussian mechanism is "
+                                           "symmetric already (use direction 'remove')")
+            return symmetrised_step_pld(self.sigma, self.p, d, bool(pessimistic), lam)
         return _Direction(self.sigma, self.p, direction).pld(d, bool(pessimistic), lam)
 
     def _composed(self, interval, pessimistic, direction, tilt) -> PLD:

@@ -124,7 +124,7 @@ def dominates(first: tuple, second: tuple) -> bool:
     everywhere: Delta(first || second) = 0), from their family keys alone.
 
     Keys: ``("gaussian", mu, T)``, ``("laplace", eps, T)``, ``("rr", eps, k, T)``,
-    ``("sgm", sigma, p, T)``, ``("pp",)``, ``("bnp",)``. The orders used: Lemma 2 (M_BNP >= M >=
+    ``("sgm", sigma, p, T)``, ``("sgm_sym", sigma, p, T)``, ``("pp",)``, ``("bnp",)``. The orders used: Lemma 2 (M_BNP >= M >=
     M_PP); G_mu^T = G_{mu sqrt T} and Lemma B.2 (compared exactly, mu^2 T as rationals); one
     step of the Laplace mechanism, of k-ary randomized response (one k) and of the subsampled
     Gaussian (sigma smaller and p larger: the other pair is a post-processing of it, by adding
@@ -145,7 +145,7 @@ def dominates(first: tuple, second: tuple) -> bool:
         return first[1] >= second[1] and first[2] >= second[2]
     if fam == "rr":
         return int(first[2]) == int(second[2]) and first[1] >= second[1] and first[3] >= second[3]
-    if fam == "sgm":
+    if fam in ("sgm", "sgm_sym"):  # the symmetrisations are monotone in the curve they symmetrise
         return first[1] <= second[1] and first[2] >= second[2] and first[3] >= second[3]
     return False
 

@@ -26,6 +26,10 @@ Composition and bounds:
 * the subsampled Gaussian (``dptheory.subsampled.SubsampledGaussian(sigma, p, steps)``, the
   add/remove symmetrisation min(f, f^-1)** of the composed directions): pessimistic PLDs for
   the lower bound, optimistic PLDs for the upper bound (p = 1: the Gaussian mechanism, exact);
+* ``sgm_sym``: the subsampled Gaussian symmetrised per step, C_p(G_{1/sigma}) (Dong, Roth, Su
+  2022; digest §5.6 (ii): more pessimistic than the add/remove symmetrisation of the
+  composition), the symmetric per-step curve Theorem 3 needs
+  (:func:`dptheory.subsampled.symmetrised_step_pld`: pessimistic and optimistic PLDs);
 * the shuffle model (``dptheory.shuffle.fdp.shuffle_tradeoff`` for T = 1,
   ``dptheory.shuffle.rounds.rounds_pld`` for T > 1): a certified lower bound only (no upper
   bound of the worst case over eps0-LDP randomizers is computed).
@@ -236,6 +240,39 @@ def _sgm_curves(m):
                               family=("sgm", float(p["sigma"]), float(p["p"]), int(steps)), note=note, identity=m.identity)
 
 
+def _sgm_sym_pld(m, pessimistic):
+    from ..subsampled import SubsampledGaussian  # the per-step symmetrisation lives there
+
+    p, steps = m.params, m.steps
+    mech = SubsampledGaussian(p["sigma"], p["p"], steps)
+    d = _sgm_interval(mech, p)
+    return mech.pld(interval=d, pessimistic=pessimistic, direction="symmetrised", tilt=0.0), d
+
+
+def _sgm_sym(p, steps):
+    if p["p"] == 1:
+        return tradeoff.Gaussian(math.sqrt(steps) / p["sigma"])
+    from ..subsampled import SubsampledGaussian
+
+    mech = SubsampledGaussian(p["sigma"], p["p"], steps)
+    return mech.pld(interval=_sgm_interval(mech, p), direction="symmetrised", tilt=0.0).tradeoff()
+
+
+def _sgm_sym_curves(m):
+    from . import curves as cv
+
+    p, steps = m.params, m.steps
+    if p["p"] == 1:
+        return cv.exact(m.name, _sgm(p, steps), ("gaussian", 1.0 / p["sigma"], int(steps)), identity=m.identity)
+    lower, d = _sgm_sym_pld(m, True)
+    upper, _ = _sgm_sym_pld(m, False)
+    note = (f"per-step symmetrisation C_p(G_1/sigma) (Dong, Roth, Su 2022) composed {steps} times; pessimistic and "
+            f"optimistic PLDs, grid {d:g}")
+    return cv.CertifiedCurves(m.name, lower=_enc_pld(lower), upper=_enc_pld(upper),
+                              family=("sgm_sym", float(p["sigma"]), float(p["p"]), int(steps)), note=note,
+                              identity=m.identity)
+
+
 def _shuffle(p, steps):
     n = int(p["n"])
     if steps == 1:
@@ -315,6 +352,9 @@ MECHANISMS = {f.name: f for f in (
            "k-ary randomized response, eps-LDP", _exact_curves(_rr, _rr_key)),
     Family("sgm", {"sigma": (_pos, None), "p": (_prob, None), "grid": (_grid, OPTIONAL)}, _sgm,
            lambda p, t: p["p"] == 1, "Poisson-subsampled Gaussian (DP-SGD)", _sgm_curves),
+    Family("sgm_sym", {"sigma": (_pos, None), "p": (_prob, None), "grid": (_grid, OPTIONAL)}, _sgm_sym,
+           lambda p, t: p["p"] == 1, "subsampled Gaussian symmetrised per step (C_p; Theorem 3 applies)",
+           _sgm_sym_curves),
     Family("shuffle", {"eps0": (_pos, None), "n": (_n, None), "grid": (_grid, OPTIONAL)}, _shuffle,
            lambda p, t: False, "shuffled eps0-LDP randomizer", _shuffle_curves),
     Family("pp", {}, _pp, lambda p, t: True, "perfectly private mechanism M_PP (f = 1 - alpha)",
