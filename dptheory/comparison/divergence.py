@@ -255,7 +255,7 @@ def _same_curve(f, g) -> bool:
 
 #: the largest number of segments for which a piecewise-linear pair whose float Delta is within
 #: rounding of 0 is decided exactly in rational arithmetic
-EXACT_ZERO_MAX_SEGMENTS = 4000
+EXACT_ZERO_MAX_SEGMENTS = 2000
 
 
 def pl_delta_is_zero(f: tradeoff.PiecewiseLinear, g: tradeoff.PiecewiseLinear) -> bool:
@@ -281,15 +281,23 @@ def pl_delta_is_zero(f: tradeoff.PiecewiseLinear, g: tradeoff.PiecewiseLinear) -
         kinks = [b / (a + b) for a, b in zip(p, q) if a + b > 0]
         return alpha, beta, kinks
 
-    def bayes(alpha, beta, pi):
-        return min(pi * a + (1 - pi) * b for a, b in zip(alpha, beta))
+    def bayes_at(alpha, beta, kinks, points):
+        """R at each point (ascending): the minimising knot index falls as pi rises; the objective
+        is convex in the index, so a pointer walking down from the last knot finds it."""
+        out, j = [], len(alpha) - 1
+        for pi in points:
+            while j > 0 and pi * alpha[j - 1] + (1 - pi) * beta[j - 1] <= pi * alpha[j] + (1 - pi) * beta[j]:
+                j -= 1
+            # the pointer only moves down: a minimum further down is found by continuing the walk
+            out.append(pi * alpha[j] + (1 - pi) * beta[j])
+        return out
 
     fa, fb, fk = parts(f)
     ga, gb, gk = parts(g)
-    for pi in set(fk) | set(gk) | {Fraction(1, 2)}:
-        if bayes(fa, fb, pi) > bayes(ga, gb, pi):
-            return False
-    return True
+    points = sorted(set(fk) | set(gk) | {Fraction(1, 2)})
+    rf = bayes_at(fa, fb, fk, points)
+    rg = bayes_at(ga, gb, gk, points)
+    return all(a <= b for a, b in zip(rf, rg))
 
 
 def delta_divergence(f, g, *, tol: float = DEFAULT_TOL, max_points: int = DEFAULT_MAX_POINTS,
@@ -486,7 +494,7 @@ def _definition_pl(f: tradeoff.PiecewiseLinear, g: tradeoff.PiecewiseLinear, tol
     return max(0.0, rounding.down(lo, margin)), rounding.up(hi, margin)
 
 
-def sandwich(f, points: int = 2000) -> tuple[tradeoff.PiecewiseLinear, tradeoff.PiecewiseLinear]:
+def sandwich(f, points: int = 8000) -> tuple[tradeoff.PiecewiseLinear, tradeoff.PiecewiseLinear]:
     """Piecewise-linear trade-off functions (lower, upper) with lower <= f <= upper.
 
     Upper: the lower convex hull of (alpha_i, f(alpha_i) rounded up), which lies above f by
@@ -498,14 +506,23 @@ def sandwich(f, points: int = 2000) -> tuple[tradeoff.PiecewiseLinear, tradeoff.
         return f, f
     enc = be.enclosure(f)
     u = np.linspace(-8.0, 8.0, points)
-    alphas = np.unique(np.concatenate([[0.0, 1.0], 1.0 / (1.0 + np.exp(-u)), np.linspace(0, 1, points // 4)]))
+    # the corners of f (the optimal alphas on either side of each kink of R) are sampled too: a
+    # chord across a corner, or a supporting line missing it, costs first order
+    brk = enc.breakpoints[(enc.breakpoints > 0) & (enc.breakpoints < 1)]
+    near = np.concatenate([brk * (1 - 1e-12), brk * (1 + 1e-12)])
+    try:
+        corners = np.asarray(enc.argmin_alpha(near), dtype=float).ravel()
+    except validate.DomainError:
+        corners = np.zeros(0)
+    alphas = np.unique(np.concatenate([[0.0, 1.0], 1.0 / (1.0 + np.exp(-u)), np.linspace(0, 1, points // 4),
+                                       corners[np.isfinite(corners)]]))
     vals = np.asarray(f(alphas), dtype=float)
     up_vals = np.minimum(rounding.up(vals, be.CLOSED_FORM_ABS_ERR + 4 * EPS), 1.0 - alphas)
     up_vals = np.maximum(up_vals, 0.0)
     hx, hy = tradeoff._lower_hull(list(alphas), list(up_vals))
     upper = tradeoff.from_knots(hx, hy, tol=1e-15)
     # lower: lines l_k(alpha) = c_k - s_k alpha, c_k = R_lo(pi_k)/(1 - pi_k), s_k = pi_k/(1 - pi_k)
-    pis = np.unique(np.concatenate([1.0 / (1.0 + np.exp(-u)), [0.0]]))
+    pis = np.unique(np.concatenate([1.0 / (1.0 + np.exp(-u)), [0.0], brk]))
     r_lo, _ = enc.bounds(pis)
     c = r_lo / (1.0 - pis)
     s = pis / (1.0 - pis)
@@ -565,7 +582,7 @@ def _lower_from_lines(c, s, slack) -> tradeoff.PiecewiseLinear:
     return tradeoff.from_knots(hx, hy, tol=1e-15)
 
 
-def delta_divergence_definition(f, g, *, points: int = 2000) -> Result:
+def delta_divergence_definition(f, g, *, points: int = 8000) -> Result:
     """Delta(M || M~) by Definition 1: the smallest kappa with f(alpha + kappa) - kappa <= f~(alpha)
     for all alpha, by bisection on kappa (Kaissis et al. 2024, Definition 1).
 

@@ -332,7 +332,7 @@ def _hypotheses(m1: Moments, N, m2: Moments, N2):
     for m in (m1, m2):
         if not m.symmetric:
             reasons.append(f"{m.mechanism}: Berry-Esseen (Dong, Roth, Su 2022, Thm 5) needs a symmetric trade-off "
-                           "function (symmetrise, or compose both orientations)")
+                           "function per step (for the subsampled Gaussian: sgm_sym(...), its per-step symmetrisation)")
         if not m.v1.lower > 0:
             reasons.append(f"{m.mechanism}: v1 > 0 fails (a perfectly private step: eta undefined)")
         if not m.variance[0] > 0:
