@@ -31,22 +31,17 @@ from dptheory.comparison import bayes_error as be
 from dptheory.mechanisms import RandomizedResponse
 
 
-def timed(fn, repeat=5):
+def timed(fn, repeat=5, summary=statistics.median):
     times, out = [], None
     for _ in range(repeat):
         start = time.perf_counter()
         out = fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times), out
+    return summary(times), out
 
 
 def best(fn, repeat=3):
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
+    return timed(fn, repeat, min)
 
 
 def sgm_end_to_end():

@@ -136,6 +136,10 @@ def dominates(first: tuple, second: tuple) -> bool:
 
     if first[0] == "bnp" or second[0] == "pp":
         return True
+    if first[0] == "sgm_sym" and second[0] == "sgm":
+        # C(f) <= f and C(f) <= f^-1 per step, so C(f)^N <= min(f^N, (f^-1)^N)**: the per-step
+        # symmetrisation dominates the add/remove one
+        return first[1] <= second[1] and first[2] >= second[2] and first[3] >= second[3]
     if first[0] != second[0]:
         return False
     fam = first[0]
