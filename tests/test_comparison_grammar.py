@@ -8,7 +8,7 @@ import pytest
 
 from dptheory import tradeoff as T
 from dptheory.comparison import parse_mechanism, symmetric_delta
-from dptheory.comparison.grammar import MECHANISMS, laplace_lower_bound
+from dptheory.comparison.grammar import MECHANISMS, laplace_lower_bound, laplace_upper_bound
 from dptheory.mechanisms import RandomizedResponse
 from dptheory.validate import DomainError
 
@@ -107,3 +107,11 @@ def test_certified_curve_kinds():
     assert parse_mechanism("sgm(sigma=1, p=0.1, steps=3)").curves().kind == "bounds"
     assert parse_mechanism("sgm(sigma=1, p=1, steps=3)").curves().kind == "exact"
     assert parse_mechanism("shuffle(eps0=1, n=50)").curves().kind == "lower"
+
+
+def test_laplace_upper_bound_is_above_and_close():
+    for eps in (0.3, 1.0, 4.0):
+        ub = laplace_upper_bound(eps)
+        a = np.linspace(0, 1, 20001)
+        gap = np.asarray(ub(a)) - np.asarray(T.laplace(eps)(a))
+        assert gap.min() >= -1e-15 and gap.max() < 1e-5
