@@ -17,14 +17,35 @@ f-DP guarantee min(f, f^-1)** (:meth:`SubsampledGaussian.tradeoff`).
 l(y) is increasing (y = x for "remove", y = -x for "add"), the set of y with loss in
 ((k-1) d, k d] is the interval (y_{k-1}, y_k] with y_k = l^{-1}(k d) in closed form; each y_k is
 computed with a bound on its float error and rounded DOWN, so every y assigned to grid point k has
-loss at most k d (optimistic: rounded up, and y in (y_k, y_{k+1}] assigned to k d). The P-mass of
+loss at most k d. The P-mass of
 each cell is a difference of normal CDFs, taken in whichever tail avoids cancellation, with
 scipy's ``ndtr`` error bound :func:`ndtr_rtol` (checked against mpmath in the tests); cells whose
 relative error bound is above :data:`REL_TARGET` carry it as absolute error instead. The mass
 beyond the top threshold (at most e^-50, as dp_accounting's default ``log_mass_truncation_bound``)
-goes to +inf (pessimistic) or to the top grid point (optimistic), the mass below the bottom
-threshold to the bottom grid point (pessimistic; its losses are below it) or is dropped
-(optimistic).
+goes to +inf, the mass below the bottom threshold to the bottom grid point (its losses are below
+it).
+
+**Optimistic discretisation, second order** (:func:`profile_lower_pld`). Rounding every loss down
+to the grid gives a profile below the true one, but loses up to one interval of loss per step: N
+d after N compositions, far too much for a useful upper bound of the trade-off function. Instead
+the optimistic PLD is a set of non-negative masses m_k on the grid whose profile
+delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below the pair's at EVERY eps; then the
+compositions are below too (delta of a composition is sum_a P_a delta_B(eps - l_a), monotone in
+either factor's profile when the other's masses are non-negative; Zhu, Dong, Wang 2022, Thm 10
+for pairs). In y = e^eps the profile is convex, with slope -Q(L > log y); delta' is piecewise
+linear with kinks at the grid points e^{l_k}. It is built as the convex minorant of the points
+(e^{l_k}, delta_lo(l_k) - G_k): delta_lo a certified lower value of the profile at the grid
+point (P(y > t) - e^{l} Q(y > t) is below the hockey-stick divergence for every threshold t,
+so the threshold's rounding cannot hurt), G_k the lowering that keeps the chord between two
+grid points below the convex profile: on an interval of length h over which the slope rises by
+Q(cell), the chord is at most t (1 - t) h Q(cell) above the profile at the fraction t of the
+interval (a kink at s leaves t (1 - s) h Q left of it and s (1 - t) h Q right of it, both at most
+t (1 - t) h Q; a convex function is a mixture of kinks), so lowering both ends by h Q / 4 suffices:
+G_k = max of the two neighbouring h Q, quartered. The error is second order in d, like the
+pessimistic split's. Above the first grid point whose lowered value is negative (the top of the
+support, where the chord bound exceeds the profile) the profile is bounded below by 0, and the
+point before it by the tangent Q(L >= l_K) (e^{l_K} - y). The minorant's masses are exact floats
+(a margin of 1e-15 absorbs their rounding), so the PLD carries no error of its own.
 """
 
 from __future__ import annotations
@@ -165,71 +186,265 @@ class _Direction:
 
     def pld(self, interval: float, pessimistic: bool, tilt: float) -> PLD:
         d = interval
+        k_lo, grid, y, dy = self.grid(d)
+        undecided = np.isnan(y)
+        finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
+        if not pessimistic:
+            return self._profile_lower_pld(d, k_lo, grid, y, dy, tilt)
+        mass, cell_err, e_bottom, mi, inf_err = self._split_masses(d, grid, y, dy, undecided, finite_y)
+        # the split takes the float cell mass: its error twice (both shares), at tilted weights
+        with np.errstate(over="ignore"):
+            abs_err = float(np.sum(cell_err * np.exp(tilt * grid[1:])))
+            abs_err += e_bottom * math.exp(tilt * grid[0])
+        rel = 4 * _U
+        with np.errstate(divide="ignore"):
+            log_m = np.log(mass)
+        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; "
+                f"+inf holds the mass beyond the grid (at most e^{LOG_TAIL:g})")
+        return PLD(d, k_lo, log_m, math.log(mi) if mi > 0 else _NEG_INF, pessimistic=True,
+                   rel_error=rounding.up(rel), abs_error=rounding.up_nonneg(abs_err),
+                   inf_error=rounding.up_nonneg(inf_err), tilt=tilt, note=note)
+
+    def grid(self, d):
+        """The grid indices and losses covering the loss between the e^-50 quantiles, and the
+        thresholds y_k = l^{-1}(k d) with their error bounds."""
         y_lo, y_hi = self.quantiles(LOG_TAIL)
         l_lo, l_hi = float(self.loss(y_lo)), float(self.loss(y_hi))
         k_lo, k_hi = math.floor(l_lo / d) - 1, math.ceil(l_hi / d) + 1
         k = np.arange(k_lo, k_hi + 1)
         grid = k * d
         y, dy = self.threshold(grid)
+        return k_lo, grid, y, dy
+
+    def _split_masses(self, d, grid, y, dy, undecided, finite_y):
+        """The pessimistic split (module text): grid masses, each cell's absolute error (carried
+        by both of its grid points), the bottom tail's error, the mass beyond the top and its error."""
+        # an undecided threshold (nan) takes the one below it (thresholds increase, so that is
+        # below the true one); its cell is not split but rounded up
+        t = np.where(undecided, -np.inf, rounding.down(finite_y, dy))
+        t = np.where(undecided, np.maximum.accumulate(t), t)
+        t = np.minimum.accumulate(t[::-1])[::-1]
+        a, b = t[:-1], t[1:]                        # cell (t_k, t_{k+1}] between grid k and k+1
+        pm, pe = self.mass(a, b)
+        qm, qe = self.mass(a, b, "q")
+        # points of the cell below the true y_k have loss >= l_k - eta_k (the loss has slope
+        # <= 1 / sigma^2 in y; t_k is within 2 dy + a few ulps below y_k)
+        gap = np.where(np.isfinite(t[:-1]), 2 * dy[:-1] + 8 * _U * np.abs(finite_y[:-1]), 0.0)
+        eta = gap / self.sigma**2
+        p_up = pm + pe
+        with np.errstate(over="ignore", invalid="ignore"):
+            q_lo = np.maximum(qm - qe - p_up * np.exp(-grid[:-1]) * np.expm1(eta) * 1.01, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            l_eff = np.log(p_up) - np.log(q_lo)  # the cell's loss log(P/Q), at its largest
+            l_err = 4 * _U * (np.abs(np.log(p_up)) + np.abs(np.log(q_lo)) + np.abs(l_eff))
+        ok = np.isfinite(l_eff) & np.isfinite(l_err) & (p_up > 0)
+        frac = np.where(ok, split_fraction(np.where(ok, l_eff, 0.0), np.where(ok, l_err, 0.0), grid[:-1], d), 1.0)
+        hi = p_up * frac * (1 + 2 * _U)
+        no_split = undecided[:-1] | ~np.isfinite(hi)
+        m_hi = np.where(no_split, pm, np.minimum(pm, np.nan_to_num(hi)))
+        m_lo = pm - m_hi
+        bottom, e_bottom = self.mass(np.array([-np.inf]), t[:1])
+        top, e_top = self.mass(t[-1:], np.array([np.inf]))
+        mass = np.zeros(len(grid))
+        mass[0] += bottom[0]
+        mass[:-1] += m_lo
+        mass[1:] += m_hi
+        cell_err = 2.02 * pe + 4 * _U * pm
+        return mass, cell_err, float(e_bottom[0]), float(top[0]), float(e_top[0])
+
+    def _profile_lower_pld(self, d, k_lo, grid, y, dy, tilt) -> PLD:
+        """The second-order optimistic PLD (module text): delta_lo and the Q-masses of the loss
+        cells from the thresholds, then :func:`profile_lower_pld`."""
+        finite = np.isfinite(y)
+        t = np.where(np.isnan(y), np.inf, y)  # an undecided threshold: any t gives a lower value
+        # delta(l_k) >= P(y > t) - e^{l_k} Q(y > t), minus the masses' errors
+        inf_arr = np.full(t.shape, np.inf)
+        ps, pe = self.mass(t, inf_arr)
+        qs, qe = self.mass(t, inf_arr, "q")
+        with np.errstate(over="ignore", invalid="ignore"):
+            el = np.exp(grid)
+            delta_lo = ps - el * qs - (pe + el * qe * (1 + 2 * _U)) - 4 * _U * (ps + el * qs)
+        delta_lo = np.where(np.isfinite(delta_lo), delta_lo, -np.inf)
+        # Q(l_j < L <= l_{j+1}) <= Q(t_j^- < y <= t_{j+1}^+): the thresholds widened outwards
+        t_dn = np.where(finite, rounding.down(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), -np.inf, y))
+        t_up = np.where(finite, rounding.up(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), np.inf, y))
+        qc, qce = self.mass(t_dn[:-1], t_up[1:], "q")
+        q_cell = qc + qce
+        q_below, qbe = self.mass(np.array([-np.inf]), t_up[:1], "q")
+        # Q(L >= l_k) >= Q(y > t_k^+) (a lower bound, for the tangent at the top)
+        q_tail, q_tail_e = self.mass(t_up, inf_arr, "q")
+        q_tail_lo = np.maximum(q_tail - q_tail_e, 0.0)
+        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; profile below the "
+                "pair's at every epsilon (second-order optimistic discretisation)")
+        return profile_lower_pld(d, k_lo, delta_lo, q_cell, float(q_below[0] + qbe[0]), q_tail_lo, 1.0, tilt, note)
+
+
+def symmetrised_step_pld(sigma: float, p: float, interval: float, pessimistic: bool, tilt: float = 0.0) -> PLD:
+    """One step of the per-step symmetrised subsampled Gaussian C_p(G_{1/sigma}) = min{f, f^-1}**
+    (Dong, Roth, Su 2022, App. F; the paper's symmetric per-step curve, digest §5.6 (ii)), with f
+    the trade-off function of the "add" pair (N(0, s^2), mixture). Its Bayes error is
+    R_C(pi) = R_f(max(pi, 1 - pi)) (R_f(pi) <= R_f(1 - pi) for pi >= 1/2: Dong et al.'s form of
+    C_p, f on [0, x*], a slope -1 segment, then f^-1; checked numerically in the tests).
+
+    * pessimistic: the construction D(g) from the pessimistic "add" PLD g (a pair below f): its
+      atoms of negative loss (the segments of slope < -1), their mirror images (loss -l, P-mass
+      m e^{-l}) and an atom of loss 0 with the remaining mass. R_D(pi) = R_g(max(pi, 1 - pi))
+      (for pi >= 1/2 the mirror and zero atoms contribute (1 - pi) times their Q-mass, as the
+      atoms of g with l >= 0 do), so D(g) <= C(f): a dominating pair. Errors: each cell's error
+      counts for the atom, its mirror (times e^{-l}) and the zero atom.
+    * optimistic: :func:`profile_lower_pld` on the profile of C(f): for eps >= 0 it is f's,
+      H(mixture || N(0, s^2)), the "remove" direction's (thresholds of that direction); for
+      eps < 0, 1 - e^eps + e^eps delta(-eps) (symmetry); the Q-mass of a loss cell is the remove
+      pair's Q-mass there (l >= 0) or its P-mass on the mirrored cell (l < 0; the atom at 0 sits
+      on a grid point and does not count inside a cell).
+    """
+    sg = validate.positive("sigma", sigma)
+    pr = validate.probability("p", p, open_low=True, open_high=True)
+    d = validate.positive("interval", interval)
+    note = f"per-step symmetrised subsampled Gaussian C_p, sigma = {sg:g}, p = {pr:g}"
+    if pessimistic:
+        add = _Direction(sg, pr, "add")
+        k_lo, grid, y, dy = add.grid(d)
         undecided = np.isnan(y)
         finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
-        if pessimistic:
-            # an undecided threshold (nan) takes the one below it (thresholds increase, so that is
-            # below the true one); its cell is not split but rounded up
-            t = np.where(undecided, -np.inf, rounding.down(finite_y, dy))
-            t = np.where(undecided, np.maximum.accumulate(t), t)
-            t = np.minimum.accumulate(t[::-1])[::-1]
-            a, b = t[:-1], t[1:]                        # cell (t_k, t_{k+1}] between grid k and k+1
-            pm, pe = self.mass(a, b)
-            qm, qe = self.mass(a, b, "q")
-            # points of the cell below the true y_k have loss >= l_k - eta_k (the loss has slope
-            # <= 1 / sigma^2 in y; t_k is within 2 dy + a few ulps below y_k)
-            gap = np.where(np.isfinite(t[:-1]), 2 * dy[:-1] + 8 * _U * np.abs(finite_y[:-1]), 0.0)
-            eta = gap / self.sigma**2
-            p_up = pm + pe
-            with np.errstate(over="ignore", invalid="ignore"):
-                q_lo = np.maximum(qm - qe - p_up * np.exp(-grid[:-1]) * np.expm1(eta) * 1.01, 0.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                l_eff = np.log(p_up) - np.log(q_lo)  # the cell's loss log(P/Q), at its largest
-                l_err = 4 * _U * (np.abs(np.log(p_up)) + np.abs(np.log(q_lo)) + np.abs(l_eff))
-            ok = np.isfinite(l_eff) & np.isfinite(l_err) & (p_up > 0)
-            frac = np.where(ok, split_fraction(np.where(ok, l_eff, 0.0), np.where(ok, l_err, 0.0), grid[:-1], d), 1.0)
-            hi = p_up * frac * (1 + 2 * _U)
-            no_split = undecided[:-1] | ~np.isfinite(hi)
-            m_hi = np.where(no_split, pm, np.minimum(pm, np.nan_to_num(hi)))
-            m_lo = pm - m_hi
-            bottom, e_bottom = self.mass(np.array([-np.inf]), t[:1])
-            top, e_top = self.mass(t[-1:], np.array([np.inf]))
-            mass = np.zeros(len(k))
-            mass[0] += bottom[0]
-            mass[:-1] += m_lo
-            mass[1:] += m_hi
-            # the split takes the float cell mass: its error twice (both shares), at tilted weights
-            with np.errstate(over="ignore"):
-                abs_err = float(np.sum(2.02 * pe * np.exp(tilt * grid[1:]) + 4 * _U * pm * np.exp(tilt * grid[1:])))
-                abs_err += float(e_bottom[0]) * math.exp(tilt * grid[0])
-            rel = 4 * _U
-            mi, inf_err = float(top[0]), float(e_top[0])
-        else:
-            t = np.where(undecided, np.inf, rounding.up(finite_y, dy))
-            t = np.where(undecided, np.minimum.accumulate(t[::-1])[::-1], t)
-            t = np.maximum.accumulate(t)
-            highs = np.concatenate([t[1:], [np.inf]])
-            mass, e = self.mass(t, highs)                 # cell (t_k, t_{k+1}] -> k d (top: beyond)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                rho = np.where(mass > 0, e / np.where(mass > 0, mass, 1.0), np.inf)
-            rel_cells = rho <= REL_TARGET
-            rel = float(np.max(rho[rel_cells], initial=0.0)) + 4 * _U
-            with np.errstate(over="ignore"):
-                abs_err = float(np.sum(np.where(rel_cells, 0.0, e) * np.exp(tilt * grid))) * 1.01
-            mi, inf_err = 0.0, 0.0
+        mass, cell_err, e_bottom, _, _ = add._split_masses(d, grid, y, dy, undecided, finite_y)
+        k = np.arange(k_lo, k_lo + len(grid))
+        neg = k < 0
+        kn = k[neg]
+        mn = mass[neg]
+        mirror = mn * np.exp(-grid[neg])
+        total = math.fsum(mn.tolist()) + math.fsum(mirror.tolist())
+        zero = 1.0 - total
+        if zero < -1e-12:
+            raise ArithmeticError(f"{note}: the steep part and its mirror exceed mass 1 ({total!r})")
+        k_max = int(-kn.min()) if len(kn) else 0
+        out = np.zeros(2 * k_max + 1)  # grid indices -k_max .. k_max
+        out[kn + k_max] += mn
+        out[-kn + k_max] += mirror
+        out[k_max] += max(zero, 0.0)
+        # errors: cells with a negative end, weighted by 1 + e^{-l} at their lower end, twice (the
+        # atom and its mirror, and the zero atom that takes the rest), the bottom tail likewise
+        lower_neg = k[:-1] < 0
+        with np.errstate(over="ignore"):
+            w = 1.0 + np.exp(-grid[:-1][lower_neg])
+            abs_err = 2.0 * float(np.sum(cell_err[lower_neg] * w)) + 2.0 * e_bottom * (1.0 + math.exp(-grid[0]))
+        abs_err += 16 * _U * (total + 1.0) + max(-zero, 0.0)
         with np.errstate(divide="ignore"):
-            log_m = np.log(mass)
-        note = (f"subsampled Gaussian ({self.direction}), sigma = {self.sigma:g}, p = {self.p:g}; "
-                f"{'+inf' if pessimistic else 'top point'} holds the mass beyond the grid (at most e^{LOG_TAIL:g})")
-        return PLD(d, k_lo, log_m, math.log(mi) if mi > 0 else _NEG_INF, pessimistic=pessimistic,
-                   rel_error=rounding.up(rel), abs_error=rounding.up_nonneg(abs_err),
-                   inf_error=rounding.up_nonneg(inf_err), tilt=tilt, note=note)
+            log_m = np.log(out)
+        return PLD(d, -k_max, log_m, _NEG_INF, pessimistic=True, rel_error=8 * _U,
+                   abs_error=rounding.up_nonneg(abs_err), inf_error=0.0, tilt=tilt, note=note + " (pessimistic)")
+    rem = _Direction(sg, pr, "remove")
+    _, g_rem, _, _ = rem.grid(d)
+    k_max = int(round(g_rem[-1] / d)) + 1
+    k = np.arange(-k_max, k_max + 1)
+    grid = k * d
+    pos = k >= 0
+    y, dy = rem.threshold(grid[pos])
+    finite = np.isfinite(y)
+    t = np.where(np.isnan(y), np.inf, y)
+    t_dn = np.where(finite, rounding.down(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), -np.inf, y))
+    t_up = np.where(finite, rounding.up(np.where(finite, y, 0.0), dy), np.where(np.isnan(y), np.inf, y))
+    inf_arr = np.full(t.shape, np.inf)
+    ps, pe = rem.mass(t, inf_arr)
+    qs, qe = rem.mass(t, inf_arr, "q")
+    el = np.exp(grid[pos])
+    d_pos = ps - el * qs - (pe + el * qe * (1 + 2 * _U)) - 4 * _U * (ps + el * qs)
+    d_pos = np.where(np.isfinite(d_pos), d_pos, -np.inf)
+    # eps < 0: 1 - e^eps + e^eps delta(-eps) (the grid is symmetric: -l_k is a grid point)
+    e_neg = np.exp(grid[~pos])
+    mirror_vals = d_pos[1:][::-1]                              # delta at -l for l = -k_max .. -1
+    d_neg = (-np.expm1(grid[~pos])) * (1 - 2 * _U) + e_neg * np.where(mirror_vals > 0, mirror_vals * (1 - 2 * _U),
+                                                                      mirror_vals * (1 + 2 * _U))
+    delta_lo = np.concatenate([d_neg, d_pos])
+    # Q-mass of the open loss cells (l_j, l_{j+1})
+    qc, qce = rem.mass(t_dn[:-1], t_up[1:], "q")              # cells with l_j >= 0
+    pc, pce = rem.mass(t_dn[:-1], t_up[1:])                   # their mirror images carry the P-mass
+    q_cell = np.concatenate([(pc + pce)[::-1], qc + qce])
+    q_below, qbe = rem.mass(t_dn[-1:], np.array([np.inf]))    # Q_C(L <= -k_max d) = P_r(L_r >= k_max d)
+    q_tail_pos, q_tail_e = rem.mass(t_up, inf_arr, "q")       # Q_C(L >= l) >= Q_r(y > t_up(l)), l >= 0
+    p_tail_neg, p_tail_e = rem.mass(t_dn, inf_arr)            # Q_C(L >= -l) >= 1 - P_r(y > t_dn(l))
+    q_tail_lo = np.concatenate([np.maximum(1.0 - (p_tail_neg + p_tail_e)[1:][::-1], 0.0),
+                                np.maximum(q_tail_pos - q_tail_e, 0.0)])
+    return profile_lower_pld(d, -k_max, delta_lo, q_cell, float(q_below[0] + qbe[0]), q_tail_lo, 1.0, tilt,
+                             note + " (profile below the pair's at every epsilon)")
+
+
+def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_lo, p_total, tilt=0.0,
+                      note="") -> PLD:
+    """A PLD (non-negative masses on the grid (offset + k) * interval, pessimistic = False) whose
+    profile delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below delta(eps) at every real eps
+    (see the module text for the construction and its proof).
+
+    Parameters: ``delta_lo[k]`` a certified lower value of delta at l_k; ``q_cell_up[k]`` an
+    upper bound of Q(l_k < L <= l_{k+1}); ``q_below_up`` of Q(L <= l_0); ``q_tail_lo[k]`` a lower
+    bound of Q(L >= l_k); ``p_total`` a lower bound of the P-mass (delta at eps = -inf).
+    """
+    n = len(delta_lo)
+    l = (offset + np.arange(n)) * interval
+    yk = np.exp(l)
+    h = np.diff(yk) * (1 + 4 * _U)
+    c = h * np.asarray(q_cell_up, dtype=float)
+    c_left = np.concatenate([[yk[0] * q_below_up], c])   # interval [0, y_0]: chord from (0, p_total)
+    c_right = np.concatenate([c, [0.0]])
+    g = 0.25 * np.maximum(c_left, c_right)
+    g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
+    margin = 1e-15 + 64 * _U * p_total
+    v = np.asarray(delta_lo, dtype=float) - g - margin
+    negative = np.nonzero(~(v >= 0))[0]
+    if len(negative):
+        K = int(negative[0])
+        v[K:] = 0.0
+        if K >= 1:  # the tangent at y_K from the right end: delta(y) >= Q(L >= l_K) (y_K - y)
+            v[K - 1] = min(v[K - 1], max(0.0, float(q_tail_lo[K]) * (yk[K] - yk[K - 1]) * (1 - 4 * _U) - margin))
+    else:
+        v = np.concatenate([v, [0.0]])
+        yk = np.concatenate([yk, [math.exp((offset + n) * interval)]])
+        n += 1
+    xs = np.concatenate([[0.0], yk])
+    vs = np.concatenate([[max(p_total - margin, 0.0)], v])
+    hull = _lower_hull_indices(xs, vs)
+    # slopes of the minorant, and the masses m_k = e^{l_k} (slope to the right - slope to the left)
+    hx, hv = xs[hull], vs[hull]
+    slopes = np.diff(hv) / np.diff(hx)
+    slopes = np.concatenate([slopes, [0.0]])
+    masses = np.zeros(n)
+    idx = hull[1:] - 1  # grid index of each hull vertex after the point at y = 0
+    masses[idx] = np.maximum(hx[1:] * (slopes[1:] - slopes[:-1]), 0.0)
+    with np.errstate(divide="ignore"):
+        log_m = np.log(masses)
+    return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,
+               tilt=tilt, note=note)
+
+
+def _lower_hull_indices(xs, ys) -> np.ndarray:
+    """Indices of the lower convex hull of points sorted by x (strictly increasing).
+
+    Vectorised pruning: a point on or above the segment between its two neighbours (in the
+    current list) is not a vertex of the lower hull of any set containing them, so every such
+    point is dropped at once; repeated until none is left (a few passes for points that are
+    nearly convex already), then finished by the monotone chain if passes run out."""
+    idx = np.arange(len(xs))
+    for _ in range(64):
+        if len(idx) < 3:
+            return idx
+        x, y = xs[idx], ys[idx]
+        cross = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2]) - (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
+        drop = cross <= 0  # the middle point is on or above the chord of its neighbours
+        if not np.any(drop):
+            return idx
+        keep = np.ones(len(idx), dtype=bool)
+        keep[1:-1] = ~drop
+        idx = idx[keep]
+    hull: list[int] = []
+    for i in idx.tolist():
+        while len(hull) >= 2:
+            j, k = hull[-2], hull[-1]
+            if (xs[k] - xs[j]) * (ys[i] - ys[j]) - (ys[k] - ys[j]) * (xs[i] - xs[j]) <= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return np.array(hull, dtype=np.int64)
 
 
 class SubsampledGaussian:
@@ -261,11 +476,18 @@ class SubsampledGaussian:
 
     def step_pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
         """The PLD of one step for the pair ``direction`` ("remove" or "add", see the module
-        docstring), discretised on the grid ``k * interval`` (default 1e-4)."""
+        docstring; "symmetrised": the per-step symmetrisation C_p of :func:`symmetrised_step_pld`,
+        a symmetric pair), discretised on the grid ``k * interval`` (default 1e-4)."""
         d = 1e-4 if interval is None else validate.positive("interval", interval)
-        if direction not in DIRECTIONS:
-            raise validate.DomainError(f"direction = {direction!r} is invalid: must be 'remove' or 'add'")
+        if direction not in DIRECTIONS + ("symmetrised",):
+            raise validate.DomainError(f"direction = {direction!r} is invalid: must be 'remove', 'add' or "
+                                       "'symmetrised'")
         lam = DEFAULT_TILT if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
+        if direction == "symmetrised":
+            if self.p == 1:
+                raise validate.DomainError("p = 1 is invalid for direction 'symmetrised': the Gaussian mechanism is "
+                                           "symmetric already (use direction 'remove')")
+            return symmetrised_step_pld(self.sigma, self.p, d, bool(pessimistic), lam)
         return _Direction(self.sigma, self.p, direction).pld(d, bool(pessimistic), lam)
 
     def _composed(self, interval, pessimistic, direction, tilt) -> PLD:

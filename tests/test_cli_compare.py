@@ -27,6 +27,11 @@ def test_json_keys_and_figure3_values(capsys):
     assert data["delta_symmetric"]["upper"] == data["delta_backward"]["upper"]
     assert data["verdict"] == "neither"
     assert data["witness"]["second_more_vulnerable"]["prior"] == pytest.approx(0.5, abs=1e-6)
+    # the second witness: alpha = Phi(-1/2 + 1) where G_1 = 0.0668072 and Lap_1 = 0.113505 (the paper's
+    # oracles evaluated with mpmath in test_comparison_dominance.py; they were printed swapped)
+    w = data["witness"]["first_more_vulnerable"]
+    g = float(mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(w["alpha"]) - 1) - 1))
+    assert w["first_tradeoff"] == pytest.approx(g, abs=1e-12) and w["first_tradeoff"] < w["second_tradeoff"]
     assert data["crossings"]["prior"] == pytest.approx([0.4185393766, 0.5814606234], abs=1e-9)
     assert data["delta_forward"]["kind"] == "exact" and data["delta_forward"]["status"] == "proven"
 
@@ -63,10 +68,62 @@ def test_malformed_mechanism_exits_2(capsys, argv):
 
 def test_malformed_message_lists_grammar(capsys):
     code, _, err = run(capsys, "compare", "gaussian(mu=1)", "foo()")
-    assert code == 2 and "Grammar:" in err and "sgm(sigma=..., p=...)" in err and "shuffle(eps0=..., n=...)" in err
+    assert code == 2 and "Grammar:" in err
+    assert "sgm(sigma=..., p=..., grid=(optional))" in err and "shuffle(eps0=..., n=..., grid=(optional))" in err
 
 
 def test_plot(capsys, tmp_path):
     path = tmp_path / "cmp.png"
     code, _, _ = run(capsys, "compare", "gaussian(mu=1)", "rr(eps=1)", "--plot", str(path))
     assert code == 0 and path.exists() and path.stat().st_size > 1000
+
+
+def _json(capsys, first, second):
+    code, out, _ = run(capsys, "compare", first, second, "--json")
+    assert code == 0
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("first,second,exact", [
+    # 1/(1+e^30) - 1/(1+e^31) (digest §5.4 closed form, evaluated with mpmath here)
+    ("rr(eps=30)", "rr(eps=31)", lambda: 1 / (1 + mpmath.exp(30)) - 1 / (1 + mpmath.exp(31))),
+    # Phi(-20) - Phi(-20.5) (digest §5.3)
+    ("gaussian(mu=40)", "gaussian(mu=41)", lambda: mpmath.ncdf(-20) - mpmath.ncdf(-20.5)),
+    ("gaussian(mu=1)", "gaussian(mu=1.000000001)", lambda: mpmath.ncdf(-0.5) - mpmath.ncdf(-mpmath.mpf(1.000000001) / 2)),  # the float parameter
+])
+def test_tiny_positive_deltas_are_not_called_equal(capsys, first, second, exact):
+    """Regression (the absolute verdict tolerance 1e-9 called these pairs "equal"): the first Delta
+    is positive and contains the exact value, the reverse is certified 0, and the verdict says the
+    second dominates."""
+    with mpmath.workdps(40):
+        value = float(exact())
+    data = _json(capsys, first, second)
+    fw, bw = data["delta_forward"], data["delta_backward"]
+    assert fw["lower"] <= value <= fw["upper"] and fw["lower"] > 0
+    assert bw["lower"] == bw["upper"] == 0.0
+    assert data["verdict"] == "second"
+
+
+def test_shuffle_against_gaussian_is_not_called_dominated(capsys):
+    """Regression: shuffle(eps0=1, n=1000) is known only through a lower bound of its trade-off
+    function; Delta(second || first) is an upper bound reaching down to 0, so the second's
+    dominance is undecided (it was stated as a fact), while Delta(first || second) > 0 rules out
+    the first's."""
+    data = _json(capsys, "shuffle(eps0=1, n=1000)", "gaussian(mu=0.3)")
+    assert data["verdict"] == "undecided" and "undecided at this precision" in data["verdict_detail"]
+    assert data["delta_forward"]["lower"] > 0.05 and data["delta_forward"]["kind"] == "lower"
+    assert data["delta_backward"]["kind"] == "upper" and data["delta_backward"]["lower"] == 0
+    assert data["first_curve"] == "lower"
+
+
+def test_no_negative_zero_and_composed_laplace_is_bounded(capsys):
+    """Regression: laplace(eps=1)^100000 printed f_second = -0 and took 66 s (a 5e7-point grid):
+    the grid is coarsened to the composed loss's spread, the interval still contains the truth
+    (R* of the composition is below 1e-300: Delta(second || first) = R*_G1 = Phi(-1/2), Lemma 4
+    with the composition's R* = 0 up to its own bound)."""
+    code, out, _ = run(capsys, "compare", "laplace(eps=1)^100000", "gaussian(mu=1)")
+    assert code == 0 and "-0 " not in out and "= -0" not in out
+    data = _json(capsys, "laplace(eps=1)^100000", "gaussian(mu=1)")
+    bw = data["delta_backward"]
+    assert bw["lower"] <= float(mpmath.ncdf(-0.5)) <= bw["upper"]
+    assert data["first_curve"] == "bounds"

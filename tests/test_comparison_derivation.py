@@ -1,20 +1,98 @@
-"""derivations/delta_divergence_gaussian.py runs, and every check in it passes."""
+"""The Delta-divergence derivations (Gaussian, Laplace, randomized response) run, print LaTeX and
+their checks, and fail when the library's Formula is wrong: planted expressions make each check
+function return False, and a wrong registered Formula makes the script exit 1."""
 
+import importlib.util
 import os
 import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+DERIVATIONS = ROOT / "derivations"
+SCRIPTS = ("delta_divergence_gaussian.py", "delta_divergence_laplace.py", "delta_divergence_rr.py")
 
 
-def test_delta_divergence_gaussian_derivation():
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.run([sys.executable, str(ROOT / "derivations" / "delta_divergence_gaussian.py")],
-                          capture_output=True, text=True, cwd=ROOT, env=env)
+def _env():
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
+def _module(script):
+    if str(DERIVATIONS) not in sys.path:
+        sys.path.insert(0, str(DERIVATIONS))
+    name = "comparison_derivation_" + script[:-3]
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, DERIVATIONS / script)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_derivation_runs_and_every_check_passes(script):
+    proc = subprocess.run([sys.executable, str(DERIVATIONS / script)], capture_output=True, text=True, cwd=ROOT,
+                          env=_env())
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    out = proc.stdout
-    assert "FAILED" not in out and "all checks passed" in out
-    assert "check dR/dpi = alpha - beta (envelope theorem): ok" in out
-    assert "check R_mu(1/2) = Phi(-mu/2) (= alpha*, Lemma 4): ok" in out
-    assert "\\Delta(G_{\\mu_1}\\|G_{\\mu_2})" in out
+    checks = [line for line in proc.stdout.splitlines() if line.startswith("check ")]
+    assert checks and all(line.endswith(": ok") for line in checks)
+    assert "$$" in proc.stdout and "\\Delta" in proc.stdout
+
+
+def test_planted_laplace():
+    import sympy as sp
+
+    m = _module("delta_divergence_laplace.py")
+    cf = m.cf
+    e1, e2 = cf.DELTA_LAPLACE.params
+    assert m.check_delta_formula() and m.check_bayes_formula()
+    assert not m.check_delta_formula(formula=sp.Max(0, (sp.exp(-e1) - sp.exp(-e2)) / 2))      # eps instead of eps/2
+    assert not m.check_delta_formula(formula=sp.Max(0, sp.exp(-e1 / 2) - sp.exp(-e2 / 2)))    # without the 1/2
+    mu, prior = cf.LAPLACE_BAYES_ERROR.params
+    assert not m.check_bayes_formula(formula=sp.Min(prior, 1 - prior, sp.exp(-mu) * sp.sqrt(prior * (1 - prior))))
+    wrong_tradeoff = m.tradeoff.LAPLACE_TRADEOFF.expr.subs(sp.Rational(1, 4), sp.Rational(1, 2))
+    assert not m.check_stationary(trade=wrong_tradeoff)
+
+
+def test_planted_rr():
+    import sympy as sp
+
+    m = _module("delta_divergence_rr.py")
+    cf = m.cf
+    assert m.check_rr_k_formula() and m.check_rr_binary_formula() and m.check_rr_bayes_formula()
+    p1, p2, k = cf.DELTA_RR_K.params
+    assert not m.check_rr_k_formula(formula=sp.Max(0, (1 / (sp.exp(p1) + k - 1) - 1 / (sp.exp(p2) + k - 1))))  # no k/2
+    b1, b2 = cf.DELTA_RR.params
+    assert not m.check_rr_binary_formula(formula=sp.Max(0, 1 / (1 + sp.exp(b1)) - 1 / (2 + sp.exp(b2))))
+    e, prior = cf.RR_BAYES_ERROR.params
+    assert not m.check_rr_bayes_formula(formula=sp.Min(prior, 1 - prior, 1 / (2 + sp.exp(e))))
+
+
+def test_planted_gaussian():
+    import sympy as sp
+
+    from dptheory.symbols import Phi
+
+    m = _module("delta_divergence_gaussian.py")
+    m1, m2 = m.cf.DELTA_GAUSSIAN.params
+    assert m.check_closed_form()
+    assert not m.check_closed_form(formula=sp.Max(0, Phi(-m1) - Phi(-m2)))
+
+
+def test_wrong_library_formula_makes_the_script_exit_1():
+    """End to end: the registered delta-divergence-laplace replaced by a wrong expression before
+    the script runs: its check fails and it exits 1."""
+    code = (
+        "import runpy, sys, sympy as sp\n"
+        f"sys.path.insert(0, {str(DERIVATIONS)!r})\n"
+        "from dptheory.formula import Parts\n"
+        "from dptheory.comparison.closed_forms import DELTA_LAPLACE as F\n"
+        "e1, e2 = F.params\n"
+        "F.__dict__['_parts'] = Parts(sp.Max(0, (sp.exp(-e1) - sp.exp(-e2)) / 2), F.params, F.conditions)\n"
+        f"runpy.run_path({str(DERIVATIONS / 'delta_divergence_laplace.py')!r}, run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env())
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "check delta-divergence-laplace: FAILED" in proc.stdout

@@ -162,6 +162,26 @@ def test_three_routes_agree_closed_forms(f, g):
     assert definition.upper - definition.lower < 5e-3
 
 
+def test_profile_route_certifies_by_itself():
+    """Trade-off functions are taken with their own certified profile enclosures; a plain function
+    of epsilon needs its error stated (abs_err = 0.0 was the silent default)."""
+    g, lap = T.gaussian(1.0), T.laplace(1.0)
+    res = delta_divergence_from_profiles(g, lap, tol=1e-9)
+    exact = float(mp_phi(-0.5) - mpmath.exp(-0.5) / 2)
+    assert res.lower <= exact <= res.upper and res.upper - res.lower < 1e-8
+    with pytest.raises(DomainError, match="abs_err"):
+        delta_divergence_from_profiles(g.delta, lap.delta)
+
+
+def test_definition_route_is_tight_on_smooth_curves():
+    """Definition 1 through piecewise-linear sandwiches that include the curves' corners: Lap_1 ||
+    G_1 is enclosed to 1e-7 (it was 2.1e-4 wide: the sandwich missed the Laplace corner where
+    the maximum sits) around the exact 1/(1+e) - R_G1(1/(1+e)) (digest §4.3)."""
+    res = delta_divergence_definition(T.laplace(1.0), T.gaussian(1.0))
+    p = 1 / (1 + mpmath.e)
+    assert contains(res, float(p - mp_gauss_R(1, p))) and res.upper - res.lower < 1e-7
+
+
 def test_sandwich_brackets_the_curve():
     from dptheory.comparison.divergence import sandwich
 

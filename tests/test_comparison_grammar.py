@@ -8,7 +8,7 @@ import pytest
 
 from dptheory import tradeoff as T
 from dptheory.comparison import parse_mechanism, symmetric_delta
-from dptheory.comparison.grammar import MECHANISMS, laplace_lower_bound
+from dptheory.comparison.grammar import MECHANISMS, laplace_lower_bound, laplace_upper_bound
 from dptheory.mechanisms import RandomizedResponse
 from dptheory.validate import DomainError
 
@@ -87,3 +87,31 @@ def test_kinds():
     assert parse_mechanism("laplace(eps=1)^3").kind == "lower"
     assert parse_mechanism("sgm(sigma=1, p=0.1)").kind == "lower"
     assert parse_mechanism("shuffle(eps0=1, n=100)").kind == "lower"
+
+
+def test_grid_parameter():
+    """grid= sets the PLD interval of the mechanisms computed through one (not part of the
+    mechanism's identity); elsewhere it is an unknown parameter; it must be positive."""
+    fine = parse_mechanism("sgm(sigma=1, p=0.1, steps=5, grid=1e-5)")
+    assert fine.params["grid"] == 1e-5 and fine.identity == parse_mechanism("sgm(sigma=1, p=0.1)^5").identity
+    with pytest.raises(DomainError, match="unknown parameter"):
+        parse_mechanism("gaussian(mu=1, grid=1e-5)")
+    with pytest.raises(DomainError, match="grid"):
+        parse_mechanism("laplace(eps=1, grid=-1)^2")
+    assert parse_mechanism("sgm_sym(sigma=2, p=0.1)").name == "sgm_sym(sigma=2, p=0.1)"
+
+
+def test_certified_curve_kinds():
+    assert parse_mechanism("gaussian(mu=1)^3").curves().kind == "exact"
+    assert parse_mechanism("laplace(eps=1)^3").curves().kind == "bounds"
+    assert parse_mechanism("sgm(sigma=1, p=0.1, steps=3)").curves().kind == "bounds"
+    assert parse_mechanism("sgm(sigma=1, p=1, steps=3)").curves().kind == "exact"
+    assert parse_mechanism("shuffle(eps0=1, n=50)").curves().kind == "lower"
+
+
+def test_laplace_upper_bound_is_above_and_close():
+    for eps in (0.3, 1.0, 4.0):
+        ub = laplace_upper_bound(eps)
+        a = np.linspace(0, 1, 20001)
+        gap = np.asarray(ub(a)) - np.asarray(T.laplace(eps)(a))
+        assert gap.min() >= -1e-15 and gap.max() < 1e-5

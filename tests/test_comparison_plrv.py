@@ -142,6 +142,19 @@ def test_theorem3_hypotheses_reported():
     asym = plrv.Moments(*(plrv.rr_moments(1.0).__dict__[k] for k in ("v1", "v2", "v3", "v4")), mechanism="x",
                         symmetric=False)
     assert "symmetric" in plrv.theorem3(asym, 100, plrv.rr_moments(0.5), 100).reason
+    # every valid input ends in a Result or an Inapplicable with its reason (they raised)
+    for first, second in (("gaussian(mu=0)", "gaussian(mu=1)"), ("rr(eps=0)", "rr(eps=1)"), ("pp()", "laplace(eps=1)"),
+                          ("bnp()", "gaussian(mu=1)"), ("shuffle(eps0=1, n=50)", "gaussian(mu=1)"),
+                          ("sgm(sigma=1, p=0.1)", "gaussian(mu=0.1)")):
+        out = plrv.compare_compositions(first, 4, second, 4)
+        assert isinstance(out["theorem3"], Inapplicable) and out["theorem3"].reason
+        assert isinstance(out["theorem3_generalised"], Inapplicable)
+        assert isinstance(out["exact"], Result)
+    # two identical Gaussians: the precondition N eta^2 >= N eta^2 holds (it was "undecided")
+    same = plrv.compare_compositions("gaussian(mu=1)", 10, "gaussian(mu=1)", 10)
+    assert isinstance(same["theorem3"], Result) and same["exact"].upper == 0.0
+    # p = 1 is the Gaussian mechanism (sgm_moments rejected it)
+    assert isinstance(plrv.compare_compositions("sgm(sigma=1, p=1)", 10, "gaussian(mu=0.5)", 10)["theorem3"], Result)
     with pytest.raises(DomainError, match="N"):
         plrv.theorem3(big, 0, big, 1)
     with pytest.raises(DomainError, match="N"):
@@ -150,22 +163,81 @@ def test_theorem3_hypotheses_reported():
 
 def test_theorem3_tightness_example_digest_reading():
     """Section 5's example (sigma = 2, 3; p = 9e-4; N = 1.4e6, 3.4e6), read as the digest does
-    (remove orientation, treated as symmetric as the paper assumes): the main-text precondition
-    fails (N/N~ = 0.41176 < eta~^2/eta^2 = 0.41383); bound (14) is gamma + gamma~ = 1.680e-3, not
-    the paper's "< 1e-3"; the precondition-free bound is 1.953e-3 (digest §4.4)."""
-    m = dataclasses.replace(plrv.sgm_moments(2.0, 9e-4), symmetric=True)
-    mt = dataclasses.replace(plrv.sgm_moments(3.0, 9e-4), symmetric=True)
+    (remove orientation): the main-text precondition fails (N/N~ = 0.41176 < eta~^2/eta^2 =
+    0.41383); gamma + gamma~ = 1.680e-3, not the paper's "< 1e-3" (digest §4.4). Through the
+    public path: the one-orientation curve is not symmetric, so Theorem 3 itself is not
+    applicable to it (no bypass)."""
+    m, mt = plrv.sgm_moments(2.0, 9e-4), plrv.sgm_moments(3.0, 9e-4)
     N, Nt = 1_400_000, 3_400_000
-    assert isinstance(plrv.theorem3(m, N, mt, Nt), Inapplicable)
     assert abs((mt.eta.lower / m.eta.lower) ** 2 - 0.4138327) < 1e-6
+    assert N / Nt < (mt.eta.lower / m.eta.upper) ** 2          # the precondition fails
     g, gt = plrv.berry_esseen_gamma(m, N), plrv.berry_esseen_gamma(mt, Nt)
     assert abs(g - 1.1031e-3) < 1e-7 and abs(gt - 5.769e-4) < 1e-7
     assert abs(g + gt - 1.680e-3) < 1e-6 and g + gt > 1e-3
-    general = plrv.theorem3_generalised(m, N, mt, Nt)
-    assert abs(general.upper - 1.953e-3) < 2e-6
-    assert abs(general.params["surrogate_gap"] - 2.727e-4) < 1e-6  # Phi(-mu/2) - Phi(-mu~/2)
-    # the roles swapped meet the precondition (digest: "licensed")
-    assert isinstance(plrv.theorem3(mt, Nt, m, N), Result)
+    surrogate = float(mpmath.ncdf(-math.sqrt(N) * m.eta.lower) - mpmath.ncdf(-math.sqrt(Nt) * mt.eta.upper))
+    assert abs(surrogate - 2.727e-4) < 1e-6                       # Phi(-mu/2) - Phi(-mu~/2), digest §4.4
+    assert abs(g + gt + surrogate - 1.953e-3) < 2e-6              # the precondition-free bound
+    res = plrv.theorem3(m, N, mt, Nt)
+    assert isinstance(res, Inapplicable) and "symmetric" in res.reason and "sgm_sym" in res.reason
+
+
+def mp_symmetrised_functionals(sigma, p):
+    """v1..v4 of C_p(G_{1/sigma}) from the definitions (9)-(12) over alpha, independently of the
+    library's z-substitution: f_p(alpha) = p G_mu(alpha) + (1 - p)(1 - alpha) is differentiated
+    numerically (mpmath.diff), x* (slope -1) found by root finding; the curve is f_p on [0, x*],
+    slope -1 up to f_p(x*), then f_p^{-1}, whose log-slope at f_p(a) is -log|f_p'(a)| over
+    dx = |f_p'(a)| da."""
+    mu, P = 1 / mpmath.mpf(sigma), mpmath.mpf(p)
+
+    def f(a):
+        return P * mpmath.ncdf(-mpmath.sqrt(2) * mpmath.erfinv(2 * a - 1) - mu) + (1 - P) * (1 - a)
+
+    def t(a):
+        return mpmath.log(-mpmath.diff(f, a))
+
+    x_star = mpmath.findroot(lambda a: t(a), (mpmath.mpf("1e-6"), mpmath.mpf("0.999")), solver="anderson")
+    segment = f(x_star) - x_star
+
+    def integral(g):
+        steep = mpmath.quad(lambda a: g(t(a)), [0, x_star / 4, x_star])
+        mirror = mpmath.quad(lambda a: g(-t(a)) * mpmath.exp(t(a)), [0, x_star / 4, x_star])
+        return steep + mirror + g(mpmath.mpf(0)) * segment
+
+    v1 = -integral(lambda x: x)
+    return [v1, integral(lambda x: x * x), integral(lambda x: abs(x + v1) ** 3), integral(lambda x: abs(x) ** 3)]
+
+
+@pytest.mark.parametrize("sigma,p", [(1.0, 0.3)])
+def test_symmetrised_sgm_moments_from_the_definitions(sigma, p):
+    with mpmath.workdps(15):
+        ref = mp_symmetrised_functionals(sigma, p)
+    m = plrv.sgm_moments(sigma, p, "symmetrised")
+    assert m.symmetric
+    for res, v in zip((m.v1, m.v2, m.v3, m.v4), ref):
+        assert within(res, float(v), 1e-8 * (1 + abs(float(v))))
+
+
+def test_symmetrised_sgm_at_p_1_is_the_gaussian():
+    g = plrv.gaussian_moments(0.5)
+    m = plrv.sgm_symmetrised_moments(2.0, 1.0)
+    for a, b in zip((m.v1, m.v2, m.v3, m.v4), (g.v1, g.v2, g.v3, g.v4)):
+        assert a.lower <= b.upper and b.lower <= a.upper
+
+
+def test_theorem3_tightness_example_symmetrised_public_path():
+    """The paper's example with its symmetric-f assumption made concrete (sgm_sym: the per-step
+    symmetrisation C_p): Theorem 3 applies through the public path, and its bound holds against
+    the certified Delta between the composed symmetrised mechanisms (grid 2e-5); the roles are
+    reversed with respect to the one-orientation reading (per-step symmetrisation is more
+    pessimistic for the sigma = 2 mechanism, digest §5.6 (ii))."""
+    out = plrv.compare_compositions("sgm_sym(sigma=2, p=9e-4, grid=2e-5)", 1_400_000,
+                                    "sgm_sym(sigma=3, p=9e-4, grid=2e-5)", 3_400_000)
+    bound = out["theorem3"]
+    assert isinstance(bound, Result) and bound.kind is Kind.UPPER
+    assert out["first_moments"].symmetric and out["second_moments"].symmetric
+    exact = out["exact"]
+    assert exact.kind is Kind.EXACT and exact.upper <= bound.upper
+    assert abs(bound.upper - out["theorem3_generalised"].upper) < 1e-12
 
 
 def test_lemma6_triangular_arrays():

@@ -155,3 +155,43 @@ def test_pessimistic_upper_is_above_optimistic_lower_at_every_tilt():
         for eps in (2.0, 3.0, 4.0):
             for low in lows.values():
                 assert high.delta(eps).upper >= low.delta(eps).lower
+
+
+def _mp_delta_any_eps(sigma, p, epsilon, direction, dps=30):
+    """H_{e^eps}(P || Q) of one step at any real eps: where P - e^eps Q keeps one sign on the
+    whole line (eps < log(1 - p) for the remove pair: the mixture exceeds e^eps N(0, s^2)
+    everywhere) it is 1 - e^eps; otherwise the half-line integral of :func:`_mp_step_delta`."""
+    with mpmath.workdps(dps):
+        g, pp, s = mpmath.exp(mpmath.mpf(epsilon)), mpmath.mpf(p), mpmath.mpf(sigma)
+        if direction == "remove" and g <= 1 - pp:
+            return 1 - g
+    return _mp_step_delta(sigma, p, epsilon, direction, dps)
+
+
+@pytest.mark.parametrize("sigma, p", [(1.0, 0.01), (0.8, 0.2)])
+@pytest.mark.parametrize("direction", ["remove", "add"])
+def test_optimistic_profile_is_below_at_negative_epsilon(sigma, p, direction):
+    """The optimistic PLD's profile must be below the pair's at EVERY epsilon (its trade-off
+    bound and its compositions rest on that), negative ones included; and it is second order:
+    within 1e-6 of the quadrature at interval 1e-4."""
+    opt = SubsampledGaussian(sigma, p).pld(direction=direction, pessimistic=False, tilt=0.0)
+    for eps in (-1.0, -0.2, -0.01, 0.05):
+        exact = _mp_delta_any_eps(sigma, p, eps, direction)
+        low = opt.delta(eps).lower
+        assert mpmath.mpf(low) <= exact and float(exact) - low < 1e-6
+
+
+@pytest.mark.parametrize("sigma, p", [(1.0, 0.05), (2.0, 0.3)])
+def test_symmetrised_step_brackets_its_profile(sigma, p):
+    """The per-step symmetrisation C_p: its profile is the remove pair's for eps >= 0 and
+    1 - e^eps + e^eps delta(-eps) below (a symmetric curve), by quadrature here; the pessimistic
+    PLD is above it, the optimistic one below, at both signs of eps."""
+    from dptheory.subsampled import symmetrised_step_pld
+
+    hi = symmetrised_step_pld(sigma, p, 1e-4, True)
+    lo = symmetrised_step_pld(sigma, p, 1e-4, False)
+    for eps in (-0.5, -0.05, 0.0, 0.05, 0.5):
+        pos = _mp_delta_any_eps(sigma, p, abs(eps), "remove")
+        exact = pos if eps >= 0 else 1 - mpmath.exp(eps) + mpmath.exp(eps) * pos
+        assert mpmath.mpf(lo.delta(eps).lower) <= exact <= mpmath.mpf(hi.delta(eps).upper)
+        assert hi.delta(eps).upper - lo.delta(eps).lower < 1e-5

@@ -22,25 +22,74 @@ from scipy import optimize
 from .. import tradeoff, validate
 from ..results import Result
 from . import bayes_error as be
-from .divergence import DEFAULT_TOL, delta_divergence
+from .divergence import DEFAULT_TOL, delta_between
 
-#: a Delta at most this is taken as 0 when stating a verdict (the certified intervals are kept)
-VERDICT_TOL = 1e-9
+VERDICTS = ("first", "second", "equal", "neither", "undecided")
 
-VERDICTS = ("first", "second", "equal", "neither")
+
+def certainly_zero(res: Result) -> bool:
+    """The certified interval is {0}: Delta = 0 exactly."""
+    return res.upper == 0.0
+
+
+def certainly_positive(res: Result) -> bool:
+    """The certified interval excludes 0 (in log space too: a value far below the float range)."""
+    return res.lower > 0.0 or (res.log_lower is not None and res.log_lower > -math.inf)
+
+
+def _show(res: Result) -> str:
+    if res.upper > 0 or res.log_upper is None:
+        return f"{res.upper:.3g}"
+    return f"e^{res.log_upper:.6g}"
+
+
+def verdict(forward: Result, backward: Result) -> tuple[str, str]:
+    """The Blackwell verdict that the certified intervals of Delta(first || second) and
+    Delta(second || first) support (Theorem 1: M >= M~ iff Delta(M || M~) = 0), and a sentence.
+
+    "equal" only when both are certified 0; "first" (the first dominates) when Delta(first ||
+    second) is certified 0 (equivalence then stays open unless the other is 0 too); "neither"
+    when both are certified positive; "undecided" when an interval reaches down to 0 without
+    being {0} at the working precision (its upper end is said).
+    """
+    fz, fp = certainly_zero(forward), certainly_positive(forward)
+    bz, bp = certainly_zero(backward), certainly_positive(backward)
+    if fz and bz:
+        return "equal", "both Deltas are 0: the mechanisms are equivalent (equal trade-off functions)"
+    if fz:
+        tail = "" if bp else (f"; whether they are equivalent is undecided at this precision "
+                              f"(Delta(second || first) <= {_show(backward)})")
+        return "first", "the first mechanism Blackwell-dominates the second (it is less private everywhere)" + tail
+    if bz:
+        tail = "" if fp else (f"; whether they are equivalent is undecided at this precision "
+                              f"(Delta(first || second) <= {_show(forward)})")
+        return "second", "the second mechanism Blackwell-dominates the first (it is less private everywhere)" + tail
+    if fp and bp:
+        return "neither", "neither dominates: each is strictly more vulnerable somewhere (the curves cross)"
+    if fp:
+        return "undecided", ("the first does not dominate (Delta(first || second) > 0); whether the second does is "
+                             f"undecided at this precision: Delta(second || first) <= {_show(backward)}")
+    if bp:
+        return "undecided", ("the second does not dominate (Delta(second || first) > 0); whether the first does is "
+                             f"undecided at this precision: Delta(first || second) <= {_show(forward)}")
+    return "undecided", (f"undecided at this precision: Delta(first || second) <= {_show(forward)}, "
+                         f"Delta(second || first) <= {_show(backward)}")
 
 
 @dataclasses.dataclass(frozen=True)
 class Dominance:
     """The Blackwell comparison of two mechanisms.
 
-    ``verdict``: ``"first"`` (the first dominates: it is less private, Delta(first || second) = 0),
-    ``"second"``, ``"equal"`` (equivalent mechanisms) or ``"neither"`` (the curves cross).
+    ``verdict``: ``"first"`` (the first dominates: it is less private, Delta(first || second) =
+    0), ``"second"``, ``"equal"`` (equivalent mechanisms), ``"neither"`` (the curves cross) or
+    ``"undecided"`` (an interval straddles 0 at the working precision; ``detail`` says which).
     ``forward`` = Delta(first || second), ``backward`` = Delta(second || first).
-    ``witness``: for each direction with a positive Delta, the prior, epsilon and alpha where the
-    other mechanism is strictly more vulnerable (see the module text), with the excess.
-    ``crossings``: priors where the Bayes error curves cross; ``alpha_crossings``: type I errors
-    where the trade-off curves cross (both located numerically, to about 1e-9; informational).
+    ``witness``: for each direction with a certainly positive Delta, the prior and epsilon where
+    the other mechanism is strictly more vulnerable, the excess of Bayes error, and, for two
+    exact curves, the alpha and the two trade-off values there (see the module text).
+    ``crossings``: priors where the Bayes error curves certainly change order (located to about
+    1e-9; informational); ``alpha_crossings``: type I errors where exact trade-off curves cross
+    (None when a curve is known only through bounds).
     """
 
     verdict: str
@@ -48,30 +97,49 @@ class Dominance:
     backward: Result
     witness: dict
     crossings: list
-    alpha_crossings: list
-    tol: float
+    alpha_crossings: list | None
+    detail: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "forward": self.forward.as_dict(), "backward": self.backward.as_dict(),
-                "witness": self.witness, "crossings": self.crossings, "alpha_crossings": self.alpha_crossings,
-                "tol": self.tol}
+        return {"verdict": self.verdict, "verdict_detail": self.detail, "forward": self.forward.as_dict(),
+                "backward": self.backward.as_dict(), "witness": self.witness, "crossings": self.crossings,
+                "alpha_crossings": self.alpha_crossings}
 
 
-def _witness(first, second, res: Result, tol: float):
-    """Where ``second`` is strictly more vulnerable than ``first`` (Delta(first || second) > 0)."""
-    if res.lower <= tol:
+def _clean(v) -> float:
+    """A float for a person: no negative zero."""
+    return float(v) + 0.0
+
+
+def _witness(first, second, res: Result, first_is_first: bool):
+    """Where ``second`` is strictly more vulnerable than ``first`` (Delta(first || second) > 0,
+    certified): the prior pi where the lower end of R_first - R_second is attained, epsilon =
+    logit(pi) (clause 2: delta_second(eps) - delta_first(eps) = (R_first - R_second)(pi)/(1 - pi)
+    > 0), and for exact curves the optimal type I error alpha of ``second`` at pi, where
+    f_first(alpha) - f_second(alpha) >= (R_first - R_second)(pi)/(1 - pi) > 0 (clause 1).
+    ``first_is_first``: whether ``first`` is the first mechanism of the comparison (the keys
+    name mechanisms, not arguments)."""
+    if not certainly_positive(res):
         return None
     pi = float(res.params["prior"])
     eps = math.log(pi) - math.log1p(-pi)
-    alpha = float(np.asarray(be.enclosure(second).argmin_alpha(np.array([pi])), dtype=float).ravel()[0])
-    return {"prior": pi, "epsilon": eps, "alpha": alpha, "excess": res.lower,
-            "first_tradeoff": float(first(alpha)), "second_tradeoff": float(second(alpha))}
+    out = {"prior": pi, "epsilon": eps, "excess": res.lower, "profile_excess": res.lower / (1.0 - pi),
+           "alpha": None, "first_tradeoff": None, "second_tradeoff": None}
+    if first.exact is not None and second.exact is not None:
+        alpha = float(np.asarray(second.enclosure().argmin_alpha(np.array([pi])), dtype=float).ravel()[0])
+        va, vb = _clean(first.exact(alpha)), _clean(second.exact(alpha))
+        out["alpha"] = _clean(alpha)
+        out["first_tradeoff"], out["second_tradeoff"] = (va, vb) if first_is_first else (vb, va)
+    return out
 
 
-def bayes_crossings(f, g, points: int = 4097) -> list[float]:
+def bayes_crossings(ef: be.BayesEnclosure, eg: be.BayesEnclosure, points: int = 4097) -> list[float]:
     """Priors in (0, 1) where R_f - R_g changes sign (certainly: both neighbours' enclosures have
-    opposite signs), located by bisection on the float values."""
-    ef, eg = be.enclosure(f), be.enclosure(g)
+    opposite signs), located by bisection on the midpoints of the enclosures (informational)."""
+    if isinstance(ef, tradeoff.TradeOff):
+        ef = be.enclosure(ef)
+    if isinstance(eg, tradeoff.TradeOff):
+        eg = be.enclosure(eg)
     x = np.unique(np.concatenate([np.linspace(0, 1, points)[1:-1], ef.breakpoints, eg.breakpoints]))
     x = x[(x > 0) & (x < 1)]
     flo, fhi = ef.bounds(x)
@@ -83,9 +151,9 @@ def bayes_crossings(f, g, points: int = 4097) -> list[float]:
     out = []
 
     def d(p):
-        a, _ = ef.bounds(np.array([p]))
-        b, _ = eg.bounds(np.array([p]))
-        return float(a[0] - b[0])
+        a, b = ef.bounds(np.array([p]))
+        c, e = eg.bounds(np.array([p]))
+        return float(0.5 * (a[0] + b[0]) - 0.5 * (c[0] + e[0]))
 
     for i, j in zip(idx, idx[1:]):
         if sign[i] != sign[j]:
@@ -114,39 +182,50 @@ def tradeoff_crossings(f, g, points: int = 4097) -> list[float]:
     return out
 
 
-def dominance(f, g, *, tol: float = VERDICT_TOL, divergence_tol: float = DEFAULT_TOL) -> Dominance:
+def as_curves(m, name: str = ""):
+    """A trade-off function, a parsed mechanism or CertifiedCurves, as CertifiedCurves."""
+    from .curves import CertifiedCurves, exact
+    from .divergence import family_key
+
+    if isinstance(m, CertifiedCurves):
+        return m
+    if isinstance(m, tradeoff.TradeOff):
+        return exact(name, m, family_key(m))
+    if hasattr(m, "curves"):
+        return m.curves()
+    raise validate.DomainError(f"{m!r} is invalid: must be a trade-off function (dptheory.tradeoff.TradeOff), a "
+                               "mechanism (parse_mechanism) or CertifiedCurves")
+
+
+def dominance(first, second, *, divergence_tol: float = DEFAULT_TOL) -> Dominance:
     """Which of M >= M~, M~ >= M holds (Kaissis et al. 2024, Theorem 1), with witnesses.
 
-    ``f``, ``g`` are the trade-off functions of the first and second mechanism. A Delta whose
-    certified upper end is at most ``tol`` counts as 0; the Deltas themselves are returned as
-    certified Results (``forward``, ``backward``).
+    ``first``, ``second``: trade-off functions, parsed mechanisms or CertifiedCurves. The
+    verdict follows from the certified intervals of the two Deltas (:func:`verdict`); curves
+    known through bounds give wider intervals, never a wrong verdict.
     """
-    tol = validate.nonnegative("tol", tol)
-    fw = delta_divergence(f, g, tol=divergence_tol)
-    bw = delta_divergence(g, f, tol=divergence_tol)
-    f_zero, b_zero = fw.upper <= tol, bw.upper <= tol
-    if f_zero and b_zero:
-        verdict = "equal"
-    elif f_zero:
-        verdict = "first"
-    elif b_zero:
-        verdict = "second"
-    else:
-        verdict = "neither"
-    witness = {"second_more_vulnerable": _witness(f, g, fw, tol), "first_more_vulnerable": _witness(g, f, bw, tol)}
-    return Dominance(verdict, fw, bw, witness, bayes_crossings(f, g), tradeoff_crossings(f, g), tol)
+    a, b = as_curves(first, "first"), as_curves(second, "second")
+    fw = delta_between(a, b, tol=divergence_tol)
+    bw = delta_between(b, a, tol=divergence_tol)
+    word, detail = verdict(fw, bw)
+    witness = {"second_more_vulnerable": _witness(a, b, fw, True), "first_more_vulnerable": _witness(b, a, bw, False)}
+    ea, eb = a.enclosure(), b.enclosure()
+    alpha = tradeoff_crossings(a.exact, b.exact) if a.exact is not None and b.exact is not None else None
+    return Dominance(word, fw, bw, witness, bayes_crossings(ea, eb), alpha, detail)
 
 
-def approximately_dominates(f, g, bound: float) -> bool:
-    """M >=_D M~ (Definition 2): Delta(M || M~) <= D. True when the certified upper end is at most
-    D, False when the lower end exceeds it; a DomainError when the interval straddles D."""
+def approximately_dominates(first, second, bound: float) -> str:
+    """M >=_D M~ (Definition 2: Delta(M || M~) <= D), as a three-way answer: "yes" when the
+    certified upper end of Delta is at most D, "no" when its lower end exceeds D, "undecided"
+    when D lies inside the certified interval. ``first``, ``second``: trade-off functions,
+    mechanisms or CertifiedCurves."""
     d = validate.nonnegative("bound", bound)
-    res = delta_divergence(f, g)
+    res = delta_between(as_curves(first, "first"), as_curves(second, "second"))
     if res.upper <= d:
-        return True
-    if res.lower > d:
-        return False
-    raise validate.DomainError(f"bound = {d!r} lies inside the certified interval [{res.lower}, {res.upper}] of Delta")
+        return "yes"
+    if res.lower > d or (res.log_lower is not None and d == 0 and res.log_lower > -math.inf):
+        return "no"
+    return "undecided"
 
 
 def theorem2_excess(f, g, bound: float, *, alphas=None, epsilons=None, priors=None) -> dict[str, float]:

@@ -52,6 +52,10 @@ class Moments:
     v4: Result
     mechanism: str = ""
     symmetric: bool = True
+    #: (family, parameter) when eta is a known increasing function of one parameter
+    #: (("gaussian", mu): eta = mu/2; ("rr2", eps): sinh(eps/2)): the precondition of Theorem 3
+    #: is then decided exactly where the intervals cannot decide it
+    eta_key: tuple | None = None
 
     @property
     def variance(self) -> tuple[float, float]:
@@ -96,13 +100,21 @@ def _mp(name, value, err, method, mech):
         return _r(name, rounding.mp_down(value - err), rounding.mp_up(value + err), method, mech=mech)
 
 
+def _zero_moments(name: str, why: str) -> Moments:
+    """The PLRV of a perfectly private step is X = 0: every functional is 0 exactly."""
+    zero = [_r(f"v{i}", 0.0, 0.0, "plrv-zero", mech=name) for i in range(1, 5)]
+    return Moments(*(z.replace(note=why) for z in zero), mechanism=name, eta_key=None)
+
+
 def gaussian_moments(mu) -> Moments:
-    """v1..v4 of G_mu in closed form (X ~ N(-mu^2/2, mu^2))."""
-    m = validate.positive("mu", mu)
+    """v1..v4 of G_mu in closed form (X ~ N(-mu^2/2, mu^2)); mu = 0 (M_PP): all 0."""
+    m = validate.nonnegative("mu", mu)
     name = f"gaussian(mu={m:g})"
+    if m == 0:
+        return _zero_moments(name, "mu = 0: the two distributions are equal, X = 0")
     return Moments(*(_closed(f"v{i}", F(m), "gaussian-plrv", name)
                      for i, F in enumerate((cf.GAUSSIAN_V1, cf.GAUSSIAN_V2, cf.GAUSSIAN_V3, cf.GAUSSIAN_V4), 1)),
-                   mechanism=name)
+                   mechanism=name, eta_key=("gaussian", m))
 
 
 def _laplace_abs3(e, c):
@@ -139,13 +151,17 @@ def laplace_moments(eps) -> Moments:
 
 
 def rr_moments(eps, k: int = 2) -> Moments:
-    """v1..v4 of k-ary randomized response: closed forms for k = 2, the finite sums otherwise."""
-    e = validate.positive("eps", eps)
+    """v1..v4 of k-ary randomized response: closed forms for k = 2, the finite sums otherwise;
+    eps = 0 (M_PP): all 0."""
+    e = validate.nonnegative("eps", eps)
     k = validate.integer("k", k, low=2)
     name = f"rr(eps={e:g}, k={k})"
+    if e == 0:
+        return _zero_moments(name, "eps = 0: the output does not depend on the input, X = 0")
     if k == 2:
         return Moments(*(_closed(f"v{i}", F(e), "rr-plrv", name)
-                         for i, F in enumerate((cf.RR_V1, cf.RR_V2, cf.RR_V3, cf.RR_V4), 1)), mechanism=name)
+                         for i, F in enumerate((cf.RR_V1, cf.RR_V2, cf.RR_V3, cf.RR_V4), 1)), mechanism=name,
+                       eta_key=("rr2", e))
     from ..mechanisms import RandomizedResponse
 
     with mpmath.workdps(50):
@@ -192,12 +208,21 @@ def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
     with z ~ N(0, 1) (in units of sigma); add: the pair swapped, X' = -X(z) with z from the mixture.
     Quadrature at 30 digits on [-40, 40 + 1/sigma], split at 0 and 1/sigma; the error is 100 times
     mpmath's estimate plus a bound on the tails (|X| <= |z|/sigma + 1/(2 sigma^2) + |log(1-p)|).
-    The single-orientation curve is not symmetric (``symmetric`` False).
+    The single-orientation curve is not symmetric (``symmetric`` False); ``orientation =
+    "symmetrised"`` gives the moments of the per-step symmetrisation C_p(G_{1/sigma})
+    (:func:`sgm_symmetrised_moments`), which is. p = 1 is the Gaussian mechanism G_{1/sigma}
+    (closed forms, symmetric).
     """
     sg = validate.positive("sigma", sigma)
-    pr = validate.probability("p", p, open_low=True, open_high=True)
-    if orientation not in ("remove", "add"):
-        raise validate.DomainError(f"orientation = {orientation!r} is invalid: must be 'remove' or 'add'")
+    pr = validate.probability("p", p, open_low=True)
+    if orientation not in ("remove", "add", "symmetrised"):
+        raise validate.DomainError(f"orientation = {orientation!r} is invalid: must be 'remove', 'add' or "
+                                   "'symmetrised'")
+    if pr == 1:
+        m = gaussian_moments(1.0 / sg)
+        return dataclasses.replace(m, mechanism=f"sgm(sigma={sg:g}, p=1) = gaussian(mu={1 / sg:g})")
+    if orientation == "symmetrised":
+        return sgm_symmetrised_moments(sg, pr)
     name = f"sgm(sigma={sg:g}, p={pr:g}, {orientation})"
     with mpmath.workdps(30):
         s, P = 1 / mpmath.mpf(sg), mpmath.mpf(pr)
@@ -234,6 +259,63 @@ def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
                        mechanism=name, symmetric=False)
 
 
+@functools.lru_cache(maxsize=64)
+def sgm_symmetrised_moments(sigma, p) -> Moments:
+    """v1..v4 (eqs. (9)-(12)) of the per-step symmetrised subsampled Gaussian
+    C_p(G_{1/sigma}) = min{f_p, f_p^-1}** with f_p = p G_{1/sigma} + (1 - p) Id (Dong, Roth, Su
+    2022, Prop. 2.1 / App. F; the curve the paper's "WLOG symmetric f" means for DP-SGD, digest
+    §1.12, §5.6 (ii)): a symmetric curve, so Theorem 3 applies to it.
+
+    Derived here from the definitions, writing mu = 1/sigma, alpha = Phi(-z) and
+    l(z) = log|f_p'(alpha)| = log(1 - p + p e^{mu z - mu^2/2}), which is >= 0 exactly for
+    z >= mu/2 (slope <= -1): the curve is f_p on [0, Phi(-mu/2)] (weight phi(z) dz, log-slope
+    l), a segment of slope -1 of length L_B = (1 - p)(Phi(mu/2) - Phi(-mu/2)) (log-slope 0), and
+    the mirror image (log-slope -l, weight e^l phi(z) dz, since dx = |f_p'| d alpha). So, over
+    z > mu/2 with phi the normal density:
+    v1 = int l (e^l - 1) phi, v2 = int l^2 (1 + e^l) phi, v4 = int l^3 (1 + e^l) phi,
+    v3 = int (|l + v1|^3 + |v1 - l|^3 e^l) phi + v1^3 L_B; the weights add to 1. At p = 1 they
+    are the Gaussian's (tested). Quadrature at 30 digits (l by log1p/expm1: v1 ~ p^2), error:
+    100 times mpmath's estimate plus a bound on the tail beyond z = 40 + mu.
+    """
+    sg = validate.positive("sigma", sigma)
+    pr = validate.probability("p", p, open_low=True)
+    name = f"sgm_sym(sigma={sg:g}, p={pr:g})"
+    with mpmath.workdps(30):
+        s, P = 1 / mpmath.mpf(sg), mpmath.mpf(pr)
+        z0 = s / 2
+
+        def ell(z):
+            return mpmath.log1p(P * mpmath.expm1(s * z - s * s / 2))
+
+        def e_ell_minus_1(z):
+            return P * mpmath.expm1(s * z - s * s / 2)
+
+        Z = mpmath.mpf(40) + s
+        pts = [z0, z0 + 1, s + 1, Z]
+        pts = sorted(set(pts))
+
+        def integral(fn):
+            val, err = mpmath.quad(lambda z: fn(z) * mpmath.npdf(z), pts, error=True, maxdegree=8)
+            return val, abs(err)
+
+        v1, e1 = integral(lambda z: ell(z) * e_ell_minus_1(z))
+        v2, e2 = integral(lambda z: ell(z) ** 2 * (2 + e_ell_minus_1(z)))
+        v4, e4 = integral(lambda z: ell(z) ** 3 * (2 + e_ell_minus_1(z)))
+        lb = (1 - P) * (mpmath.ncdf(z0) - mpmath.ncdf(-z0))
+        v3a, e3 = integral(lambda z: abs(ell(z) + v1) ** 3 + abs(v1 - ell(z)) ** 3 * (1 + e_ell_minus_1(z)))
+        v3 = v3a + v1 ** 3 * lb
+        # beyond Z: l <= s z (p <= 1), the weights phi (1 + e^l) <= phi(z) + (1 - p) phi(z) + p phi(z - s)
+        tail = 4 * mpmath.quad(lambda z: (s * z + abs(v1) + 1) ** 3 * (mpmath.npdf(z) + mpmath.npdf(z - s)),
+                               [Z, mpmath.inf])
+        # v3 also moves with v1: |d/dv1 of the integrand| <= 3 (l + v1)^2 (1 + e^l), bounded by 3 (v2 + ...)
+        d3 = 3 * e1 * (v2 + 2 * v1 * v1 + 1) * 4
+        errs = [100 * e1 + tail, 100 * e2 + tail, 100 * e3 + d3 + tail, 100 * e4 + tail]
+        errs = [e + mpmath.mpf(10) ** -28 * (1 + abs(v)) for e, v in zip(errs, (v1, v2, v3, v4))]
+        return Moments(*(_mp(f"v{i}", v, e, "sgm-symmetrised-plrv-quadrature", name)
+                         for i, (v, e) in enumerate(zip((v1, v2, v3, v4), errs), 1)),
+                       mechanism=name, symmetric=True)
+
+
 # ------------------------------------------------------------------------------- Theorem 3
 def berry_esseen_gamma(m: Moments, N: int) -> float:
     """Upper end of gamma = 0.56 v3 / (sqrt(N) (v2 - v1^2)^{3/2}) (eq. (85))."""
@@ -250,7 +332,7 @@ def _hypotheses(m1: Moments, N, m2: Moments, N2):
     for m in (m1, m2):
         if not m.symmetric:
             reasons.append(f"{m.mechanism}: Berry-Esseen (Dong, Roth, Su 2022, Thm 5) needs a symmetric trade-off "
-                           "function (symmetrise, or compose both orientations)")
+                           "function per step (for the subsampled Gaussian: sgm_sym(...), its per-step symmetrisation)")
         if not m.v1.lower > 0:
             reasons.append(f"{m.mechanism}: v1 > 0 fails (a perfectly private step: eta undefined)")
         if not m.variance[0] > 0:
@@ -280,14 +362,33 @@ def theorem3(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicable:
         return _t3_inapplicable("; ".join(reasons), params=params)
     e1, e2 = m1.eta, m2.eta
     params.update(gamma=g1, gamma2=g2, eta=[e1.lower, e1.upper], eta2=[e2.lower, e2.upper])
-    if n1 * e1.lower ** 2 >= n2 * e2.upper ** 2 * (1 + 8 * rounding.EPS):
+    decided = _precondition_exact(m1, n1, m2, n2)
+    if decided is True or (decided is None and n1 * e1.lower ** 2 >= n2 * e2.upper ** 2 * (1 + 8 * rounding.EPS)):
         return Result("delta-divergence", 0.0, rounding.up(g1 + g2), Kind.UPPER, Status.PROVEN, "theorem3", SOURCE_T3,
                       "Berry-Esseen sandwich of both compositions, triangle inequality", params=params)
-    if n1 * e1.upper ** 2 < n2 * e2.lower ** 2:
+    if decided is False or n1 * e1.upper ** 2 < n2 * e2.lower ** 2:
         return _t3_inapplicable(f"precondition N eta^2 >= N~ eta~^2 fails: {n1} * {e1.upper:.8g}^2 < {n2} * "
                                 f"{e2.lower:.8g}^2 (N/N~ = {n1 / n2:.7g} < eta~^2/eta^2 = "
                                 f"{(e2.lower / e1.upper) ** 2:.7g}); see theorem3_generalised", params=params)
     return _t3_inapplicable("precondition N eta^2 >= N~ eta~^2 undecided at the moments' precision", params=params)
+
+
+def _precondition_exact(m1: Moments, n1: int, m2: Moments, n2: int) -> bool | None:
+    """N eta^2 >= N~ eta~^2 decided exactly when both steps are of one family whose eta is a known
+    increasing function of one parameter (Gaussian: eta = mu/2, compared as rationals; binary
+    randomized response: sinh(eps/2), decided when N = N~ or eps = eps~); None otherwise."""
+    from fractions import Fraction
+
+    k1, k2 = m1.eta_key, m2.eta_key
+    if k1 is None or k2 is None or k1[0] != k2[0]:
+        return None
+    if k1[0] == "gaussian":
+        return Fraction(n1) * Fraction(k1[1]) ** 2 >= Fraction(n2) * Fraction(k2[1]) ** 2
+    if n1 == n2:
+        return k1[1] >= k2[1]
+    if k1[1] == k2[1]:
+        return n1 >= n2
+    return None
 
 
 def theorem3_appendix(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicable:
@@ -364,10 +465,13 @@ __all__ = ["Moments", "gaussian_moments", "laplace_moments", "rr_moments", "disc
            "gaussian_array", "moments_of", "compare_compositions"]
 
 
-def moments_of(mechanism) -> Moments:
+def moments_of(mechanism) -> Moments | Inapplicable:
     """Single-step PLRV moments of a parsed mechanism (:func:`dptheory.comparison.parse_mechanism`
-    without composition): Gaussian, Laplace and randomized response in closed form, the subsampled
-    Gaussian (remove orientation, not symmetric) by quadrature."""
+    without composition): Gaussian, Laplace and randomized response in closed form (mu = 0 or
+    eps = 0: all 0), the subsampled Gaussian by quadrature (``sgm``: the remove orientation, not
+    symmetric; ``sgm_sym``: its per-step symmetrisation C_p, symmetric; p = 1: the Gaussian),
+    M_PP (all 0); Inapplicable for M_BNP (infinite: outside mutual absolute continuity) and the
+    shuffle model (its trade-off function is known only through a bound)."""
     fam, p = mechanism.family, mechanism.params
     if fam == "gaussian":
         return gaussian_moments(p["mu"])
@@ -377,15 +481,26 @@ def moments_of(mechanism) -> Moments:
         return rr_moments(p["eps"], int(p["k"]))
     if fam == "sgm":
         return sgm_moments(p["sigma"], p["p"])
-    raise validate.DomainError(f"mechanism = {mechanism.name!r}: no PLRV moments (known: gaussian, laplace, rr, sgm)")
+    if fam == "sgm_sym":
+        return sgm_moments(p["sigma"], p["p"], "symmetrised")
+    if fam == "pp":
+        return _zero_moments("pp()", "M_PP: the two distributions are equal, X = 0")
+    why = {"bnp": "M_BNP: disjoint supports, the PLRV is infinite (outside mutual absolute continuity, digest §1.8)",
+           "shuffle": "the shuffle model: only a certified lower bound of its trade-off function is known, not its PLRV"}
+    return Inapplicable("plrv-moments", Kind.EXACT, Status.PROVEN, SOURCE_MOMENTS,
+                        f"{mechanism.name}: no PLRV moments ({why.get(fam, 'not implemented for this mechanism')})",
+                        {"mechanism": mechanism.name})
 
 
-def compare_compositions(first: str, N, second: str, N2, *, exact: bool = True) -> dict:
+def compare_compositions(first: str, N, second: str, N2, *, exact: bool = True, tol: float = 1e-11) -> dict:
     """Theorem 3 for M^{(x)N} against M~^{(x)N~}, given as single-step mechanism strings: the
     moments, bound (14) (or why it does not apply), the precondition-free bound and, with
-    ``exact``, the Delta between the composed mechanisms computed exactly (Gaussian and randomized
-    response compositions; others through the grammar's certified curves)."""
-    from .divergence import delta_divergence
+    ``exact``, Delta between the composed mechanisms (:func:`divergence.delta_between`: a
+    certified interval whose kind says what it is; composed PLD-based mechanisms accept ``grid=``
+    in their string to narrow it). Every valid input gives Results or Inapplicables, never an
+    exception: a step without PLRV moments (M_BNP, the shuffle model) makes both bounds
+    Inapplicable with the reason."""
+    from .divergence import delta_between
     from .grammar import parse_mechanism
 
     n1, n2 = validate.integer("N", N, low=1), validate.integer("N2", N2, low=1)
@@ -393,10 +508,21 @@ def compare_compositions(first: str, N, second: str, N2, *, exact: bool = True) 
     if a.steps != 1 or b.steps != 1:
         raise validate.DomainError("give single-step mechanisms; the numbers of steps are N and N2")
     ma, mb = moments_of(a), moments_of(b)
-    out = {"first": a.name, "second": b.name, "N": n1, "N2": n2, "first_moments": ma, "second_moments": mb,
-           "theorem3": theorem3(ma, n1, mb, n2), "theorem3_generalised": theorem3_generalised(ma, n1, mb, n2)}
+    out = {"first": a.name, "second": b.name, "N": n1, "N2": n2, "first_moments": ma, "second_moments": mb}
+    missing = [m for m in (ma, mb) if isinstance(m, Inapplicable)]
+    if missing:
+        reason = "; ".join(m.reason for m in missing)
+        params = {"N": n1, "N2": n2, "first": a.name, "second": b.name}
+        out["theorem3"] = _t3_inapplicable(reason, params=params)
+        out["theorem3_generalised"] = Inapplicable("theorem3-generalised", Kind.UPPER, Status.PROVEN,
+                                                   cf.THEOREM3_GENERALISED.source, reason, params)
+    else:
+        out["theorem3"] = theorem3(ma, n1, mb, n2)
+        out["theorem3_generalised"] = theorem3_generalised(ma, n1, mb, n2)
     if exact:
-        fa = parse_mechanism(f"{first}^{n1}")
-        fb = parse_mechanism(f"{second}^{n2}")
-        out["exact"] = delta_divergence(fa.tradeoff(), fb.tradeoff())
+        out["exact"] = delta_between(parse_mechanism(_compose(first, n1)), parse_mechanism(_compose(second, n2)), tol=tol)
     return out
+
+
+def _compose(text: str, n: int) -> str:
+    return f"{text.strip()}^{n}"
