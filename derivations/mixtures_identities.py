@@ -1,88 +1,174 @@
-"""Symbolic checks behind dptheory.mixtures (Wang, Su, Ye, Shokri, Su, NeurIPS 2023).
+"""The identities behind dptheory.mixtures (Wang, Su, Ye, Shokri, Su, NeurIPS 2023), each checked
+on the toolkit's own expressions and code, so that a bug in the library makes this script exit 1.
 
-Prints each identity in LaTeX with its check; exits with status 1 if any check fails.
+1. ``lemma-6.2``: the solution of (9)-(10) for e^{eps_0}, e^{eps_1} (sympy), and the library's
+   ``advanced.lemma62_scalings`` against it, with (9)-(10) holding at its values.
+2. ``lemma-6.3``: the rescaled coefficients c_ij s_i and c_ij sum to 1 (F goes from (0, 1) to
+   (1, 0)); the library's ``advanced.lemma63_function`` against the same construction written
+   here (each segment (da, db) of f_ij becomes (c_ij s_i da, c_ij db), merged by slope).
+3. ``example-f3``: the "linear" piece of the Lemma 3.1 bound is continuous with the outer pieces
+   (sympy, 40 digits), and the library's ``advanced.example_f3_lemma31`` is that piecewise function.
+4. ``thm-5.1``: the printed weight e^{-I^2/2} integrates to sqrt(2 pi) (the normalisation
+   erratum), the two printed sign cases equal the |mu| form, and the library's printed alpha
+   tends to sqrt(2 pi) while its normalised (mpmath) alpha tends to 1.
+5. ``prop-b.7``: F(1/|f'|) |f'| = sqrt(1 + f'^2) for F(y) = sqrt(1 + y^2); the library's length
+   generator has F(0) = lim F = 1, its printed F(0) = lim F(s)/s is infinite, and the library's
+   ``fdivergence.length`` is the length of the graph computed here.
 
-1. Lemma 6.2: the solution of (9)-(10) for e^{eps_0}, e^{eps_1}.
-2. Lemma 6.3: the rescaled coefficients sum to 1 in both coordinates (F is a trade-off function
-   from (0, sum c f(0)) to (1, 0)).
-3. Example F.3: the "linear" piece of the Lemma 3.1 bound is continuous with the outer pieces.
-4. Thm 5.1: the printed weight e^{-I^2/2} integrates to sqrt(2 pi) (the normalisation erratum);
-   the two sign cases of the printed integrand equal the |mu| form.
-5. Prop. B.7: F(1/|f'|) |f'| = sqrt(1 + f'^2) for F(y) = sqrt(1 + y^2), and F(0) = lim F = 1
-   while the printed lim F(s)/s is infinite.
+Run: python derivations/mixtures_identities.py   (prints LaTeX and one "check ...: ok" line per check)
 """
 
 from __future__ import annotations
 
-import sys
+import math
 
+import mpmath
+import numpy as np
 import sympy as sp
 
-failures: list[str] = []
-
-
-def check(name: str, expr, ok: bool) -> None:
-    print(f"{name}: ${sp.latex(expr)}$")
-    print(f"check {name}: {'ok' if ok else 'FAILED'}")
-    if not ok:
-        failures.append(name)
-
+from _derivation import Checks, is_zero, show_expr
+from dptheory import tradeoff
+from dptheory.mixtures import advanced, dpgd, fdivergence
 
 w, g, eta, E = sp.symbols("w gamma eta E", positive=True)
 a, b = sp.symbols("a b", positive=True)
+POINTS = [(0.3, 0.1, 0.7), (0.5, 0.8, 0.2), (0.2, 0.05, 0.9)]  # (w, gamma, eta) with gamma < w < eta or eta < w < gamma
 
-# 1. Lemma 6.2
-sol = sp.solve([(1 - w) * a + w * b - E, (1 - w) * g * a + w * eta * b - w * E], [a, b], dict=True)[0]
-check("Lemma 6.2, e^{eps_0}", sp.Eq(a, sol[a]), sp.simplify(sol[a] - E * (eta - w) / ((1 - w) * (eta - g))) == 0)
-check("Lemma 6.2, e^{eps_1}", sp.Eq(b, sol[b]), sp.simplify(sol[b] - E * (w - g) / (w * (eta - g))) == 0)
 
-# 2. Lemma 6.3 coefficients: c_00 + c_10 + c_01 + c_11 = 1 and sum c s = 1
-s0 = (eta - w) / ((1 - w) * (eta - g))
-s1 = (w - g) / (w * (eta - g))
-c00, c10, c01, c11 = (1 - w) * (1 - g), w * (1 - eta), (1 - w) * g, w * eta
-widths = sp.simplify(c00 * s0 + c01 * s0 + c10 * s1 + c11 * s1)
-check("Lemma 6.3, sum c_ij s_i", sp.Eq(sp.Symbol("W"), widths), widths == 1)
-check("Lemma 6.3, sum c_ij", sp.Eq(sp.Symbol("H"), sp.simplify(c00 + c01 + c10 + c11)),
-      sp.simplify(c00 + c01 + c10 + c11) == 1)
+def lemma62_solution():
+    sol = sp.solve([(1 - w) * a + w * b - E, (1 - w) * g * a + w * eta * b - w * E], [a, b], dict=True)[0]
+    return sol[a], sol[b]
 
-# 3. Example F.3 linear piece
-mu, x = sp.symbols("mu alpha", positive=True)
-Phi = lambda z: (1 + sp.erf(z / sp.sqrt(2))) / 2  # noqa: E731
-Phiinv = lambda p: sp.sqrt(2) * sp.erfinv(2 * p - 1)  # noqa: E731
-G = lambda al: Phi(Phiinv(1 - al) - mu)  # noqa: E731
-left_end = (1 - w) * Phi(-mu / 2)
-right_end = 1 - (1 - w) * Phi(mu / 2)
-linear = w + 2 * (1 - w) * Phi(-mu / 2) - x
-outer_left = w + (1 - w) * G(x / (1 - w))
-outer_right = (1 - w) * G((x - w) / (1 - w))
-vals = {w: sp.Rational(1, 3), mu: 1}
-d_left = sp.N((linear - outer_left).subs(x, left_end).subs(vals), 40)
-d_right = sp.N((linear - outer_right).subs(x, right_end).subs(vals), 40)
-check("Example F.3, continuity at (1-w) Phi(-mu/2)", sp.Eq(linear.subs(x, left_end), outer_left.subs(x, left_end)),
-      abs(d_left) < 1e-30)
-check("Example F.3, continuity at 1 - (1-w) Phi(mu/2)", sp.Eq(linear, outer_right), abs(d_right) < 1e-30)
 
-# 4. Thm 5.1 normalisation and sign cases
-I = sp.Symbol("I", real=True)
-mass = sp.integrate(sp.exp(-I**2 / 2), (I, -sp.oo, sp.oo))
-check("Thm 5.1, printed total weight", sp.Eq(sp.Integral(sp.exp(-I**2 / 2), (I, -sp.oo, sp.oo)), mass),
-      sp.simplify(mass - sp.sqrt(2 * sp.pi)) == 0)
-t = sp.Symbol("t", real=True)
-m = sp.Symbol("m", positive=True)
-tw_pos = -t / m + m / 2          # mu_w = m > 0: printed Phi(-t_w)
-tw_neg = -t / (-m) + (-m) / 2    # mu_w = -m < 0: printed Phi(t_w)
-abs_form = t / m - m / 2
-check("Thm 5.1, mu > 0 case", sp.Eq(-tw_pos, abs_form, evaluate=False), sp.simplify(-tw_pos - abs_form) == 0)
-check("Thm 5.1, mu < 0 case", sp.Eq(tw_neg, abs_form, evaluate=False), sp.simplify(tw_neg - abs_form) == 0)
+def check_lemma62(scalings=None) -> bool:
+    scalings = advanced.lemma62_scalings if scalings is None else scalings
+    s0, s1 = lemma62_solution()
+    symbolic = is_zero(s0 - E * (eta - w) / ((1 - w) * (eta - g))) and is_zero(s1 - E * (w - g) / (w * (eta - g)))
+    for wv, gv, ev in POINTS:
+        k0, k1 = scalings(wv, gv, ev)
+        want0 = float(s0.subs({E: 1, w: wv, g: gv, eta: ev}))
+        want1 = float(s1.subs({E: 1, w: wv, g: gv, eta: ev}))
+        eq9 = (1 - wv) * k0 + wv * k1 - 1
+        eq10 = (1 - wv) * gv * k0 + wv * ev * k1 - wv
+        if abs(k0 - want0) > 1e-14 or abs(k1 - want1) > 1e-14 or abs(eq9) > 1e-14 or abs(eq10) > 1e-14:
+            return False
+    return symbolic
 
-# 5. Prop. B.7
-s = sp.Symbol("s", positive=True)
-F = sp.sqrt(1 + s**2)
-fp = sp.Symbol("k", positive=True)  # |f'|
-check("Prop. B.7, integrand", sp.Eq(sp.Mul(F.subs(s, 1 / fp), fp, evaluate=False), sp.sqrt(1 + fp**2), evaluate=False),
-      sp.simplify(F.subs(s, 1 / fp) * fp - sp.sqrt(1 + fp**2)) == 0)
-check("F(0) = lim F(s)", sp.Eq(sp.Limit(F, s, 0), sp.limit(F, s, 0)), sp.limit(F, s, 0) == 1)
-check("printed F(0) = lim F(s)/s", sp.Eq(sp.Limit(F / s, s, 0), sp.limit(F / s, s, 0)), sp.limit(F / s, s, 0) == sp.oo)
 
-print(f"\n{len(failures)} failed checks" if failures else "\nall checks passed")
-sys.exit(1 if failures else 0)
+def _coefficients():
+    s0, s1 = (x.subs(E, 1) for x in lemma62_solution())
+    c = {(0, 0): (1 - w) * (1 - g), (1, 0): w * (1 - eta), (0, 1): (1 - w) * g, (1, 1): w * eta}
+    return c, {0: s0, 1: s1}
+
+
+def check_lemma63(fn=None) -> bool:
+    fn = advanced.lemma63_function if fn is None else fn
+    c, s = _coefficients()
+    widths = sp.simplify(sum(ci * s[i] for (i, _), ci in c.items()))
+    heights = sp.simplify(sum(c.values()))
+    if not (widths == 1 and heights == 1):
+        return False
+    comps = [[tradeoff.dp(0.5, 0.0), tradeoff.dp(1.0, 0.0)], [tradeoff.dp(2.0, 0.0), tradeoff.dp(0.2, 0.0)]]
+    for wv, gv, ev in POINTS:
+        values = {w: wv, g: gv, eta: ev}
+        ps, qs = [], []
+        for (i, j), ci in c.items():
+            cv, sv = float(ci.subs(values)), float(s[i].subs(values))
+            if cv > 0:
+                ps.append(cv * sv * np.asarray(comps[i][j].p_mass, dtype=float))
+                qs.append(cv * np.asarray(comps[i][j].q_mass, dtype=float))
+        want = tradeoff.PiecewiseLinear(np.concatenate(ps), np.concatenate(qs))
+        got = fn(wv, comps, gv, ev)
+        xs = np.linspace(0, 1, 401)
+        if np.max(np.abs(got(xs) - want(xs))) > 1e-12:
+            return False
+    return True
+
+
+MU, X = sp.symbols("mu alpha", positive=True)
+
+
+def _phi(z):
+    return (1 + sp.erf(z / sp.sqrt(2))) / 2
+
+
+def _g(al):
+    return _phi(sp.sqrt(2) * sp.erfinv(2 * (1 - al) - 1) - MU)
+
+
+F3_LEFT = (1 - w) * _phi(-MU / 2)
+F3_RIGHT = 1 - (1 - w) * _phi(MU / 2)
+F3_LINEAR = w + 2 * (1 - w) * _phi(-MU / 2) - X
+F3_OUTER_LEFT = w + (1 - w) * _g(X / (1 - w))
+F3_OUTER_RIGHT = (1 - w) * _g((X - w) / (1 - w))
+
+
+def check_example_f3(fn=None) -> bool:
+    fn = advanced.example_f3_lemma31 if fn is None else fn
+    vals = {w: sp.Rational(1, 3), MU: 1}
+    d_left = sp.N((F3_LINEAR - F3_OUTER_LEFT).subs(X, F3_LEFT).subs(vals), 40)
+    d_right = sp.N((F3_LINEAR - F3_OUTER_RIGHT).subs(X, F3_RIGHT).subs(vals), 40)
+    if not (abs(d_left) < 1e-30 and abs(d_right) < 1e-30):
+        return False
+    left, right = float(F3_LEFT.subs(vals)), float(F3_RIGHT.subs(vals))
+    for x in (0.5 * left, left, 0.5 * (left + right), right, 0.5 * (right + 1)):
+        piece = F3_OUTER_LEFT if x < left else F3_OUTER_RIGHT if x > right else F3_LINEAR
+        want = float(sp.N(piece.subs(vals).subs(X, x), 30))
+        got = float(fn(1.0, 1 / 3, x))
+        if not (want - 1e-12 <= got <= want):  # the library rounds down (a lower bound)
+            return False
+    return True
+
+
+def check_thm51(printed=None, normalised=None) -> bool:
+    printed = dpgd.dpgd_alpha_printed if printed is None else printed
+    normalised = dpgd.dpgd_alpha_mpmath if normalised is None else normalised
+    i = sp.Symbol("I", real=True)
+    mass = sp.integrate(sp.exp(-i**2 / 2), (i, -sp.oo, sp.oo))
+    t, m = sp.Symbol("t", real=True), sp.Symbol("m", positive=True)
+    sign_cases = is_zero(-(-t / m + m / 2) - (t / m - m / 2)) and is_zero((-t / (-m) + (-m) / 2) - (t / m - m / 2))
+    gap = dpgd.least_squares(0.7)
+    big = 60.0
+    library = (abs(printed(gap, big) - math.sqrt(2 * math.pi)) < 1e-6
+               and abs(float(normalised(gap, big, digits=20)) - 1) < 1e-12)
+    return is_zero(mass - sp.sqrt(2 * sp.pi)) and sign_cases and library
+
+
+def check_prop_b7(generator=None, length_fn=None) -> bool:
+    generator = fdivergence.LENGTH if generator is None else generator
+    length_fn = fdivergence.length if length_fn is None else length_fn
+    s = list(generator.expr.free_symbols)[0]
+    k = sp.Symbol("k", positive=True)  # |f'|
+    integrand = is_zero(generator.expr.subs(s, 1 / k) * k - sp.sqrt(1 + k**2))
+    at_zero = generator.at_zero == 1.0 and math.isinf(fdivergence.f_at_zero_printed(generator))
+    f = tradeoff.from_knots([0.0, 0.2, 0.5, 1.0], [0.9, 0.4, 0.1, 0.0])
+    graph = 0.1 + math.hypot(0.2, 0.5) + math.hypot(0.3, 0.3) + math.hypot(0.5, 0.1)  # vertical drop, 3 segments
+    return integrand and at_zero and abs(length_fn(f) - graph) < 1e-14
+
+
+def main() -> None:
+    check = Checks()
+    print("Wang et al. (2023): identities behind dptheory.mixtures, on the toolkit's own code\n")
+    s0, s1 = lemma62_solution()
+    print("1. Lemma 6.2")
+    show_expr("   e^{\\epsilon_0}", s0)
+    show_expr("   e^{\\epsilon_1}", s1)
+    check("lemma-6.2", check_lemma62())
+    print("\n2. Lemma 6.3: rescaled coefficients")
+    c, sc = _coefficients()
+    show_expr("   \\sum_{ij} c_{ij} s_i", sp.simplify(sum(ci * sc[i] for (i, _), ci in c.items())))
+    check("lemma-6.3", check_lemma63())
+    print("\n3. Example F.3: the linear piece")
+    show_expr("   \\text{linear piece}", F3_LINEAR)
+    check("example-f3", check_example_f3())
+    print("\n4. Theorem 5.1: the printed weight and the sign cases")
+    show_expr("   \\int e^{-I^2/2}\\,dI", sp.sqrt(2 * sp.pi))
+    check("thm-5.1", check_thm51())
+    print("\n5. Proposition B.7: the length generator")
+    show_expr("   F(y)", fdivergence.LENGTH.expr)
+    check("prop-b.7", check_prop_b7())
+    check.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,104 +1,178 @@
-"""Wang et al. (2023), Prop. 4.1, Thm 4.2 and Cor. 4.3: the symbolic facts behind
-dptheory.shuffle.fdp, each checked; prints LaTeX; exits with status 1 if a check fails.
+"""Wang, Su, Ye, Shokri, Su (NeurIPS 2023), Prop. 4.1, Thm 4.2 and Cor. 4.3: the toolkit's own
+formulas and code of dptheory.shuffle.fdp, checked symbolically and against exact rational
+computations (so a bug in the library makes this script exit 1).
 
-1. 1 - 2w = tanh(eps0/2) for w = 1/(e^eps0 + 1).
-2. Prop. 4.1: the segment of T(P0, Q0) created at threshold t = (s+1)/(i-s) has slope
-   -p_i(s+1)/p_i(s) = -1/t (Neyman-Pearson), so the knots carry beta_i = 1 - F_i(s_i + 1); the
-   printed F_i(s_i + 1) is off (checked for i = 0..8 at every threshold, exact rationals).
-3. Cor. 4.3: the conjugate of f_Shuffle = 2w Id + (1 - 2w) T0:
-   1 + f_Shuffle*(-e^eps) = (1 - 2w) (1 + T0*(-e^eps~)), e^eps~ = (e^eps - 2w)/(1 - 2w), i.e.
-   the optimal P0-threshold is t_y = (1 - 2w)/(e^eps - 2w).
-4. The printed t_y uses the chord ratio l(t) = -sum w_i p_i(s_i+1) / sum w_i p_i(s_i), which is
-   steeper than the slope -1/t of the curve: -l(t) >= 1/t (checked at n = 12, exact rationals).
+The registered formulas are ``shuffle-fdp-threshold`` (t_y of Cor. 4.3),
+``shuffle-fdp-prop-4.1-beta`` (the corrected knot, proven) and
+``shuffle-fdp-prop-4.1-beta-printed`` (the printed knot, refuted). At eps0 = log 3 the paper's
+clone probability is 2/(e^eps0 + 1) = 1/2 and w = 1/4, so the pair (P0, Q0) has rational masses and
+every check below is exact.
 
-Run: python derivations/shuffle_tradeoff.py
+1. ``weights``: 1 - 2w = tanh(eps0/2) for w = 1/(e^eps0 + 1), and the library's float
+   (w, 1 - 2w) against it.
+2. ``threshold``: the slope of f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0) on the P0-segment of
+   threshold t is -2w - (1 - 2w)/t; the library's t_y solves -2w - (1-2w)/t = -e^eps.
+3. ``conjugate``: with t_y, 1 + f_Shuffle*(-e^eps) = (1 - 2w)(1 + T0*(-e^eps~)), e^eps~ = 1/t_y.
+4. ``prop-4.1-knots``: the library's corrected formula, evaluated exactly (eps0 = log 3, n = 8,
+   every jump threshold), is the Neyman-Pearson knot of (P0, Q0) computed here from the atoms;
+   the library's float code (``proposition_4_1``) agrees to 1e-13.
+5. ``prop-4.1-printed-off``: the printed formula differs from it (the dropped "1 -").
+6. ``cor-4.3-value``: the library's delta (``shuffle_delta``, eps0 = log 3, n = 12, eps = log 2,
+   where e^eps~ = 3) encloses the exact (1 - 2w) H_3(P0 || Q0), the hockey-stick sum over the
+   atoms in rationals.
+7. ``printed-cor-4.3-too-small``: the library's printed rule (chord slope l(t)) gives a delta
+   below the exact one at n = 12 (so it is not a valid bound), and its chord is steeper than the
+   curve at every threshold: -l(t) >= 1/t.
+
+Run: python derivations/shuffle_tradeoff.py   (prints LaTeX and one "check ...: ok" line per check)
 """
 
 import math
-import sys
 from fractions import Fraction
 
 import sympy as sp
 
-failures = []
+from _derivation import Checks, is_zero, show_expr, show_formula
+from dptheory.shuffle import fdp
+from dptheory.symbols import eps, eps0, n, t
+
+W = 1 / (sp.exp(eps0) + 1)
+E0 = sp.log(3)          # eps0 with e^eps0 = 3: w = 1/4, clone probability 1/2
+N_KNOTS, N_DELTA = 8, 12
 
 
-def check(label: str, ok: bool) -> None:
-    print(f"check {label}: {'ok' if ok else 'FAILED'}")
-    if not ok:
-        failures.append(label)
+def atoms(nn: int):
+    """(P0, Q0) at eps0 = log 3 in exact rationals: {(a, b): (p0, q0)}, a + b = i + 1."""
+    q = Fraction(1, 2)
+    out = {}
+    for i in range(nn):
+        wi = math.comb(nn - 1, i) * q**i * (1 - q) ** (nn - 1 - i)
+        for a in range(i + 2):
+            p0 = wi * Fraction(math.comb(i, a - 1), 2**i) if a >= 1 else Fraction(0)
+            q0 = wi * Fraction(math.comb(i, a), 2**i) if a <= i else Fraction(0)
+            out[(a, i + 1 - a)] = (p0, q0)
+    return out
 
 
-def main() -> int:
-    eps0, eps, x, y = sp.symbols("epsilon_0 epsilon x y", positive=True)
-    w = 1 / (sp.exp(eps0) + 1)
+def np_knot(nn: int, thr: Fraction):
+    """Neyman-Pearson knot of T(P0, Q0): reject P0 on {a/b <= t}."""
+    at = atoms(nn)
+    alpha = sum(p for (a, b), (p, _) in at.items() if b > 0 and Fraction(a, b) <= thr)
+    beta = sum(q for (a, b), (_, q) in at.items() if b == 0 or Fraction(a, b) > thr)
+    return alpha, beta
 
-    print("1. The mixing weight")
-    one_minus = sp.simplify((1 - 2 * w).rewrite(sp.exp) - sp.tanh(eps0 / 2).rewrite(sp.exp))
-    print("   $1 - 2w =", sp.latex(sp.tanh(eps0 / 2)), "$")
-    check("1 - 2w = tanh(eps0/2)", one_minus == 0)
 
-    print("\n2. Proposition 4.1: knots of T(P0, Q0) for one component i")
-    ok_slope, printed_off = True, False
-    for i in range(0, 9):
-        pmf = [Fraction(math.comb(i, k), 2**i) for k in range(i + 1)] + [Fraction(0)]
-        cdf = [sum(pmf[: k + 1]) for k in range(i + 2)]
-        F = lambda k: Fraction(0) if k < 0 else (Fraction(1) if k >= i else cdf[k])  # noqa: E731
-        for s in range(-1, i):
-            t = Fraction(s + 1, i - s)
-            # Neyman-Pearson at threshold t on the atoms (a, b) = (k+1, i-k) of P0 / (k, i-k+1) of Q0
-            alpha = sum(pmf[k] for k in range(i + 1) if i - k > 0 and Fraction(k + 1, i - k) <= t)
-            beta = sum(pmf[a] for a in range(i + 1) if i - a + 1 == 0 or Fraction(a, i - a + 1) > t)
-            ok_slope &= alpha == F(s) and beta == 1 - F(s + 1)
-            printed_off |= beta != F(s + 1)
-            if s >= 0:
-                ok_slope &= Fraction(pmf[s + 1], pmf[s]) == 1 / t
-    print(r"   $\alpha_i^0(t) = F_i(s_i(t)),\ \beta_i^0(t) = 1 - F_i(s_i(t) + 1),\ s_i(t) = \lfloor (t i - 1)/(t + 1) \rfloor$")
-    check("the corrected knots are the Neyman-Pearson knots, slope -1/t (i <= 8, exact)", ok_slope)
-    check("the printed beta_i^0 = F_i(s_i + 1) differs from them", printed_off)
+def thresholds(nn: int):
+    return sorted({Fraction(a, b) for b in range(1, nn + 1) for a in range(1, nn + 1 - b)} | {Fraction(0)})
 
-    print("\n3. Corollary 4.3: the conjugate of f_Shuffle")
-    t = sp.Symbol("t", positive=True)
-    slope = -(2 * w + (1 - 2 * w) / t)
-    t_y = sp.solve(sp.Eq(slope, -sp.exp(eps)), t)[0]
-    print("   slope of f_Shuffle on the P0-segment of threshold t: $", sp.latex(slope), "$")
-    print("   $t_y =", sp.latex(sp.simplify(t_y)), "$")
-    check("t_y = (1 - 2w)/(e^eps - 2w)", sp.simplify(t_y - (1 - 2 * w) / (sp.exp(eps) - 2 * w)) == 0)
-    # conjugate identity, with T0 a generic segment through (a0, b0) of slope -1/t:
+
+def check_weights(weights_fn=None) -> bool:
+    weights_fn = fdp.weights if weights_fn is None else weights_fn
+    symbolic = is_zero((1 - 2 * W) - sp.tanh(eps0 / 2), rewrite_exp=True)
+    numeric = all(abs(weights_fn(e)[0] - 1 / (math.exp(e) + 1)) < 1e-15 and abs(weights_fn(e)[1] - math.tanh(e / 2)) < 1e-15
+                  for e in (0.1, 1.0, 5.0))
+    return symbolic and numeric
+
+
+def check_threshold(expr=None) -> bool:
+    expr = fdp.THRESHOLD.expr if expr is None else expr
+    slope = -(2 * W + (1 - 2 * W) / t)
+    return is_zero(slope.subs(t, expr) + sp.exp(eps))
+
+
+def check_conjugate(expr=None) -> bool:
+    """1 + f*(-e^eps) at the knot (alpha0, beta0) of threshold t_y equals (1 - 2w) times the
+    conjugate of T0 at slope -e^eps~ with e^eps~ = 1/t_y, for any knot (alpha0, beta0)."""
+    expr = fdp.THRESHOLD.expr if expr is None else expr
     a0, b0 = sp.symbols("alpha_0 beta_0", nonnegative=True)
-    f_at = 2 * w * (1 - a0) + (1 - 2 * w) * b0
-    lhs = 1 + (-sp.exp(eps) * a0 - f_at)            # 1 + f*(-e^eps), attained at alpha0(t_y)
-    e_tilde = (sp.exp(eps) - 2 * w) / (1 - 2 * w)
-    rhs = (1 - 2 * w) * (1 + (-e_tilde * a0 - b0))  # (1 - 2w)(1 + T0*(-e^eps~))
-    print("   $1 + f_{\\rm Shuffle}^*(-e^\\epsilon) = (1-2w)\\,\\delta_0(\\tilde\\epsilon),\\ e^{\\tilde\\epsilon} =",
-          sp.latex(sp.simplify(e_tilde)), "$")
-    check("1 + f_Shuffle*(-e^eps) = (1 - 2w)(1 + T0*(-e^eps~))", sp.simplify(lhs - rhs) == 0)
+    lhs = 1 - sp.exp(eps) * a0 - (2 * W * (1 - a0) + (1 - 2 * W) * b0)
+    rhs = (1 - 2 * W) * (1 - a0 / expr - b0)
+    return is_zero(lhs - rhs)
 
-    print("\n4. The printed t_y: the chord ratio against the slope")
-    n = 12
-    q = Fraction(2, 4)  # a rational clone probability: the inequality is per component
-    weights = [Fraction(math.comb(n - 1, i)) * q**i * (1 - q) ** (n - 1 - i) for i in range(n)]
-    ok_chord, strict = True, False
-    for tt in sorted({Fraction(a, b) for b in range(1, n + 1) for a in range(1, n + 1 - b)}):
+
+def _formula_value(expr, thr: Fraction):
+    """The formula at eps0 = log 3 (w = 1/4), n = N_KNOTS and the rational threshold, exactly."""
+    return sp.simplify(expr.subs({eps0: E0, n: N_KNOTS, t: sp.Rational(thr.numerator, thr.denominator)}).doit())
+
+
+def check_prop_4_1(expr=None, knot_fn=None) -> bool:
+    expr = fdp.PROP_4_1_BETA.expr if expr is None else expr
+    knot_fn = fdp.proposition_4_1 if knot_fn is None else knot_fn
+    for thr in thresholds(N_KNOTS):
+        alpha, beta = np_knot(N_KNOTS, thr)
+        if not is_zero(_formula_value(expr, thr) - sp.Rational(beta.numerator, beta.denominator)):
+            return False
+        a, b = knot_fn(math.log(3), N_KNOTS, (thr.numerator, thr.denominator))
+        if abs(a - float(alpha)) > 1e-13 or abs(b - float(beta)) > 1e-13:
+            return False
+    return True
+
+
+def check_printed_off(expr=None) -> bool:
+    expr = fdp.PROP_4_1_BETA_PRINTED.expr if expr is None else expr
+    worst = max(abs(_formula_value(expr, thr) - sp.Rational(np_knot(N_KNOTS, thr)[1].numerator,
+                                                           np_knot(N_KNOTS, thr)[1].denominator))
+                for thr in thresholds(N_KNOTS))
+    return worst > sp.Rational(3, 10)
+
+
+def exact_cor43(nn: int, gamma: Fraction) -> Fraction:
+    """(1 - 2w) H_gamma(P0 || Q0) with 1 - 2w = 1/2, summed over the atoms."""
+    return Fraction(1, 2) * sum(max(Fraction(0), p - gamma * q) for p, q in atoms(nn).values())
+
+
+def check_cor43_value(delta_fn=None) -> bool:
+    delta_fn = fdp.shuffle_delta if delta_fn is None else delta_fn
+    exact = exact_cor43(N_DELTA, Fraction(3))  # e^eps~ = (2 - 1/2)/(1/2) = 3 at eps = log 2
+    res = delta_fn(math.log(3), N_DELTA, math.log(2))
+    return res.lower <= float(exact) * (1 + 1e-15) and float(exact) * (1 - 1e-15) <= res.upper \
+        and res.upper <= float(exact) * (1 + 1e-2)
+
+
+def check_printed_cor43(printed_fn=None) -> bool:
+    printed_fn = fdp.corollary_4_3_printed_delta if printed_fn is None else printed_fn
+    exact = exact_cor43(N_DELTA, Fraction(3))
+    too_small = printed_fn(math.log(3), N_DELTA, math.log(2)).upper < float(exact)
+    # the chord of the printed rule against the slope -1/t, exact rationals (q = 1/2)
+    steeper, strict = True, False
+    q = Fraction(1, 2)
+    weights = [math.comb(N_DELTA - 1, i) * q**i * (1 - q) ** (N_DELTA - 1 - i) for i in range(N_DELTA)]
+    for thr in thresholds(N_DELTA)[1:]:
         num = den = Fraction(0)
-        for i in range(n):
-            s = (tt.numerator * i - tt.denominator) // (tt.numerator + tt.denominator)
+        for i in range(N_DELTA):
+            s_i = (thr.numerator * i - thr.denominator) // (thr.numerator + thr.denominator)
             pm = lambda k: Fraction(0) if k < 0 or k > i else Fraction(math.comb(i, k), 2**i)  # noqa: E731
-            num += weights[i] * pm(s + 1)
-            den += weights[i] * pm(s)
-        if den == 0:
-            continue
-        ok_chord &= num / den >= 1 / tt
-        strict |= num / den > 1 / tt
-    check("-l(t) >= 1/t at every threshold (n = 12): the chord is steeper", ok_chord)
-    check("and strictly at some: the printed t_y is too large, its delta too small", strict)
+            num += weights[i] * pm(s_i + 1)
+            den += weights[i] * pm(s_i)
+        if den:
+            steeper &= num / den >= 1 / thr
+            strict |= num / den > 1 / thr
+    return too_small and steeper and strict
 
-    if failures:
-        print("\nFAILED:", "; ".join(failures))
-        return 1
-    print("\nall checks passed")
-    return 0
+
+def main() -> None:
+    check = Checks()
+    print("Wang et al. (2023): the f-DP of shuffling, the toolkit's formulas and code\n")
+    for formula in (fdp.THRESHOLD, fdp.PROP_4_1_BETA, fdp.PROP_4_1_BETA_PRINTED):
+        show_formula(formula)
+    print("\n1. The mixing weight")
+    show_expr("   1 - 2w", sp.tanh(eps0 / 2))
+    check("weights", check_weights())
+    print("\n2-3. Corollary 4.3: the threshold and the conjugate of f_Shuffle")
+    show_expr("   \\text{slope of } f_{\\rm Shuffle}", -(2 * W + (1 - 2 * W) / t))
+    show_expr("   t_y", sp.simplify(fdp.THRESHOLD.expr))
+    check("threshold", check_threshold())
+    check("conjugate", check_conjugate())
+    print(f"\n4-5. Proposition 4.1 at eps0 = log 3, n = {N_KNOTS}: exact rational knots")
+    check("prop-4.1-knots", check_prop_4_1())
+    check("prop-4.1-printed-off", check_printed_off())
+    print(f"\n6-7. Corollary 4.3 at eps0 = log 3, n = {N_DELTA}, eps = log 2 (e^eps~ = 3)")
+    show_expr("   (1-2w) H_3(P_0 \\| Q_0)", sp.Rational(exact_cor43(N_DELTA, Fraction(3)).numerator,
+                                                     exact_cor43(N_DELTA, Fraction(3)).denominator))
+    check("cor-4.3-value", check_cor43_value())
+    check("printed-cor-4.3-too-small", check_printed_cor43())
+    check.finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

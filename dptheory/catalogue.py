@@ -25,6 +25,7 @@ FORMULA_MODULES = (
     "dptheory.shuffle.methods",
     "dptheory.shuffle.parallel",
     "dptheory.shuffle.rdp",
+    "dptheory.shuffle.fdp",
     "dptheory.comparison.closed_forms",
 )
 

@@ -95,8 +95,18 @@ def _log(x):
 
 
 def _up0(x) -> float:
-    """An error bound rounded up; an exact 0 (no error at all) stays 0."""
-    return 0.0 if x == 0 else float(rounding.up_nonneg(x))
+    """An error bound rounded up; an exact 0 (no error at all) stays 0, an overflow (or 0 times
+    an infinite bound) is inf (a vacuous bound)."""
+    if x == 0:
+        return 0.0
+    if math.isnan(x) or math.isinf(x):
+        return math.inf
+    return float(rounding.up_nonneg(x))
+
+
+def _times(a: float, b: float) -> float:
+    """a b for non-negative error terms, with 0 times inf = 0 (no mass: no error)."""
+    return 0.0 if a == 0 or b == 0 else a * b
 
 
 def _lse(values) -> float:
@@ -129,11 +139,14 @@ def split_fraction(loss, loss_err, loss_lo, interval):
 ATOM_REL_CAP = 1e-10
 
 
-def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, tilt):
+def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, tilt, *, rel_cap=None):
     """Grid masses of atoms (log P-mass within ``log_p_err``, loss within ``loss_err``):
     split (pessimistic) or rounded down (optimistic), see :meth:`PLD.from_atoms`. Returns
     (first grid index, dense log masses, relative error, absolute error in the tilted norm).
-    Fast when the atoms are sorted by loss (grouped sums by ``reduceat``)."""
+    Per-atom relative errors up to ``rel_cap`` (default :data:`ATOM_REL_CAP`) are carried as the
+    relative error, larger ones as absolute error. Fast when the atoms are sorted by loss
+    (grouped sums by ``reduceat``)."""
+    cap = ATOM_REL_CAP if rel_cap is None else float(rel_cap)
     dx = interval
     lp = np.asarray(log_p, dtype=float).ravel()
     loss = np.asarray(loss, dtype=float).ravel()
@@ -148,7 +161,7 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     k = np.where((loss == 0) & (err == 0), 0, k)
     # per-atom mass error: small ones relative, large ones absolute (tilted weight of the upper point)
     atom_rel = np.expm1(lp_err)
-    small = atom_rel <= ATOM_REL_CAP
+    small = atom_rel <= cap
     rel = float(np.max(atom_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
     top = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
     top = np.where((loss == 0) & (err == 0), 0, top)
@@ -272,8 +285,9 @@ class PLD:
         self.log_inf_mass = float(log_inf_mass)
         self.pessimistic = bool(pessimistic)
         self.rel_error = validate.real("rel_error", rel_error, low=0.0, high=0.5)
-        self.abs_error = validate.real("abs_error", abs_error, low=0.0)
-        self.inf_error = validate.real("inf_error", inf_error, low=0.0)
+        # an error bound may overflow to inf (a vacuous bound: delta is then only <= 1)
+        self.abs_error = validate.real("abs_error", abs_error, low=0.0, allow_inf=True)
+        self.inf_error = validate.real("inf_error", inf_error, low=0.0, allow_inf=True)
         self.tilt = validate.real("tilt", tilt, low=0.0, high=50.0)
         self.tail_mass = validate.real("tail_mass", tail_mass, low=0.0, high=1e-3)
         self.note = note
@@ -364,8 +378,11 @@ class PLD:
         return math.fsum(np.exp(self.log_mass).tolist()) + self.inf_mass
 
     def _like(self, offset, log_mass, log_inf, rel, abs_, inf_err, note=None) -> "PLD":
+        rel = float(rounding.up(rel))
+        if not rel <= 0.5:  # a relative error past 1/2 is not held: the bound becomes vacuous
+            rel, abs_ = 0.5, math.inf
         return PLD(self.interval, offset, log_mass, log_inf, pessimistic=self.pessimistic,
-                   rel_error=min(float(rounding.up(rel)), 0.5), abs_error=_up0(abs_),
+                   rel_error=rel, abs_error=_up0(abs_),
                    inf_error=_up0(inf_err), tilt=self.tilt,
                    tail_mass=self.tail_mass, note=self.note if note is None else note)
 
@@ -418,12 +435,14 @@ class PLD:
         inf_c = ia_ + ib_ - ia_ * ib_
         log_inf = math.log(inf_c) if inf_c > 0 else _NEG_INF
         ra, rb = a.rel_error, b.rel_error
-        inf_err = a.inf_error * (1 + ib_) + b.inf_error * (1 + ia_) + a.inf_error * b.inf_error + 4 * _U * inf_c
+        inf_err = (a.inf_error * (1 + ib_) + b.inf_error * (1 + ia_) + _times(a.inf_error, b.inf_error)
+                   + 4 * _U * inf_c)
         mom_a, mom_b = a._log_moment(), b._log_moment()
         ma_ = math.exp(mom_a) if mom_a > _NEG_INF else 0.0
         mb_ = math.exp(mom_b) if mom_b > _NEG_INF else 0.0
         # finite atoms: products of finite atoms only; errors in the tilted norm are multiplicative
-        abs_in = (1 + ra) * ma_ * b.abs_error + (1 + rb) * mb_ * a.abs_error + a.abs_error * b.abs_error
+        abs_in = (_times((1 + ra) * ma_, b.abs_error) + _times((1 + rb) * mb_, a.abs_error)
+                  + _times(a.abs_error, b.abs_error))
         if na == 0 or nb == 0:
             return self._like(a.offset + b.offset, [], log_inf, (1 + ra) * (1 + rb) - 1, abs_in, inf_err)
         ia, ib = np.flatnonzero(a.log_mass > _NEG_INF), np.flatnonzero(b.log_mass > _NEG_INF)
@@ -519,6 +538,9 @@ class PLD:
             lo = core + math.log(-math.expm1(log_e - core)) if log_e < core else _NEG_INF
         else:
             lo = _NEG_INF
+        # delta = H_{e^eps}(P||Q) <= 1: a larger upper end (the error bound) says only that
+        hi = min(hi, 0.0)
+        lo = min(lo, hi)
         return (float(rounding.down(lo)) if lo > _NEG_INF else _NEG_INF,
                 float(rounding.up(hi)) if hi > _NEG_INF else _NEG_INF)
 
@@ -531,9 +553,16 @@ class PLD:
         ``log_upper`` keep values below the float range.
         """
         lo, hi = self.log_delta_enclosure(epsilon)
-        return Result.from_log("delta", lo, hi, kind=self._kind(), status=Status.PROVEN,
-                               method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"),
-                               source=SOURCE, note=self._note(), params=self._params(epsilon=float(epsilon)))
+        note = self._note()
+        if hi >= 0.0:
+            note += "; the error bound reaches 1 here: the certified statement is only delta <= 1"
+        elif lo == _NEG_INF and self.pessimistic:
+            note += "; the upper end is at the float error floor (the discretised delta is below it)"
+        res = Result.from_log("delta", lo, hi, kind=self._kind(), status=Status.PROVEN,
+                              method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"),
+                              source=SOURCE, note=note, params=self._params(epsilon=float(epsilon)))
+        # delta <= 1 exactly (the rounding of e^0 upwards must not lift it above)
+        return res if res.upper <= 1.0 else res.replace(upper=1.0, lower=min(res.lower, 1.0))
 
     def _kind(self) -> Kind:
         return Kind.UPPER if self.pessimistic else Kind.LOWER

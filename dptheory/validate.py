@@ -27,6 +27,8 @@ class ConditionError(DomainError):
 def _show(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return np.array2string(value, threshold=8)
+    if isinstance(value, np.generic):  # a numpy scalar reads as the number, not np.float64(...)
+        value = value.item()
     return repr(value)
 
 
@@ -66,7 +68,8 @@ def real(
     """Return ``value`` as a float after checking it is a real number in the given range."""
     x = _to_float(name, value)
     if math.isnan(x):
-        raise DomainError(f"{name} = nan is invalid: must be a real number {_range_text(low, high, low_open, high_open)}")
+        where = "" if low is None and high is None else " " + _range_text(low, high, low_open, high_open)
+        raise DomainError(f"{name} = nan is invalid: must be a real number{where}")
     if math.isinf(x) and not allow_inf:
         raise DomainError(f"{name} = {x} is invalid: must be finite, {_range_text(low, high, low_open, high_open)}")
     bad = (
@@ -113,7 +116,8 @@ def integer(name: str, value: Any, *, low: int | None = None, high: int | None =
     if (low is not None and k < low) or (high is not None and k > high):
         lo = "-inf" if low is None else str(low)
         hi = "inf" if high is None else str(high)
-        raise DomainError(f"{name} = {_show(value)} is invalid: must be an integer in [{lo}, {hi}]")
+        shown = str(k) if isinstance(value, (float, np.floating)) else _show(value)  # 0.0 reads as 0
+        raise DomainError(f"{name} = {shown} is invalid: must be an integer in [{lo}, {hi}]")
     return k
 
 
@@ -148,7 +152,7 @@ def real_array(name: str, value: Any, *, low: float | None = None, high: float |
     if high is not None:
         bad |= (arr > high) | ((arr == high) if high_open else False)
     if bad.any():
-        first = arr[bad].flat[0]
+        first = float(arr[bad].flat[0])
         raise DomainError(
             f"{name} has an entry {first!r} outside the valid range: every entry must be "
             f"{_range_text(low, high, low_open, high_open)}"

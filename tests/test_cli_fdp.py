@@ -79,11 +79,80 @@ def test_json_object_has_the_documented_keys(capsys):
     for entry in data["profile"]:
         ref = float(_cor43(1.0, 30, entry["epsilon"]))
         assert entry["delta_lower"] <= ref <= entry["delta"]
-        assert entry["kind"] == "upper" and entry["status"] == "proven"
+        # the paper's stronger-clone pair: unproven for a general eps0-LDP randomizer
+        assert entry["kind"] == "upper" and entry["status"] == "unproven" and "withdrawn" in entry["note"]
+        # one convention for the log ends: a number, or null where the end is 0
+        assert all(isinstance(entry[k], float) for k in ("log_delta_upper", "log_delta_lower"))
+    assert data["status"] == "unproven" and "withdrawn" in data["status_note"]
     assert data["gdp"]["kind"] == "approximation" and data["gdp"]["status"] == "not a bound"
     # the knots are a lower bound: no knot above the symmetric curve's own reflection + rounding
     for a, b in knots:
         assert b <= 1 - a + 1e-15
+
+
+def test_reduction_clones_is_the_proven_pair_and_stronger_clones_is_labelled_unproven_in_the_header(capsys):
+    """The status comes from one place (clones.reduction_status): --reduction clones gives the
+    FMT21 pair (clone probability e^-eps0), proven; the default is the paper's pair, unproven."""
+    from dptheory.shuffle.clones import clone_pair
+
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "300", "--epsilon", "0.2", "--reduction", "clones", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "proven" and data["parameters"]["reduction"] == "clones"
+    entry = data["profile"][0]
+    assert entry["status"] == "proven"
+    lo, _ = clone_pair(1.0, 300).delta(0.2)  # the exact delta of the FMT21 pair is below Cor. 4.3 on it
+    assert entry["delta"] >= lo
+    code, out, _ = run(capsys, "fdp", "shuffle", "--n", "300", "--epsilon", "0.2")
+    assert "pair: stronger-clones" in out and "status unproven" in out and "--reduction clones" in out
+
+
+@pytest.mark.parametrize("eps0", ["28.14", "30", "50"])
+def test_large_eps0_gives_a_result_not_a_traceback(capsys, eps0):
+    """Regression: eps0 = 30, n = 100 ended in an IndexError in _envelope (no line above 0)."""
+    code, out, err = run(capsys, "fdp", "shuffle", "--eps0", eps0, "--n", "100", "--epsilon", "0.1", "--json")
+    assert code == 0 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["knots"][0] == [0.0, 1.0] and data["knots"][-1] == [1.0, 0.0]
+    assert 0 < data["profile"][0]["delta"] <= 1
+
+
+def test_delta_is_zero_at_and_above_eps0(capsys):
+    """Regression (Cor. 4.3 ignored that the shuffled mechanism is eps0-DP): eps0 = 1, n = 2,
+    epsilon = 1000 printed 0.338; delta is exactly 0 for epsilon >= eps0."""
+    code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "1", "--n", "2", "--epsilon", "1000,1", "--json")
+    assert code == 0
+    for entry in json.loads(out)["profile"]:
+        assert entry["delta"] == 0.0 and entry["delta_lower"] == 0.0 and entry["bound"] == "eps0-DP"
+        assert entry["log_delta_upper"] is None and entry["log_delta_lower"] is None
+
+
+def test_lower_end_is_never_printed_as_zero_below_a_positive_upper_end(capsys):
+    """Regression: delta_lower printed 0 where the lower end is not computed; now it is computed,
+    or '-' where it is not resolved (far tail)."""
+    code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "1", "--n", "1e7", "--epsilon", "0.5")
+    row = next(line.split() for line in out.splitlines() if line.startswith("0.5 "))
+    assert row[1] != "0" and row[2] != "0" and "e-" in row[2]
+    code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "4", "--n", "1e12", "--epsilon", "0.5")
+    row = next(line.split() for line in out.splitlines() if line.startswith("0.5 "))
+    assert row[1] != "0" and row[2] != "0"
+
+
+def test_integer_parameters_are_shown_as_integers_in_messages(capsys):
+    code, _, err = run(capsys, "fdp", "shuffle", "--n", "0")
+    assert code == 2 and "n = 0 is invalid" in err and "0.0" not in err
+
+
+def test_rounds_at_huge_n_stay_below_one_and_show_no_internal_message(capsys):
+    """Regression: at n = 1e12, eps0 = 4 the composed rounds printed 1.24e+39 (T = 100), exited 2
+    with "abs_error = inf is invalid" (T = 1000) and 0.0623 (T = 2): the bucket weights' error was
+    taken as absolute at the largest tilted loss. Now a relative error of the masses; the
+    one-round delta there is about 1e-492807766, so the composed one is tiny as well."""
+    for rounds, top in (("2", 1e-30), ("100", 1e-30), ("1000", 1e-6)):
+        code, out, err = run(capsys, "fdp", "shuffle", "--eps0", "4", "--n", "1e12", "--epsilon", "0.5",
+                             "--rounds", rounds, "--json")
+        assert code == 0 and "abs_error" not in err, err
+        entry = json.loads(out)["profile"][0]
+        assert 0 < entry["rounds_delta"] <= top and entry["rounds_result"]["status"] == "proven"
 
 
 def test_digits_prints_the_mpmath_value(capsys):
@@ -136,6 +205,7 @@ def test_rounds_composes_through_the_pld(capsys):
     (["--epsilon", "x"], "epsilon"),
     (["--rounds", "0"], "rounds"),
     (["--digits", "2"], "digits"),
+    (["--rounds", "x"], "rounds"),
 ])
 def test_bad_input_exits_2_naming_the_parameter(capsys, argv, name):
     code, out, err = run(capsys, "fdp", "shuffle", "--n", "10", *argv)

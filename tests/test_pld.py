@@ -193,3 +193,104 @@ def test_bad_input_names_the_parameter():
         PLD.from_pmfs(p, q).epsilon(1.5)
     with pytest.raises(DomainError, match="epsilon"):
         PLD.from_pmfs(p, q).delta(float("nan"))
+
+
+# ----------------------------------------------------------------------------- the shuffle clone pair
+
+
+def _clone_pair_pmfs(eps0, n):
+    """The FMT21 clone pair (P, Q) of n shuffled eps0-LDP users as pmfs over the counts (a, b),
+    enumerated from its definition at 40 digits (tests/test_shuffle_rounds.py's oracle), rounded
+    to floats once."""
+    from tests.test_shuffle_rounds import _clone_pair_laws
+
+    P, Q = _clone_pair_laws(eps0, n)
+    keys = sorted(P)
+    return keys, [float(P[k]) for k in keys], [float(Q.get(k, 0)) for k in keys]
+
+
+def _dp_accounting_bracket(p, q, rounds, epsilons):
+    """dp_accounting's optimistic and pessimistic delta of the T-fold product (their
+    discretisation: losses rounded down / up; their stated truncation: at most 1e-15 of tail mass
+    per composition, to infinity (pessimistic) or dropped (optimistic))."""
+    from dp_accounting.pld import privacy_loss_distribution as dpa
+
+    lp = {i: math.log(v) for i, v in enumerate(p) if v > 0}
+    lq = {i: math.log(v) for i, v in enumerate(q) if v > 0}
+    out = {}
+    for pessimistic in (False, True):
+        pld = dpa.from_two_probability_mass_functions(lq, lp, pessimistic_estimate=pessimistic,
+                                                      value_discretization_interval=1e-4)
+        composed = pld.self_compose(rounds) if rounds > 1 else pld
+        out[pessimistic] = [float(composed.get_delta_for_epsilon(e)) for e in epsilons]
+    return out[False], out[True]
+
+
+#: dp_accounting's stated error per composition (tail mass truncated in self_compose), and a
+#: margin for its float64 FFT, whose round-off it does not bound (a few ulps of each mass summed
+#: over about 1e5 grid points)
+DPA_TAIL = 1e-15
+DPA_FLOAT = 1e-12
+
+
+@pytest.mark.parametrize("eps0, n, rounds", [(1.0, 50, 10), (2.0, 100, 25), (0.5, 200, 50), (1.0, 150, 10)])
+def test_rounds_pld_against_dp_accounting_on_the_clone_pair(eps0, n, rounds):
+    """Issue 10, item 5: on the same pmfs (the clone pair, enumerated here) the same delta(eps)
+    to within the stated discretisation error: ours (pessimistic, connect-the-dots split, an
+    upper bound whose interval holds every float error) lies between dp_accounting's optimistic
+    (losses rounded down) and pessimistic (rounded up) deltas, widened by their stated truncation
+    and our interval; the split is tighter than rounding up, so ours is at most theirs. Both our
+    routes: rounds_pld (bucketed counts, each count exact at these n) and PLD.from_pmfs on the
+    same pmfs."""
+    from dptheory.shuffle.rounds import rounds_pld
+
+    _, p, q = _clone_pair_pmfs(eps0, n)
+    epsilons = [0.0, 0.25, 0.5, 1.0, 2.0]
+    opt, pess = _dp_accounting_bracket(p, q, rounds, epsilons)
+    ours_rounds = rounds_pld(eps0, n, rounds)
+    ours_pmfs = PLD.from_pmfs(p, q).self_compose(rounds)
+    ours_low = rounds_pld(eps0, n, rounds, pessimistic=False)
+    tol = rounds * DPA_TAIL + DPA_FLOAT
+    inside = 0
+    for e, t_lo, t_hi in zip(epsilons, opt, pess):
+        for ours in (ours_rounds.delta(e), ours_pmfs.delta(e)):
+            assert ours.kind.value == "upper"
+            assert ours.upper >= t_lo - tol, (e, ours.upper, t_lo)           # above their lower bound
+            assert ours.lower <= t_hi + tol + 1e-9 * t_hi, (e, ours.lower, t_hi)  # below their upper bound
+            inside += t_lo - tol <= ours.upper <= t_hi + tol + ours.width
+        low = ours_low.delta(e)
+        assert low.lower <= t_hi + tol and low.kind.value == "lower"
+    assert inside == 2 * len(epsilons)
+
+
+def test_koskela_style_pld_of_the_clone_pair_without_pessimistic_rounding_is_inside_our_interval():
+    """Koskela, Heikkila, Honkela ("Tight accounting in the shuffle model of differential
+    privacy") compute the PLD of the FMT21 clone pair with the FFT accountant, placing each atom's
+    loss on a grid without a pessimistic rule. Their published numbers are in figures, not
+    digits; their method's quantity is reproduced here independently: the clone pair's PLD with
+    every loss rounded to the NEAREST grid point (a finer grid, 2e-5), composed by a plain numpy
+    FFT, delta read off directly. It must lie in [our optimistic lower bound, our pessimistic
+    upper bound] (interval 1e-4), within its own nearest-rounding error (about the grid step
+    times delta's slope, bounded here by 2e-5 * T * delta(eps - T 2e-5) / ...: we allow 1e-3
+    relative), and ours must be close to it (the price of certification: below 1e-3 relative)."""
+    from dptheory.shuffle.rounds import rounds_pld
+
+    eps0, n, rounds = 1.0, 100, 20
+    _, p, q = _clone_pair_pmfs(eps0, n)
+    p, q = np.array(p), np.array(q)
+    step = 2e-5
+    live = p > 0
+    loss = np.log(p[live]) - np.log(q[live])
+    idx = np.rint(loss / step).astype(int)
+    lo = int(idx.min())
+    grid = np.bincount(idx - lo, weights=p[live])
+    size = 1 << int(math.ceil(math.log2(len(grid) * rounds + 1)))
+    composed = np.fft.irfft(np.fft.rfft(grid, size) ** rounds, size)
+    composed = np.maximum(composed, 0.0)
+    losses = (lo * rounds + np.arange(size)) * step
+    for e in (0.25, 0.5, 1.0):
+        theirs = float(np.sum(composed * np.maximum(0.0, 1 - np.exp(e - losses))))
+        upper = rounds_pld(eps0, n, rounds).delta(e)
+        lower = rounds_pld(eps0, n, rounds, pessimistic=False).delta(e)
+        assert lower.lower * (1 - 1e-3) - 1e-12 <= theirs <= upper.upper * (1 + 1e-3) + 1e-12, (e, lower, theirs, upper)
+        assert upper.upper <= theirs * (1 + 1e-3) + 1e-12

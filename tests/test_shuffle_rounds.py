@@ -18,11 +18,12 @@ from dptheory.validate import DomainError
 from tests.oracles import exact_shuffle
 
 
-def _clone_pair_laws(eps0, n, dps=40):
-    """The clone pair of Feldman, McMillan, Talwar (2021) by enumeration: laws of (a, b)."""
+def _clone_pair_laws(eps0, n, dps=40, stronger=False):
+    """The clone pair of Feldman, McMillan, Talwar (2021) by enumeration: laws of (a, b); with
+    ``stronger`` the 2023 pair (clone probability 2/(e^eps0 + 1))."""
     with mpmath.workdps(dps):
         E = mpmath.exp(mpmath.mpf(eps0))
-        s = 1 / E
+        s = 2 / (E + 1) if stronger else 1 / E
         tp, tq = E / (E + 1), 1 / (E + 1)
         P, Q = {}, {}
         for c in range(n):
@@ -116,3 +117,97 @@ def test_bad_input_names_the_parameter():
         rounds_epsilon(1.0, 10, 2, 0.0)
     with pytest.raises(DomainError, match="epsilon"):
         rounds_delta(1.0, 10, 2, math.inf)
+
+
+@pytest.mark.parametrize("eps0, n, rounds", [(1.0, 3, 2), (2.0, 4, 2), (0.7, 3, 3)])
+def test_stronger_clone_rounds_bracket_their_exact_product_and_are_labelled_unproven(eps0, n, rounds):
+    """Item 8: the stronger-clone pair composed (reduction="stronger-clones"): pessimistic >=
+    the exact T-fold product of that pair (enumerated) >= optimistic; the status is unproven
+    (the general proof was withdrawn), the default pair (FMT21 clones) is proven."""
+    P, Q = _clone_pair_laws(eps0, n, stronger=True)
+    pess = rounds_pld(eps0, n, rounds, reduction="stronger-clones")
+    opt = rounds_pld(eps0, n, rounds, pessimistic=False, reduction="stronger-clones")
+    for eps in (0.0, 0.3, 1.0):
+        exact = _product_delta(P, Q, rounds, eps)
+        assert mpmath.mpf(pess.delta(eps).upper) >= exact >= mpmath.mpf(opt.delta(eps).lower)
+    res = rounds_delta(eps0, n, rounds, 0.3, reduction="stronger-clones")
+    assert res.status.value == "unproven" and "withdrawn" in res.note and res.params["reduction"] == "stronger-clones"
+    default = rounds_delta(eps0, n, rounds, 0.3)
+    assert default.status.value == "proven" and default.params["reduction"] == "clones"
+    # the stronger clones are the more private pair (larger clone probability)
+    assert res.upper <= default.upper
+
+
+def test_stronger_clone_rounds_bound_the_composed_shuffle_of_binary_rr():
+    """For binary randomized response the stronger-clone decomposition exists (the pair is
+    proven there): its composed delta is above the exact composed shuffle of binary RR."""
+    eps0, n, rounds = 1.0, 3, 2
+    pmfs = exact_shuffle.grr_pmfs(eps0, 2)
+    for eps in (0.0, 0.3):
+        best = mpmath.mpf(0)
+        for _, law in exact_shuffle.other_laws(pmfs, n - 1):
+            Pl = exact_shuffle.add_message(law, pmfs[0])
+            Ql = exact_shuffle.add_message(law, pmfs[1])
+            best = max(best, _product_delta(Pl, Ql, rounds, eps), _product_delta(Ql, Pl, rounds, eps))
+        assert mpmath.mpf(rounds_delta(eps0, n, rounds, eps, reduction="stronger-clones").upper) >= best
+
+
+def test_huge_n_rounds_keep_a_small_error_and_stay_at_most_one():
+    """Regression (item 4): at n = 1e12 the bucket weights' error (relative, up to 4e-8 there)
+    was taken as an absolute error at the largest tilted loss (e^{4 (eps0 + 2 interval)}), which
+    made delta 1.24e+39 (eps0 = 4, T = 100), an internal 'abs_error = inf' error (T = 1000), and
+    at eps0 = 1, T = 3 an error term larger than the value. Now: delta <= 1, and the interval's
+    relative width (all float error) is small against the value."""
+    for eps0, rounds, eps in ((4.0, 100, 0.5), (4.0, 1000, 0.5), (4.0, 100, 1e-4)):
+        res = rounds_delta(eps0, 10**12, rounds, eps)
+        assert 0 < res.upper <= 1
+        if eps == 1e-4:  # delta around 1e-4: the float error is a tiny part of it
+            assert res.upper - res.lower <= 1e-3 * res.upper
+    # the composed delta at eps = 0.5 is far below the one-round Cor. 4.3 bound's float range;
+    # what remains is the mass left at +inf (tail buckets below 1e-80, windows) and the FFT floor
+    assert rounds_delta(4.0, 10**12, 2, 0.5).upper < 1e-40
+    # at most 1 even where the error bound is vacuous (a PLD whose abs_error overflowed)
+    from dptheory.pld import PLD
+    vacuous = PLD(1e-4, 0, [0.0], -math.inf, abs_error=math.inf)
+    res = vacuous.delta(0.1)
+    assert res.upper == 1.0 and "only delta <= 1" in res.note
+
+
+def test_memory_of_huge_n_is_bounded_by_chunks():
+    """The window of a (about 1e7 values per bucket at n = 1e12, eps0 = 1) is processed in chunks
+    and the bucket weights come from binomial tails (no array over every count): the peak of the
+    allocations (numpy reports to tracemalloc) stays far below the issue's 1 GB; before, one round
+    at n = 1e12 peaked near 2 GB."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        step = round_pld(1.0, 10**12)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 400 * 2**20, peak
+    assert len(step) < 10**6 and step.rel_error < 1e-6
+
+
+@pytest.mark.parametrize("eps0, rounds", [(2.0, 1000), (50.0, 1000), (1.0, 300)])
+def test_small_n_large_eps0_t_keeps_the_grid_bounded_and_stays_above_exact(eps0, rounds):
+    """n = 1 is randomized response: its T-fold composition spans losses in [-T eps0, T eps0];
+    on the default interval 1e-4 that was up to 1e9 grid points (eps0 = 50, T = 1000: 4 GB and
+    a minute). The interval is raised so that the composed grid fits MAX_GRID points (sound at
+    any interval): delta stays above the exact composition, a binomial sum over the number k of
+    rounds whose loss is +eps0 (L = (2k - T) eps0), computed here in mpmath."""
+    from dptheory.shuffle import rounds as rounds_module
+
+    pld = rounds_pld(eps0, 1, rounds)
+    assert len(pld) <= rounds_module.MAX_GRID
+    with mpmath.workdps(40):
+        E = mpmath.exp(mpmath.mpf(eps0))
+        p = E / (E + 1)
+        for eps in (0.5 * eps0 * rounds ** 0.5, 2 * eps0 * rounds ** 0.5):
+            g = mpmath.exp(mpmath.mpf(eps))
+            exact = mpmath.fsum(mpmath.binomial(rounds, k) * p**k * (1 - p) ** (rounds - k)
+                                * max(mpmath.mpf(0), 1 - g / mpmath.exp((2 * k - rounds) * mpmath.mpf(eps0)))
+                                for k in range(rounds + 1))
+            res = rounds_delta(eps0, 1, rounds, eps)
+            assert mpmath.mpf(res.upper) >= exact, (eps, res.upper, exact)

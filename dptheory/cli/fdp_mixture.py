@@ -1,10 +1,11 @@
 """``dptheory fdp mixture``: the f-DP of a mixture of pairs given by the user.
 
-Prints the Lemma 3.1 (joint concavity) lower bound ``T(P_I, Q_I)`` and, when every component is
-given by its pmfs, the exact trade-off function ``T(P_w, Q_w)`` of the mixture (Neyman-Pearson
-on the explicit distributions), both as knots; Prop. 6.1's tightness check; and at each
-requested epsilon the exact delta of the mixture next to the Cor. B.5 upper bound
-``sum_i w_i delta_i(epsilon)``.
+Parses the components, calls :func:`dptheory.mixtures.report.mixture_report` and prints: the
+Lemma 3.1 (joint concavity) lower bound ``T(P_I, Q_I)`` and, when every component is given by its
+pmfs, the exact trade-off function ``T(P_w, Q_w)`` of the mixture, both as knots; Prop. 6.1's
+tightness check; and at each epsilon both directions of the hockey-stick divergence,
+``H(P_w||Q_w)`` and ``H(Q_w||P_w)``, and their maximum (the (epsilon, delta) guarantee of the
+pair), exact and by the Cor. B.5 upper bound, each labelled.
 """
 
 from __future__ import annotations
@@ -32,15 +33,10 @@ def _pair(text: str):
 
 
 def _curve(text: str):
-    from .. import tradeoff
-
     knots = [_floats("--curve", k) for k in text.split(";") if k.strip()]
     if not knots or any(len(k) != 2 for k in knots):
         raise DomainError(f"--curve = {text!r} is invalid: must be knots alpha,beta;alpha,beta;... from (0, beta_0)")
-    try:
-        return tradeoff.from_knots([k[0] for k in knots], [k[1] for k in knots])
-    except DomainError as exc:
-        raise DomainError(f"--curve = {text!r} is not a trade-off function: {exc}") from None
+    return [k[0] for k in knots], [k[1] for k in knots]
 
 
 def add_parser(sub) -> None:
@@ -58,54 +54,20 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _knots(f) -> list[list[float]]:
-    a, b = f.knots()
-    return [[float(x), float(y)] for x, y in zip(a, b)]
-
-
-def compute(weights_text: str, pair_texts, curve_texts, epsilon_text: str) -> dict:
-    """Everything the command prints, as one JSON-able dict."""
-    from ..mixtures import STATEMENTS, concavity, fdivergence
-    from ..results import Result
-    from ..tradeoff import from_pmfs
-
-    weights = concavity.check_weights(_floats("--weights", weights_text))
-    pairs = [_pair(t) for t in pair_texts]
-    curves = [_curve(t) for t in curve_texts]
-    if len(pairs) + len(curves) != len(weights):
-        raise DomainError(f"--weights has {len(weights)} entries but {len(pairs) + len(curves)} components were "
-                          "given (--pair and --curve): one weight per component is needed")
-    if not len(weights):
-        raise DomainError("--weights is empty: at least one component is needed")
-    if pairs:
-        pairs = concavity.check_pairs(pairs, len(pairs), "--pair")
-    comps = [from_pmfs(p, q) for p, q in pairs] + curves
-    bound = concavity.joint_concavity_bound(weights, comps)
-    exact = concavity.mixture_tradeoff(weights, pairs) if not curves else None
-    epsilons = _floats("--epsilon", epsilon_text)
-    out: dict = {
-        "weights": weights.tolist(),
-        "bound": {**STATEMENTS["joint-concavity"].as_dict(), "knots": _knots(bound)},
-        "exact": None if exact is None else {**STATEMENTS["mixture-exact"].as_dict(), "knots": _knots(exact)},
-        "tight": None,
-        "profile": [],
-    }
-    if exact is not None:
-        tight, gap = concavity.lemma31_is_tight(weights, pairs)
-        out["tight"] = {**STATEMENTS["lemma31-tightness"].as_dict(), "tight": tight, "cdf_gap": gap}
-    st = STATEMENTS["mixture-exact"]
-    for e in epsilons:
-        row: dict = {"epsilon": e, "delta_bound": fdivergence.hockey_stick_bound(weights, comps, e)}
-        if exact is not None:
-            lo, hi = exact.log_delta_enclosure(e)
-            row["delta"] = Result.from_log("delta", lo, hi, kind=st.kind, status=st.status, method=st.name,
-                                           source=st.source, params={"epsilon": e})
-        out["profile"].append(row)
-    return out
+def _cell(res) -> str:
+    """An enclosure [lower, upper] (one number where both ends print the same), never 0 for a
+    positive quantity."""
+    lo, hi = fmt_positive(res.lower, res.log_lower, "down"), fmt_positive(res.upper, res.log_upper, "up")
+    return hi if lo == hi else f"[{lo}, {hi}]"
 
 
 def run(args) -> int:
-    data = compute(args.weights, args.pair, args.curve, args.epsilon)
+    from ..mixtures.report import DIRECTIONS, mixture_report
+
+    report = mixture_report(_floats("--weights", args.weights), [_pair(t) for t in args.pair],
+                            [_curve(t) for t in args.curve], _floats("--epsilon", args.epsilon),
+                            pair_name="--pair", curve_name="--curve")
+    data = report.as_dict()
     if args.json:
         emit_json(data)
         return 0
@@ -120,17 +82,17 @@ def run(args) -> int:
         t = data["tight"]
         print(f"Prop. 6.1: Lemma 3.1 is {'tight' if t['tight'] else 'not tight'} here "
               f"(largest gap between the privacy-loss CDFs: {t['cdf_gap']:.3g})\n")
-    rows = []
-    for r in data["profile"]:
-        b = r["delta_bound"]
-        row = {"epsilon": r["epsilon"], "delta_bound_upper": fmt_positive(b.upper, b.log_upper, "up")}
-        if "delta" in r:
-            d = r["delta"]
-            lo, hi = fmt_positive(d.lower, d.log_lower, "down"), fmt_positive(d.upper, d.log_upper, "up")
-            row["delta_exact"] = hi if lo == hi else f"[{lo}, {hi}]"
-        rows.append(row)
-    columns = ["epsilon"] + (["delta_exact"] if data["exact"] is not None else []) + ["delta_bound_upper"]
-    table(rows, columns)
-    print(f"\ndelta_bound_upper: {data['profile'][0]['delta_bound'].source}" if rows else "")
+    if not data["profile"]:
+        return 0
+    exact = data["exact"] is not None
+    sections = ([("exact", "delta of the mixture, exact [kind exact]")] if exact else []) + [
+        ("bound", "delta of the mixture, Cor. B.5 upper bound sum_i w_i delta_i [kind upper]")]
+    for key, title in sections:
+        print(title + ":")
+        rows = [{"epsilon": r["epsilon"], "H(P||Q)": _cell(r[f"delta_{key}_PQ"]), "H(Q||P)": _cell(r[f"delta_{key}_QP"]),
+                 "pair (max)": _cell(r[f"delta_{key}_pair"])} for r in data["profile"]]
+        table(rows, ["epsilon", "H(P||Q)", "H(Q||P)", "pair (max)"])
+        print()
+    print(f"H(P||Q) = {DIRECTIONS['PQ']}; H(Q||P) = {DIRECTIONS['QP']}; pair (max) = {DIRECTIONS['pair']}")
+    print(f"upper bound: {data['profile'][0]['delta_bound'].source}")
     return 0
-

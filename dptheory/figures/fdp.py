@@ -3,29 +3,29 @@ mechanisms by their trade-off and Bayes error curves (Kaissis et al. 2024, Figur
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..plots import Panel, Series
 
 
-def shuffle_tradeoff(eps0=2.0, n=50, points=61) -> list[Panel]:
-    """The certified lower bound C(f_Shuffle) of the shuffled eps0-LDP mechanism (Thm 4.2 as an
-    inequality), the exact curve of the dominating pair (n <= its exact limit), Chen et al.'s
-    clone curve, and the GDP curve that best describes it (an approximation)."""
+def shuffle_tradeoff(eps0=2.0, n=50, points=61, reduction="stronger-clones") -> list[Panel]:
+    """The certified lower bound max(C(f_Shuffle), f_{eps0,0}) of the shuffled eps0-LDP mechanism
+    (Thm 4.2 as an inequality) on the pair of ``reduction``, the exact curve of the stronger-clone
+    pair and Chen et al.'s clone curve (n <= their exact limit), and the GDP curve that best
+    describes it (an approximation); statuses from :func:`dptheory.shuffle.fdp.status`."""
     from .. import tradeoff
     from ..shuffle import fdp
 
     eps0, n = float(eps0), int(float(n))
     xs = np.linspace(0.0, 1.0, int(points))
-    curve = fdp.shuffle_tradeoff(eps0, n)
-    series = [Series("C(f_Shuffle), Thm 4.2", xs, np.asarray(curve(xs), dtype=float), "lower", "proven")]
+    curve = fdp.shuffle_tradeoff(eps0, n, reduction=reduction)
+    series = [Series(f"C(f_Shuffle), Thm 4.2 ({reduction})", xs, np.asarray(curve(xs), dtype=float), "lower",
+                     fdp.status(reduction)[0].value)]
     if n <= fdp.EXACT_MAX_N:
         series.append(Series("T(P,Q) of the stronger-clone pair", xs, fdp.pq_tradeoff(eps0, n)(xs), "lower",
-                             "unproven"))
+                             fdp.status("stronger-clones")[0].value))
         series.append(Series("Chen et al.: clone pair (e^-eps0)", xs,
-                             fdp.pq_tradeoff(eps0, n, clone_prob=math.exp(-eps0))(xs), "lower", "proven"))
+                             fdp.pq_tradeoff(eps0, n, reduction="clones")(xs), "lower", fdp.status("clones")[0].value))
     mu = fdp.gdp_fit(curve).upper  # an approximation (a Result labelled "not a bound")
     series.append(Series(f"G_mu, mu = {mu:.4g}", xs, tradeoff.gaussian(mu)(xs), "approximation", "not a bound"))
     series.append(Series("Id (no information)", xs, 1 - xs, "exact", "proven"))

@@ -59,6 +59,61 @@ CLOSED_FORM = register(Formula(
 SOURCE_2021 = "Feldman, McMillan, Talwar (2021), Theorem 3.1 (numerical, exact divergence of the clone pair)"
 SOURCE_2023 = "Feldman, McMillan, Talwar (2023), Theorem 3.2 (stronger clones)"
 
+#: the clone reductions of the shuffled eps0-LDP protocol, by name: "clones" (FMT21, clone
+#: probability e^-eps0) and "stronger-clones" (FMT23, clone probability 2/(e^eps0 + 1))
+REDUCTIONS = ("clones", "stronger-clones")
+
+#: why the stronger-clone pair is not proven for a general eps0-LDP randomizer
+STRONGER_UNPROVEN = ("general proof withdrawn (Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5): proven only "
+                     "for randomizers with the stronger-clone decomposition (e.g. binary randomized response); "
+                     "no counterexample is known")
+
+
+def stronger_clone_status(pmfs=None) -> tuple[Status, str]:
+    """Proof status (and note) of the stronger-clone pair for a randomizer with these pmfs (rows:
+    inputs); ``None`` stands for a general eps0-LDP randomizer. The one place that decides it
+    (the shuffle methods, the f-DP of shuffling and the composed rounds all ask here): proven
+    where the decomposition exists (:func:`dptheory.shuffle.variation_ratio.stronger_clone_condition`),
+    unproven otherwise."""
+    if pmfs is not None:
+        from .variation_ratio import stronger_clone_condition
+
+        if stronger_clone_condition(pmfs):
+            return Status.PROVEN, "the stronger-clone decomposition exists for these pmfs"
+    return Status.UNPROVEN, STRONGER_UNPROVEN
+
+
+def reduction(name) -> str:
+    """The reduction's name, checked (one of :data:`REDUCTIONS`)."""
+    if name not in REDUCTIONS:
+        raise validate.DomainError(f"reduction = {name!r} is invalid: must be one of {', '.join(REDUCTIONS)}")
+    return name
+
+
+def reduction_status(name, pmfs=None) -> tuple[Status, str]:
+    """Proof status (and note) of a clone reduction for a general eps0-LDP randomizer (``pmfs``
+    None) or for one with these pmfs: the 2021 clones are proven for every eps0-LDP randomizer."""
+    if reduction(name) == "clones":
+        return Status.PROVEN, "Feldman, McMillan, Talwar (2021), Theorem 3.1: any eps0-LDP randomizer"
+    return stronger_clone_status(pmfs)
+
+
+def reduction_source(name) -> str:
+    return SOURCE_2021 if reduction(name) == "clones" else SOURCE_2023
+
+
+def clone_probability(eps0_value, name) -> float:
+    """The clone probability of a reduction, to an ulp or two: e^-eps0 ("clones") or
+    2/(e^eps0 + 1) = 2 e^-eps0/(1 + e^-eps0) ("stronger-clones", no overflow)."""
+    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    t = math.exp(-e0)
+    return t if reduction(name) == "clones" else 2.0 * t / (1.0 + t)
+
+
+def mp_clone_probability(E, name):
+    """The same in mpmath, from E = e^eps0 at the working precision."""
+    return 1 / E if reduction(name) == "clones" else 2 / (E + 1)
+
 
 #: error of the float parameters against the pair at eps0 (exp, one addition, one division and
 #: a complement: a few ulps each; relative for the clone probability, absolute for the thetas)

@@ -264,10 +264,7 @@ def _formula_status(formula):
 
 
 def _stronger_status(rz):
-    if rz.pmfs is not None and vr.stronger_clone_condition(rz.pmfs):
-        return Status.PROVEN, "the stronger-clone decomposition exists for these pmfs"
-    return Status.UNPROVEN, ("general proof withdrawn (Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5); "
-                             "no counterexample is known")
+    return clones.stronger_clone_status(rz.pmfs)
 
 
 def _closed_status(rz):

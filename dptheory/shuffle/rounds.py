@@ -1,22 +1,29 @@
-"""Composition of T rounds of the shuffle model, by the privacy loss distribution of the clone pair.
+"""Composition of T rounds of the shuffle model, by the privacy loss distribution of a clone pair.
 
 Each round, n users apply an eps0-DP local randomizer (chosen adaptively from earlier outputs,
 if wished) and a shuffler releases the multiset of reports. For neighbouring datasets (one user's
-data replaced), Feldman, McMillan, Talwar (2021, Theorem 3.1) show that one round's output is a
-post-processing of the clone pair (P, Q): the counts (a, b) with
+data replaced), one round's output is a post-processing of a clone pair (P, Q): the counts (a, b)
+with
 
     P = (A + D, C - A + 1 - D),  Q = (A + 1 - D, C - A + D),
-    C ~ Bin(n - 1, e^-eps0),  A ~ Bin(C, 1/2),  D ~ Bern(e^eps0 / (e^eps0 + 1)),
+    C ~ Bin(n - 1, q),  A ~ Bin(C, 1/2),  D ~ Bern(e^eps0 / (e^eps0 + 1)),
 
-the pair the toolkit certifies for the general eps0-LDP randomizer
-(:func:`dptheory.shuffle.clones.clone_pair`, method "clones"). So (P, Q) is a dominating pair of
-every round, and the T-fold product (P^T, Q^T) one of the T-round protocol, adaptive
-composition included (Zhu, Dong, Wang 2022, Theorem 10). The pair is symmetric (swapping the two
-coordinates maps P to Q, A to C - A), so one ordered pair covers both neighbouring directions.
-The same pair, composed in RDP, is Chen, Cao, Ge (2024)'s route
-(:func:`dptheory.shuffle.rdp.rdp_route_epsilon` with ``bound="chen-exact"``); Koskela, Heikkila,
-Honkela ("Tight accounting in the shuffle model of differential privacy", 2023) compute the PLD
-of this pair with FFT accounting (without certified error).
+the shuffle dominating pair of a reduction (``reduction``, :data:`REDUCTIONS`):
+
+* ``"clones"`` (the default): q = e^-eps0, Feldman, McMillan, Talwar (2021, Theorem 3.1), proven
+  for every eps0-LDP randomizer (:func:`dptheory.shuffle.clones.clone_pair`);
+* ``"stronger-clones"``: q = 2/(e^eps0 + 1), Feldman, McMillan, Talwar (2023), the pair of Wang et
+  al.'s f-DP of shuffling; its general proof was withdrawn, so it is **unproven** for a general
+  eps0-LDP randomizer (:func:`dptheory.shuffle.clones.stronger_clone_status`, the one place
+  that decides it).
+
+So (P, Q) is a dominating pair of every round, and the T-fold product (P^T, Q^T) one of the
+T-round protocol, adaptive composition included (Zhu, Dong, Wang 2022, Theorem 10). The pair is
+symmetric (swapping the two coordinates maps P to Q, A to C - A), so one ordered pair covers
+both neighbouring directions. The same pair, composed in RDP, is Chen, Cao, Ge (2024)'s route
+(:func:`dptheory.shuffle.rdp.rdp_route_epsilon` with ``bound="chen-exact"``); Koskela,
+Heikkila, Honkela ("Tight accounting in the shuffle model of differential privacy", 2023) compute
+the PLD of the FMT21 pair with the FFT accountant (without certified error; docs/pld.md compares).
 
 **The PLD of the pair** (derived here). The total count K = C + 1 is observed and has the same law
 under P and Q; given K = m, a has P-pmf Bin(m, 1/2)(a) 2 (theta_p a + theta_q (m - a)) / m and
@@ -27,14 +34,21 @@ the loss depends on a/m only:
 Given K = m the pair is "the victim's message plus m - 1 fair clones"; with fewer clones it is
 more informative (adding a fresh fair clone is a post-processing). So replacing every m of a
 bucket [m_a, m_b] by m_a gives a pair that dominates (P, Q) (post-process by adding m - m_a
-clones): the PLD used is the mixture over buckets (:func:`dptheory.shuffle.pairs.bucket_edges`:
-doubling below the bulk of K, buckets of relative width ``bucket_rtol`` across +-12 standard
-deviations, one above) of the
-conditional PLDs at the buckets' lower ends, each over the values of a within
-sqrt(373 m) of m/2 (Hoeffding: the rest has mass below e^-745, carried as absolute error at the
-grid points it would round to), pessimistically discretised (mass-preserving split,
-:class:`dptheory.pld.PLD`). The truncation of the relevant support to O(sqrt(n)) values of a and
-O(sqrt(n)) buckets makes the cost independent of n.
+clones): the PLD used is the mixture over buckets of K (:func:`_count_buckets`: buckets of
+relative width ``bucket_rtol`` across the bulk of K, one below and one above) of the conditional
+PLDs at the buckets' lower ends, each over the values of a within a Hoeffding window around m/2,
+pessimistically discretised (mass-preserving split, :class:`dptheory.pld.PLD`).
+
+**What is left out, and where it goes** (pessimistic; the optimistic PLD drops it, which only
+lowers its delta): a tail bucket of K whose mass is below :data:`TAIL_CUT`, and the values of a
+outside the window (mass below 2 e^{-2 w^2} per tail), go to loss +inf (their P-mass, bounded from
+above, is added to the +inf atom's error: splitting an atom into (p, 0) and (0, q) is a
+dominating pair). This keeps the support to O(sqrt(n)) losses around 0 however large n is, so
+that the cost does not grow with n and the deltas of compositions far below the FFT floor stay
+small. **Float error**: each bucket's weight carries a relative error (the binomial range, up to
+about 4e-8 at n = 1e12, the float64 limit of the clone probability), held as a relative error of
+its masses (it composes as (1 + r)^T - 1); only a weight known to worse than 1e-3 goes to the
+absolute error, in the tilted norm of its own masses.
 """
 
 from __future__ import annotations
@@ -46,8 +60,9 @@ import numpy as np
 from .. import rounding, validate
 from ..pld import PLD, choose_tilt, discretise_atoms
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
-from ..results import Result
-from .clones import SOURCE_2021
+from ..results import Result, Status
+from . import clones
+from .pairs import _log_binom_range
 
 _U = 2.0**-53
 _NEG_INF = -math.inf
@@ -61,11 +76,31 @@ BUCKET_RTOL = 3e-4
 #: half-width of the window of a, in units of sqrt(m): Hoeffding's 2 e^{-2 w^2} < e^-745
 WINDOW = math.sqrt(373.0)
 
-#: the same from a total count of 20000 on: tails below 2 e^-120, carried as absolute error
+#: the same from a total count of 20000 on: tails below 2 e^-120
 WINDOW_LARGE = math.sqrt(60.0)
 
-SOURCE = ("Feldman, McMillan, Talwar (2021), Thm 3.1 (clone pair for any eps0-DP randomizer), composed over T "
-          "rounds by its privacy loss distribution (pessimistic discretisation; Zhu, Dong, Wang 2022, Thm 10)")
+#: the window of a is processed in chunks of this many values (bounded memory at any n)
+CHUNK = 1 << 20
+
+#: largest number of grid points of the composed PLD (memory); see :func:`rounds_pld`
+MAX_GRID = 1 << 22
+
+#: up to this many clone counts the bucket weights are sums of the pmf, above it binomial tails
+RANGE_SUM_MAX = 1 << 20
+
+#: a tail bucket of the total count with less mass than this goes to loss +inf (pessimistic)
+TAIL_CUT = 1e-80
+
+#: a bucket weight (or an atom's mass) known to this relative error or better is held as a relative
+#: error of the masses (it composes as (1 + r)^T - 1), a worse one as absolute error
+WEIGHT_REL_CAP = 1e-3
+
+#: the reductions (clone probabilities) a round may be built with; the proven one is the default
+REDUCTIONS = clones.REDUCTIONS
+DEFAULT_REDUCTION = "clones"
+
+SOURCE = ("clone pair of the shuffled eps0-LDP protocol, composed over T rounds by its privacy loss distribution "
+          "(pessimistic discretisation; Zhu, Dong, Wang 2022, Thm 10)")
 
 
 def _check(eps0, n, rounds):
@@ -73,6 +108,12 @@ def _check(eps0, n, rounds):
     nn = validate.integer("n", n, low=1)
     T = validate.integer("rounds", rounds, low=1)
     return e0, nn, T
+
+
+def status(reduction=DEFAULT_REDUCTION):
+    """Proof status (and note) of the composed rounds on the pair of ``reduction`` for a general
+    eps0-LDP randomizer (:func:`dptheory.shuffle.clones.reduction_status`)."""
+    return clones.reduction_status(reduction)
 
 
 def _binomial_logpmf_range(m: int, a_lo: int, a_hi: int, prob: float = 0.5):
@@ -117,18 +158,22 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
     c_lo = max(0, int(math.floor(mean - k_sd * sd - 1)))
     c_hi = min(others, int(math.ceil(mean + k_sd * sd + 1)))
     width = max(1, int(bucket_rtol * (mean + 1)))
-    lp, lp_err = _binomial_logpmf_range(others, c_lo, c_hi, s)
     starts = np.arange(c_lo, c_hi + 1, width)
-    idx = starts - c_lo
-    gmax = np.maximum.reduceat(lp, idx)
-    counts = np.diff(np.append(idx, len(lp)))
-    sums = np.add.reduceat(np.exp(lp - np.repeat(gmax, counts)), idx)
-    lw = gmax + np.log(sums)
-    # relative error of each bucket: its worst term's error and the sum's rounding
-    rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
+    ends = np.minimum(starts + width - 1, c_hi)
     ma = (starts + 1).astype(float)                    # K = C + 1
-    mb = (np.minimum(starts + width - 1, c_hi) + 1).astype(float)
-    lw_err = lw + np.log(rel)
+    mb = (ends + 1).astype(float)
+    if c_hi - c_lo <= RANGE_SUM_MAX:
+        lp, lp_err = _binomial_logpmf_range(others, c_lo, c_hi, s)
+        idx = starts - c_lo
+        gmax = np.maximum.reduceat(lp, idx)
+        counts = np.diff(np.append(idx, len(lp)))
+        sums = np.add.reduceat(np.exp(lp - np.repeat(gmax, counts)), idx)
+        lw = gmax + np.log(sums)
+        # relative error of each bucket: its worst term's error and the sum's rounding
+        rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
+        lw_err = lw + np.log(rel)
+    else:  # a huge range: each bucket's weight from the binomial tails (no array of every count)
+        lw, lw_err = _log_binom_range(starts.astype(float), ends.astype(float), others, s)
     extra_a, extra_b, extra_w, extra_e = [], [], [], []
     if c_lo > 0:
         t, _ = binom_logcdf(c_lo - 1, others, s)
@@ -146,21 +191,24 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
             np.concatenate([extra_e, lw_err]))
 
 
-def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL) -> PLD:
-    """The PLD of ONE round: the clone pair of n users of an eps0-DP randomizer (see the module
-    docstring), bucketed over the total count K (buckets of width at most ``bucket_rtol`` times
-    K's mean, each K individually when there are few) and discretised on the grid
-    ``k * interval`` (default 1e-4). Pessimistic: each bucket at its lowest count (a dominating
-    pair), so its delta and the delta of its compositions are upper bounds; optimistic: each
-    bucket at its highest count (a dominated pair) and losses rounded down: lower bounds."""
+def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL,
+              reduction=DEFAULT_REDUCTION) -> PLD:
+    """The PLD of ONE round: the clone pair of ``reduction`` for n users of an eps0-DP randomizer
+    (see the module docstring), bucketed over the total count K (buckets of width at most
+    ``bucket_rtol`` times K's mean, each K individually when there are few) and discretised on
+    the grid ``k * interval`` (default 1e-4). Pessimistic: each bucket at its lowest count (a
+    dominating pair), what is left out at loss +inf, so its delta and the delta of its
+    compositions are upper bounds; optimistic: each bucket at its highest count (a dominated
+    pair), losses rounded down, what is left out dropped: lower bounds."""
     e0, nn, _ = _check(eps0, n, 1)
+    red = clones.reduction(reduction)
     d = 1e-4 if interval is None else validate.positive("interval", interval)
     lam = DEFAULT_TILT if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
     bucket_rtol = validate.real("bucket_rtol", bucket_rtol, low=0.0, low_open=True, high=1.0)
     others = nn - 1
-    s = math.exp(-e0)
+    s = clones.clone_probability(e0, red)
     E = math.exp(e0)
-    th_p, th_q = 1.0 / (1.0 + s), s / (1.0 + s)  # e^eps0/(e^eps0 + 1), 1/(e^eps0 + 1), no cancellation
+    th_p, th_q = 1.0 / (1.0 + math.exp(-e0)), math.exp(-e0) / (1.0 + math.exp(-e0))  # no cancellation
     if others == 0:
         ma = mb = np.array([1.0])
         log_w, log_w_err = np.array([0.0]), np.array([_NEG_INF])
@@ -169,61 +217,91 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     reps = ma if pessimistic else mb
     total: np.ndarray | None = None
     k_first = 0
+    merges = [0]
+
+    def _merge(total, k_first, lm, k0):
+        """Add the dense log masses ``lm`` (from grid index k0) to ``total`` (from k_first)."""
+        merges[0] += 1
+        if total is None:
+            return lm, k0
+        lo, hi = min(k_first, k0), max(k_first + len(total), k0 + len(lm))
+        merged = np.full(hi - lo, _NEG_INF)
+        merged[k_first - lo:k_first - lo + len(total)] = total
+        merged[k0 - lo:k0 - lo + len(lm)] = np.logaddexp(merged[k0 - lo:k0 - lo + len(lm)], lm)
+        return merged, lo
+
     rel = 0.0
     abs_err = 0.0
+    inf_err = 0.0  # mass left out, at +inf (pessimistic)
     for m, lw, lwe in zip(reps, log_w, log_w_err):
         if lw == _NEG_INF:
+            continue
+        w_rel = math.exp(lwe - lw) if lwe > _NEG_INF else 0.0
+        if lw + math.log1p(w_rel) < math.log(TAIL_CUT) and len(reps) > 1:
+            if pessimistic:  # the bucket's mass (bounded from above) to +inf
+                inf_err += math.exp(lw) * (1 + w_rel)
             continue
         m_int = int(m)
         window = WINDOW if m <= 20000 else WINDOW_LARGE
         half = window * math.sqrt(m)
         a_lo = max(0, int(math.floor(m / 2 - half)))
         a_hi = min(m_int, int(math.ceil(m / 2 + half)))
-        a = np.arange(a_lo, a_hi + 1, dtype=float)
-        lb, lb_err = _binomial_logpmf_range(m_int, a_lo, a_hi)
-        mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
-        log_p = lw + lb + mix
-        log_p_err = lb_err + 8 * _U * (1 + np.abs(mix))
-        num, den = E * a + (m - a), a + E * (m - a)
-        with np.errstate(divide="ignore"):
-            loss = np.log(num) - np.log(den)
-        loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
-        loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
-        k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam)
-        # the bucket weight's error: relative where small against it, else absolute
-        w_rel = math.exp(lwe - lw) if lwe > _NEG_INF else 0.0
-        if w_rel <= 1e-8:
-            r = (1 + r) * (1 + w_rel) - 1
-        else:
-            abs_err += math.exp(lwe) * math.exp(lam * (e0 + 2 * d))
-        rel = max(rel, r)
-        abs_err += ae
-        # the values of a outside the window: P-mass below 2 e^-745 per tail (Hoeffding; the
-        # mixture factor is at most 2), at losses at most eps0
-        if a_lo > 0 or a_hi < m_int:
-            abs_err += 4 * math.exp(-2 * window**2 + lw) * math.exp(lam * (e0 + 2 * d))
-        if total is None:
-            total, k_first = lm, k0
-        else:
-            lo, hi = min(k_first, k0), max(k_first + len(total), k0 + len(lm))
-            merged = np.full(hi - lo, _NEG_INF)
-            merged[k_first - lo:k_first - lo + len(total)] = total
-            seg = merged[k0 - lo:k0 - lo + len(lm)]
-            merged[k0 - lo:k0 - lo + len(lm)] = np.logaddexp(seg, lm)
-            total, k_first = merged, lo
-    rel += 4 * _U * len(reps)  # the merges (logaddexp)
+        # the window in chunks of at most CHUNK values of a (memory stays bounded at any n)
+        for c_lo in range(a_lo, a_hi + 1, CHUNK):
+            c_hi = min(c_lo + CHUNK - 1, a_hi)
+            a = np.arange(c_lo, c_hi + 1, dtype=float)
+            lb, lb_err = _binomial_logpmf_range(m_int, c_lo, c_hi)
+            mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
+            log_p = lw + lb + mix
+            log_p_err = lb_err + 8 * _U * (1 + np.abs(mix))
+            num, den = E * a + (m - a), a + E * (m - a)
+            with np.errstate(divide="ignore"):
+                loss = np.log(num) - np.log(den)
+            loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
+            loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
+            k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam,
+                                             rel_cap=WEIGHT_REL_CAP)
+            # the bucket weight's error: relative (it scales every mass of the bucket) where small,
+            # else absolute in the tilted norm of the bucket's own masses
+            if w_rel <= WEIGHT_REL_CAP:
+                r = (1 + r) * (1 + w_rel) - 1
+            else:
+                grid = (k0 + np.arange(len(lm))) * d
+                abs_err += w_rel * math.exp(min(float(np.logaddexp.reduce(lm + lam * grid)), 700.0)) * 1.01
+            rel = max(rel, r)
+            abs_err += ae
+            total, k_first = _merge(total, k_first, lm, k0)
+        # the values of a outside the window: P-mass below 2 e^{-2 w^2} per tail (Hoeffding; the
+        # mixture factor is at most 2), at +inf (pessimistic) or dropped (optimistic)
+        if pessimistic and (a_lo > 0 or a_hi < m_int):
+            inf_err += 4 * math.exp(-2 * window**2 + lw) * (1 + w_rel)
+    rel += 4 * _U * merges[0]  # the merges (logaddexp)
     return PLD(d, k_first, total, _NEG_INF, pessimistic=pessimistic, rel_error=rounding.up(rel),
-               abs_error=rounding.up_nonneg(abs_err), tilt=lam,
-               note=f"clone pair of the shuffle, eps0 = {e0:g}, n = {nn}")
+               abs_error=rounding.up_nonneg(abs_err), inf_error=rounding.up_nonneg(inf_err) if inf_err else 0.0,
+               tilt=lam, note=f"{red} pair of the shuffle, eps0 = {e0:g}, n = {nn}")
 
 
-def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL) -> PLD:
+def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL,
+               reduction=DEFAULT_REDUCTION) -> PLD:
     """The PLD of ``rounds`` composed rounds of the shuffled eps0-LDP protocol with n users
     (:func:`round_pld` composed by FFT). Pessimistic: an upper bound on delta(epsilon) for
     replace-one neighbours, adaptive composition included; optimistic: a lower bound on the
     delta of the composed clone pair (not on the protocol's)."""
     e0, _, T = _check(eps0, n, rounds)
-    step = round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=DEFAULT_TILT, bucket_rtol=bucket_rtol)
+    step = round_pld(eps0, n, interval=interval, pessimistic=pessimistic, tilt=DEFAULT_TILT, bucket_rtol=bucket_rtol,
+                     reduction=reduction)
+    # the composed grid spans T times one round's losses: past MAX_GRID points (small n and large
+    # eps0 T, e.g. randomized response composed 1000 times) the interval is raised so that it
+    # fits (memory stays bounded; any interval gives a sound bound, a coarser one a looser one)
+    span = (len(step) + 2) * step.interval * T
+    if span / step.interval > MAX_GRID:
+        coarse = span / MAX_GRID
+        step = round_pld(eps0, n, interval=coarse, pessimistic=pessimistic, tilt=DEFAULT_TILT,
+                         bucket_rtol=bucket_rtol, reduction=reduction)
+        step = PLD(step.interval, step.offset, step.log_mass, step.log_inf_mass, pessimistic=step.pessimistic,
+                   rel_error=step.rel_error, abs_error=step.abs_error, inf_error=step.inf_error, tilt=step.tilt,
+                   tail_mass=step.tail_mass, note=step.note + f"; interval raised to {coarse:.3g} so that the "
+                   f"composed grid fits {MAX_GRID} points")
     lam = choose_tilt(step, T) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
     if lam != step.tilt:
         # every error of one round sits at a grid point in [-eps0 - interval, eps0 + 2 interval]
@@ -233,21 +311,40 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
     return step.self_compose(T)
 
 
-def rounds_delta(eps0, n, rounds, epsilon, *, interval=None) -> Result:
+def _labelled(res: Result, e0, nn, T, red) -> Result:
+    st, why = status(red)
+    note = res.note + (f"; {why}" if st is not Status.PROVEN else "")
+    return res.replace(method="shuffle-rounds-pld", status=st if res.status is Status.PROVEN else res.status,
+                       source=SOURCE + "; " + clones.reduction_source(red), note=note,
+                       params={**res.params, "eps0": e0, "n": nn, "rounds": T, "reduction": red})
+
+
+def rounds_delta(eps0, n, rounds, epsilon, *, interval=None, reduction=DEFAULT_REDUCTION) -> Result:
     """Upper bound on delta(epsilon) of T composed rounds of the shuffled eps0-LDP protocol with
-    n users (replace-one neighbours), certified (:func:`rounds_pld`)."""
+    n users (replace-one neighbours), certified (:func:`rounds_pld`); at most 1 (a bound above 1
+    says only delta <= 1, and the note says so). Status: that of the reduction's pair
+    (:func:`status`: "clones", the default, proven; "stronger-clones" unproven in general)."""
     e0, nn, T = _check(eps0, n, rounds)
     eps = validate.real("epsilon", epsilon)
-    res = rounds_pld(e0, nn, T, interval=interval).delta(eps)
-    return res.replace(method="shuffle-rounds-pld", source=SOURCE + "; " + SOURCE_2021,
-                       params={**res.params, "eps0": e0, "n": nn, "rounds": T})
+    red = clones.reduction(reduction)
+    res = rounds_pld(e0, nn, T, interval=interval, reduction=red).delta(eps)
+    return _labelled(res, e0, nn, T, red)
 
 
-def rounds_epsilon(eps0, n, rounds, delta, *, interval=None) -> Result:
+def rounds_deltas(eps0, n, rounds, epsilons, *, interval=None, reduction=DEFAULT_REDUCTION) -> list[Result]:
+    """:func:`rounds_delta` at several epsilons from one composed PLD (built once)."""
+    e0, nn, T = _check(eps0, n, rounds)
+    eps = [validate.real("epsilon", e) for e in epsilons]
+    red = clones.reduction(reduction)
+    pld = rounds_pld(e0, nn, T, interval=interval, reduction=red)
+    return [_labelled(pld.delta(e), e0, nn, T, red) for e in eps]
+
+
+def rounds_epsilon(eps0, n, rounds, delta, *, interval=None, reduction=DEFAULT_REDUCTION) -> Result:
     """Upper bound on epsilon(delta) of T composed rounds of the shuffled eps0-LDP protocol with
     n users (replace-one neighbours), certified (:func:`rounds_pld` and the one inverter)."""
     e0, nn, T = _check(eps0, n, rounds)
     d = validate.delta("delta", delta)
-    res = rounds_pld(e0, nn, T, interval=interval).epsilon(d)
-    return res.replace(method="shuffle-rounds-pld", source=SOURCE + "; " + SOURCE_2021,
-                       params={**res.params, "eps0": e0, "n": nn, "rounds": T})
+    red = clones.reduction(reduction)
+    res = rounds_pld(e0, nn, T, interval=interval, reduction=red).epsilon(d)
+    return _labelled(res, e0, nn, T, red)
