@@ -461,17 +461,32 @@ def _b37(E, m, lam: int):
 
 def girgis_mixture(eps0: float, n: int, order: int, digits: int) -> tuple:
     """The mixture variant (digest seed-004 §4.3): log(sum_m Bin(m; n-1, e^-eps0)
-    min(e^{eps0 lam}, B_3.7(m + 1, lam)))/(lam - 1), integer lam, the full sum (O(n))."""
+    min(e^{eps0 lam}, B_3.7(m + 1, lam)))/(lam - 1), integer lam. The sum runs over every m; B_3.7
+    is evaluated where Bin(m) e^{eps0 lam} is above 1e-(digits + 10) of the running total, and
+    elsewhere the term is bounded by Bin(m) e^{eps0 lam} (added to the upper end only)."""
     with mpmath.workdps(digits + GUARD):
         E, lam = _e(eps0), int(order)
         s = 1 / E
         cap = mpmath.exp(mpf(eps0) * lam)
+        x0 = (E ** 2 - 1) ** 2 / (2 * E ** 2)
+        a2 = mpmath.binomial(lam, 2) * (E - 1) ** 2 / E
+        coeff = [(mpmath.binomial(lam, i) * i * mpmath.gamma(mpf(i) / 2), mpf(i) / 2) for i in range(3, lam + 1)]
+        small = mpf(10) ** -(digits + GUARD)
         pmf = (1 - s) ** (n - 1)
-        total = mpf(0)
+        total, skipped = mpf(0), mpf(0)
+        # the total is at least the mode's probability (every B_3.7 >= 1): the reference scale
+        mode = min(n - 1, int((n) * float(s)))
+        ref = mpmath.binomial(n - 1, mode) * s ** mode * (1 - s) ** (n - 1 - mode)
         for m in range(n):
-            total += pmf * min(cap, _b37(E, m + 1, lam))
+            if pmf * cap < small * ref:
+                skipped += pmf * cap
+            else:
+                x = x0 / (m + 1)
+                b37 = 1 + a2 / (m + 1) + mpmath.fsum(c * x ** e for c, e in coeff)
+                total += pmf * min(cap, b37)
             pmf = pmf * (n - 1 - m) / (m + 1) * s / (1 - s)
-        return _closed(mpmath.log(total) / (lam - 1), digits)
+        lo, hi = _closed(mpmath.log(total) / (lam - 1), digits)
+        return lo, max(hi, _closed(mpmath.log(total + skipped) / (lam - 1), digits)[1])
 
 
 def girgis_theorem_3_3(eps0: float, n: int, order: float, digits: int) -> tuple:

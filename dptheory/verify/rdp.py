@@ -80,7 +80,7 @@ def rdp_oracle(case: dict, digits: int):
 
 
 #: the mixture sum costs O(n lam) mpmath operations: evaluated up to this product
-MIXTURE_BUDGET = 300_000
+MIXTURE_BUDGET = 2_000_000
 
 
 def _integer_form(form):
