@@ -9,7 +9,8 @@ order, whatever the order in which they finish:
   ``spawn`` method, so it behaves the same on Linux, macOS and Windows and is safe in a process
   that runs threads);
 * ``scheduler="local"``: a Dask ``LocalCluster`` of ``workers`` single-threaded worker processes,
-  started for this call and closed after it;
+  started for this call and closed after it; its scratch space is a temporary directory removed
+  afterwards (Dask's default, ``/tmp/dask-scratch-space``, would outlive the run);
 * ``scheduler=ADDRESS`` (``"tcp://host:8786"``): an existing Dask distributed cluster, so a grid
   that outgrows one machine runs on many. Its workers must be able to import ``dptheory``.
 
@@ -180,16 +181,16 @@ def _run_pool(fn, tasks: Sequence, workers: int, meter: _Progress, on_result) ->
     return results
 
 
-def _dask_client(scheduler: str, workers: int | None):
-    """(client, cluster or None): a client of a new LocalCluster for ``"local"``, else of the
-    scheduler at the address."""
+def _dask_client(scheduler: str, workers: int | None, scratch: str | None = None):
+    """(client, cluster or None): a client of a new LocalCluster for ``"local"`` (its workers'
+    scratch space in ``scratch``), else of the scheduler at the address."""
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise DomainError("scheduler needs Dask distributed: pip install 'dptheory[dask]'") from exc
     if scheduler == "local":
         cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                               dashboard_address=":0")
+                               dashboard_address=":0", local_directory=scratch)
         return Client(cluster), cluster
     try:
         return Client(scheduler, timeout=CONNECT_TIMEOUT), None
@@ -198,9 +199,28 @@ def _dask_client(scheduler: str, workers: int | None):
 
 
 def _run_dask(fn, tasks: Sequence, workers: int | None, scheduler: str, meter: _Progress, on_result) -> list:
+    import contextlib
+    import shutil
+    import tempfile
+
+    import dask
+
+    scratch = tempfile.mkdtemp(prefix="dptheory-dask-") if scheduler == "local" else None
+    # Dask's "temporary-directory" too, for anything of the scheduler's that would use it
+    config = dask.config.set({"temporary-directory": scratch}) if scratch else contextlib.nullcontext()
+    try:
+        with config:
+            return _run_dask_client(fn, tasks, workers, scheduler, meter, on_result, scratch)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_dask_client(fn, tasks: Sequence, workers: int | None, scheduler: str, meter: _Progress, on_result,
+                     scratch: str | None) -> list:
     from distributed import as_completed
 
-    client, cluster = _dask_client(scheduler, workers)
+    client, cluster = _dask_client(scheduler, workers, scratch)
     results: list = [None] * len(tasks)
     try:
         futures = client.map(fn, tasks, pure=False)

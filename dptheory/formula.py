@@ -48,11 +48,21 @@ def _sympy():
 
 
 class Parts(NamedTuple):
-    """The symbolic content of a formula, as returned by its builder."""
+    """The symbolic content of a formula, as returned by its builder.
+
+    ``where`` names sub-expressions as the paper does (Wang et al. 2024, Thm 4.2: epsilon =
+    log(1 + F(Omega)), with F, Omega, alpha and r defined after it): a tuple of ``(name,
+    definition)`` pairs, a name being a sympy Symbol (its definition an expression) or an undefined
+    sympy Function (its definition a ``Lambda``). ``expr`` and ``conditions`` may then use the
+    names; the formula's :attr:`Formula.expr` and :attr:`Formula.conditions` have every name
+    replaced by its definition (definitions may use each other, in any order), and only the
+    display (:meth:`Formula.latex`, :meth:`Formula.where_latex`) keeps the names.
+    """
 
     expr: Any
     params: tuple
     conditions: tuple = ()
+    where: tuple = ()
 
 
 def _assumption_checks(sym) -> list[tuple[str, Callable]]:
@@ -131,14 +141,34 @@ class Formula:
         return f"Formula({self.name!r}, kind={self.kind.value!r}, status={self.status and self.status.value!r})"
 
     @functools.cached_property
-    def _parts(self) -> Parts:
+    def _built(self) -> Parts:
+        """The parts as the builder gives them (named sub-expressions unexpanded)."""
         built = _call_builder(self._build)
         if isinstance(built, Mapping):
             if self.name not in built:
                 raise KeyError(f"formula {self.name!r}: its builder does not define it")
             built = built[self.name]
         expr, params, *rest = built
-        return Parts(expr, tuple(params), tuple(rest[0]) if rest else ())
+        return Parts(expr, tuple(params), tuple(rest[0]) if rest else (), tuple(rest[1]) if len(rest) > 1 else ())
+
+    @functools.cached_property
+    def _parts(self) -> Parts:
+        built = self._built
+        if not built.where:
+            return built
+        return Parts(_expand(built.expr, built.where), built.params,
+                     tuple(_expand(c, built.where) for c in built.conditions), built.where)
+
+    @property
+    def where(self) -> tuple:
+        """The named sub-expressions ``((name, definition), ...)`` the display keeps (see :class:`Parts`)."""
+        return self._built.where if self._build is not None else ()
+
+    def _shown(self) -> tuple:
+        """(expression, conditions) as displayed: with the named sub-expressions, if any."""
+        if self._build is not None and self._built.where:
+            return self._built.expr, self._built.conditions
+        return self.expr, self.all_conditions()
 
     @property
     def expr(self):
@@ -162,8 +192,21 @@ class Formula:
         left-hand side when one is set."""
         from .latex import to_latex
 
-        body = to_latex(self.expr)
+        body = to_latex(self._shown()[0])
         return f"{self.lhs} = {body}" if self.lhs else body
+
+    def where_latex(self) -> list[str]:
+        """The definitions of the named sub-expressions, as LaTeX (``\\Omega = ...``, ``F(C) = ...``),
+        in the order the builder lists them; empty for a formula without named parts."""
+        from .latex import to_latex
+
+        out = []
+        for name, definition in (self._built.where if self._build is not None else ()):
+            if isinstance(definition, _sympy().Lambda):
+                out.append(f"{to_latex(name(*definition.variables))} = {to_latex(definition.expr)}")
+            else:
+                out.append(f"{to_latex(name)} = {to_latex(definition)}")
+        return out
 
     def all_conditions(self) -> list:
         return list(self.conditions)
@@ -177,7 +220,9 @@ class Formula:
         condition as given."""
         from .latex import to_latex
 
-        ranges, joint = merged_conditions(self.params, self.all_conditions())
+        ranges, joint = merged_conditions(self.params, list(self._shown()[1]))
+        for sym in list(ranges):  # in turn: an end dropped no longer supports another's
+            ranges[sym] = _without_implied(sym, ranges[sym], joint, ranges)
         out = [text for sym, domain in ranges.items() if (text := _range_latex(sym, domain, to_latex))]
         out.extend(to_latex(c) for c in joint)
         return out
@@ -187,9 +232,12 @@ class Formula:
         return ",\\ ".join(self.conditions_latex())
 
     def latex_with_conditions(self) -> str:
-        """The formula and its validity domain, typeset once: ``lhs = expr, \\quad \\text{for } ...``."""
-        where = self.conditions_line()
-        return self.latex() + (f", \\quad \\text{{for }} {where}" if where else "")
+        """The formula, its named sub-expressions and its validity domain, typeset once:
+        ``lhs = expr, \\quad \\text{where } \\Omega = ..., \\quad \\text{for } ...``."""
+        names = ",\\ ".join(self.where_latex())
+        domain = self.conditions_line()
+        return (self.latex() + (f", \\quad \\text{{where }} {names}" if names else "")
+                + (f", \\quad \\text{{for }} {domain}" if domain else ""))
 
     @property
     def bib_keys(self) -> list[str]:
@@ -210,6 +258,7 @@ class Formula:
         return {
             "name": self.name,
             "latex": self.latex(),
+            "where": self.where_latex(),
             "conditions": self.conditions_latex(),
             "kind": str(self.kind),
             "status": None if self.status is None else str(self.status),
@@ -444,6 +493,66 @@ def merged_conditions(params, conditions) -> tuple[dict, list]:
         if not any(cond == seen for seen in joint):
             joint.append(cond)
     return ranges, joint
+
+
+def _expand(expr, where):
+    """``expr`` with every named sub-expression replaced by its definition (repeatedly: the
+    definitions may use each other)."""
+    sp = _sympy()
+    for _ in range(len(where) + 1):
+        before = expr
+        for name, definition in where:
+            if isinstance(definition, sp.Lambda):
+                expr = expr.replace(name, definition)
+            else:
+                expr = expr.xreplace({name: definition})
+        if expr == before:
+            return expr
+    raise ValueError("named sub-expressions that refer to each other in a cycle")
+
+
+def _without_implied(sym, domain, joint, ranges):
+    """``domain`` without the ends implied by a joint condition (for the display only).
+
+    A joint condition ``sym > g`` (or ``>=``, or the reverse ``<``), with ``sym`` absent from
+    ``g``, implies the lower end ``sym > a`` when ``g - a`` is proven nonnegative (positive, for
+    a strict end implied by a non-strict condition) by sympy's assumptions, the other symbols
+    taken with the signs of their merged ranges: ``v_2 > v_1^2`` implies ``v_2 > 0``. An end is
+    dropped only on such a proof; anything sympy cannot decide stays (sound, not complete)."""
+    sp = _sympy()
+    if not isinstance(domain, sp.Interval) or sym.is_integer:  # an integer range prints as a set: kept
+        return domain
+    signs = {}
+    for other, dom in ranges.items():
+        if other is sym or not isinstance(dom, sp.Interval) or getattr(other, "is_Symbol", False) is False:
+            continue
+        if dom.inf.is_number and dom.inf >= 0:
+            positive = dom.inf > 0 or dom.left_open
+            signs[other] = sp.Dummy(other.name, positive=True) if positive else sp.Dummy(other.name, nonnegative=True)
+    lo, hi, left_open, right_open = domain.inf, domain.sup, domain.left_open, domain.right_open
+    for cond in joint:
+        if not isinstance(cond, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
+            continue
+        big, small = (cond.lhs, cond.rhs) if isinstance(cond, (sp.StrictGreaterThan, sp.GreaterThan)) else (cond.rhs, cond.lhs)
+        strict = isinstance(cond, (sp.StrictGreaterThan, sp.StrictLessThan))
+        for this, other_side, is_lower in ((big, small, True), (small, big, False)):
+            if this != sym or sym in other_side.free_symbols:
+                continue
+            end = lo if is_lower else hi
+            if not end.is_finite:
+                continue
+            gap = (other_side - end) if is_lower else (end - other_side)
+            gap = gap.xreplace({k: v for k, v in signs.items() if k in gap.free_symbols})
+            end_open = left_open if is_lower else right_open
+            proven = gap.is_positive if (end_open and not strict) else gap.is_nonnegative
+            if proven:
+                if is_lower:
+                    lo, left_open = sp.S.NegativeInfinity, True
+                else:
+                    hi, right_open = sp.S.Infinity, True
+    if lo is domain.inf and hi is domain.sup:
+        return domain
+    return sp.Interval(lo, hi, left_open, right_open)
 
 
 def _assumed_set(sym):

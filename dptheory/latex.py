@@ -13,8 +13,11 @@
   papers it names (:data:`CITATIONS`: one line per paper).
 
 The packages used are those of a base TeX Live (texlive-latex-base and -recommended): amsmath,
-amssymb, booktabs, graphicx, geometry. Wide formulas and tables are shrunk to the line width by
-the ``\\dptfit`` macro of :data:`PREAMBLE_MACROS` (never enlarged).
+amssymb, booktabs, graphicx, geometry; the documents use the default Computer Modern fonts (no
+lmodern, which only arrives through apt's Recommends). Wide formulas and tables are shrunk to the
+line width (never enlarged) by plain box code (:func:`fit`), with no macro of the toolkit's own,
+so that a table or fragment pasted into any paper compiles with the standard packages named in
+its first comment line.
 """
 
 from __future__ import annotations
@@ -46,14 +49,18 @@ CITATIONS: tuple[tuple[str, str], ...] = (
     (r"Cheu and Zhilyaev", "cheu2022differentially"),
 )
 
-#: macros every document and fragment defines: ``\dptfit{...}`` shrinks a box wider than the line
-PREAMBLE_MACROS = r"""\makeatletter
-\@ifundefined{dptfitbox}{\newsavebox{\dptfitbox}}{}
-\makeatother
-\providecommand{\dptfit}[1]{\sbox{\dptfitbox}{#1}\ifdim\wd\dptfitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\dptfitbox}}\else\usebox{\dptfitbox}\fi}"""
-
-#: the packages :func:`document` loads (a fragment needs them in the including document)
+#: the packages :func:`document` loads (a fragment of formulas needs them in the including document)
 PACKAGES = ("amsmath", "amssymb", "booktabs", "graphicx")
+#: the packages a table of :func:`booktabs` needs (its first line says so)
+TABLE_PACKAGES = ("booktabs", "graphicx")
+
+
+def fit(content: str) -> str:
+    """LaTeX that typesets ``content`` (horizontal material) at its natural width, or shrunk to
+    the line width when it is wider (never enlarged): scratch box 0 in a group and graphicx's
+    ``\\resizebox``, no macro to define, so that it compiles wherever graphicx is loaded."""
+    return ("\\begingroup\\sbox0{%\n" + content + "}%\n"
+            "\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}\\else\\usebox0\\fi\\endgroup")
 
 
 # ------------------------------------------------------------------------------ formulas
@@ -242,7 +249,8 @@ def booktabs(header: list[str], rows: list[list[str]], *, caption: str | None = 
     cells are all numbers are right-aligned, the others left-aligned. With a caption or a label
     the table is a ``table`` float (with ``floating=False`` it stays where it is, its caption
     above it as a numbered "Table n:" line); a table wider than the line is shrunk to it
-    (``\\dptfit``, :data:`PREAMBLE_MACROS`). Needs the packages booktabs and graphicx.
+    (:func:`fit`). Needs the packages booktabs and graphicx, and nothing else: the first line is a
+    comment that says so.
     """
     if any(len(r) != len(header) for r in rows):
         raise ValueError("booktabs: every row needs as many cells as the header")
@@ -255,16 +263,17 @@ def booktabs(header: list[str], rows: list[list[str]], *, caption: str | None = 
         body.append(" & ".join(number(c) if is_number(c) else c for c in r) + r" \\")
     body += [r"\bottomrule", r"\end{tabular}"]
     tabular = "\n".join(body)
-    fitted = "\\dptfit{%\n" + tabular + "}"
+    fitted = fit(tabular)
+    note = f"% dptheory table: needs \\usepackage{{{','.join(TABLE_PACKAGES)}}} (standard LaTeX packages)\n"
     if caption is None and label is None:
-        return "\\begin{center}\n" + fitted + "\n\\end{center}\n"
+        return note + "\\begin{center}\n" + fitted + "\n\\end{center}\n"
     if not floating:
         head = r"\refstepcounter{table}" + (r"\label{%s}" % label if label else "")
         if caption is not None:
             head += r"\tablename~\thetable: %s" % caption
-        return ("\\begin{center}\n\\begin{minipage}{\\linewidth}\\centering\n" + head + "\\\\[4pt]\n"
+        return (note + "\\begin{center}\n\\begin{minipage}{\\linewidth}\\centering\n" + head + "\\\\[4pt]\n"
                 + fitted + "\n\\end{minipage}\n\\end{center}\n")
-    lines = [r"\begin{table}[htbp]", r"\centering"]
+    lines = [note.rstrip("\n"), r"\begin{table}[htbp]", r"\centering"]
     if caption is not None:
         lines.append(r"\caption{%s}" % caption)
     if label is not None:
@@ -332,8 +341,28 @@ def bibliography(keys: Iterable[str]) -> str:
 
 def preamble_note() -> str:
     """The comment a fragment starts with: what the including document must load."""
-    return (f"% dptheory fragment: needs \\usepackage{{{','.join(PACKAGES)}}} in the preamble\n"
-            + PREAMBLE_MACROS + "\n")
+    return f"% dptheory fragment: needs \\usepackage{{{','.join(PACKAGES)}}} in the preamble (standard LaTeX packages)\n"
+
+
+def label(prefix: str, **params) -> str:
+    """A LaTeX label derived from parameters, so that two tables of one paper do not clash:
+    ``label("tab:shuffle", eps0=1.0, n=10**6, delta=1e-8)`` is
+    ``"tab:shuffle-eps0-1-n-1e6-delta-1e-8"``. Values are written in short form (``%g``, the
+    exponent without "+" or leading zeros); any character other than letters, digits, ``.``,
+    ``:`` and ``-`` becomes ``-``."""
+    parts = [prefix]
+    for key, value in params.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            text = str(value)
+        else:
+            text = f"{float(value):g}"
+            mantissa, sep, exponent = text.partition("e")
+            if sep:
+                text = f"{mantissa}e{int(exponent)}"
+        parts.append(f"{key}-{text}")
+    return re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9.:-]", "-", "-".join(parts))).strip("-")
 
 
 def document(body: str, *, title: str | None = None, bib_keys: Sequence[str] = (),
@@ -352,10 +381,8 @@ def document(body: str, *, title: str | None = None, bib_keys: Sequence[str] = (
     bib_name : str
         The name of the .bib file, without the suffix (default ``references``).
     """
-    lines = [r"\documentclass[11pt]{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}",
-             r"\usepackage[margin=2.5cm]{geometry}"]
+    lines = [r"\documentclass[11pt]{article}", r"\usepackage[margin=2.5cm]{geometry}"]
     lines += [r"\usepackage{%s}" % p for p in PACKAGES]
-    lines += [PREAMBLE_MACROS]
     if title:
         lines += [r"\title{%s}" % escape(title), r"\author{generated by dptheory}", r"\date{}"]
     lines += [r"\begin{document}", r"\sloppy"]
@@ -370,7 +397,7 @@ def document(body: str, *, title: str | None = None, bib_keys: Sequence[str] = (
 
 def display(tex: str) -> str:
     """A displayed formula, shrunk to the line width when wider."""
-    return "\\begin{center}\n\\dptfit{$\\displaystyle %s$}\n\\end{center}\n" % tex
+    return "\\begin{center}\n%s\n\\end{center}\n" % fit("$\\displaystyle %s$" % tex)
 
 
 # ------------------------------------------------------------------------------ results
@@ -507,6 +534,10 @@ def formulas_body(formulas, *, level: str = "subsection") -> tuple[str, list[str
     for f in formulas:
         title = r"\texttt{%s}" % escape(f.name) + (f": {escape(f.description)}" if f.description else "")
         lines = [r"\%s*{%s}" % (level, title), display(f.latex())]
+        names = f.where_latex()
+        if names:
+            lines.append(r"\noindent where")
+            lines.extend(display(text) for text in names)
         conditions = f.conditions_latex()
         if not conditions:
             lines.append(r"\noindent\textbf{Valid for} all values of the parameters.\\")
@@ -514,7 +545,7 @@ def formulas_body(formulas, *, level: str = "subsection") -> tuple[str, list[str
             lines.append(r"\noindent\textbf{Valid for} $%s$.\\" % f.conditions_line())
         else:
             lines.append(r"\noindent\textbf{Valid for}")
-            lines.append("\\begin{itemize}\n" + "\n".join(r"\item \dptfit{$%s$}" % c for c in conditions)
+            lines.append("\\begin{itemize}\n" + "\n".join(r"\item " + fit("$%s$" % c) for c in conditions)
                          + "\n\\end{itemize}")
         status = "" if f.status is None else f", {f.status}"
         lines.append(r"\textbf{Kind:} %s%s.\\" % (escape(str(f.kind)), escape(status)))
@@ -527,3 +558,38 @@ def formulas_body(formulas, *, level: str = "subsection") -> tuple[str, list[str
                 keys.append(key)
         parts.append("\n".join(lines) + "\n")
     return "\n".join(parts), keys
+
+
+#: the paragraph a document of formulas starts with
+FORMULAS_INTRO = ("Each closed form of the toolkit in the papers' notation, with the conditions under which it "
+                  "holds, its kind (an upper or lower bound, an exact value, or an approximation that is not a "
+                  "bound), its proof status and its source.")
+
+
+def formulas_document(formulas, *, fragment: bool = False, bib_name: str = "references") -> tuple[str, list[str]]:
+    """The LaTeX text of ``dptheory latex``: the formulas (:func:`formulas_body`) as a complete
+    document (a section each, an introduction, a bibliography read from ``{bib_name}.bib``) or,
+    with ``fragment``, as a fragment to ``\\input`` into a paper (a subsection each, after a
+    comment naming the packages it needs and the .bib its citations come from). Returns the text
+    and the BibTeX keys cited."""
+    body, keys = formulas_body(formulas, level="subsection" if fragment else "section")
+    if fragment:
+        cites = f"% citations: \\cite keys from {bib_name}.bib\n" if keys else ""
+        return preamble_note() + cites + body, keys
+    return document(FORMULAS_INTRO + "\n\n" + body, title="Closed forms of dptheory", bib_keys=keys,
+                    bib_name=bib_name), keys
+
+
+def write_formulas(names: Sequence[str], path, *, fragment: bool = False) -> list[pathlib.Path]:
+    """Write the formulas named (every formula of :func:`dptheory.catalogue.catalogue` when
+    ``names`` is empty) to ``path`` (:func:`formulas_document`) and the cited papers' BibTeX
+    entries to the .bib beside it; nothing else. Returns the paths written.
+
+    Raises :class:`~dptheory.validate.DomainError` for an unknown name (listing the known ones)
+    or a path that cannot be written, before anything is written."""
+    from . import catalogue
+
+    formulas = [catalogue.get(name) for name in names] if names else list(catalogue.catalogue().values())
+    target = writable_path(path)
+    text, keys = formulas_document(formulas, fragment=fragment, bib_name=target.stem)
+    return write_tex(target, text, keys)

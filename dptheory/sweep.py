@@ -419,18 +419,27 @@ def run(sweep: Sweep, path, *, workers: int | None = None, scheduler: str | None
     kept = [i for i, k in enumerate(keys) if k in done]
     records: dict[int, list[list[str]]] = {i: done[keys[i]] for i in kept}
     written: list[int] = []
-    try:
-        # the complete points first, in grid order; partial rows and interrupted lines are dropped
-        with open(p, "w", encoding="utf-8", newline="") as f:
-            f.write(_csv_text([list(sweep.columns)] + [r for i in kept for r in records[i]]))
-    except OSError as exc:
-        raise DomainError(f"output = '{p}' is not writable: {exc}") from None
-    written.extend(kept)
+
+    def start() -> None:
+        """Write the header and the complete points already there (in grid order; partial rows
+        and interrupted lines are dropped), once, when the first new point is done: a run that
+        fails before (an unreachable scheduler) leaves ``path`` as it was, or absent."""
+        if state["started"]:
+            return
+        state["started"] = True
+        try:
+            with open(p, "w", encoding="utf-8", newline="") as f:
+                f.write(_csv_text([list(sweep.columns)] + [r for i in kept for r in records[i]]))
+        except OSError as exc:
+            raise DomainError(f"output = '{p}' is not writable: {exc}") from None
+        written.extend(kept)
+
     pending: dict[int, list[list[str]]] = {}
     order = iter(missing)
-    state = {"next": next(order, None)}
+    state = {"next": next(order, None), "started": False}
 
     def save(j: int, rows: list[dict]) -> None:
+        start()
         i = missing[j]
         pending[i] = _records(sweep, sweep.tasks[i], rows)
         chunk = []
@@ -446,6 +455,7 @@ def run(sweep: Sweep, path, *, workers: int | None = None, scheduler: str | None
 
     executor.run_tasks(sweep.point, [sweep.tasks[i] for i in missing], workers=workers, scheduler=scheduler,
                        progress=progress, on_result=save)
+    start()  # nothing was missing: the file is rewritten with the complete points only
     if written != sorted(written):
         # resumed points were not a prefix of the grid: write the whole file in grid order
         with open(p, "w", encoding="utf-8", newline="") as f:

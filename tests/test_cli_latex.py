@@ -118,11 +118,45 @@ def test_shuffle_latex_table_encloses_the_certified_intervals(tmp_path, capsys):
             assert lower == upper == "n/a"
             continue
         assert _value(lower) <= r["lower"] and _value(upper) >= r["upper"]  # rounded outwards
-    doc = tmp_path / "shuffle.tex"
-    from dptheory import latex
+    _compile_in_a_paper(tmp_path, out)
 
-    doc.write_text(latex.document(out))
-    compile_tex(doc)
+
+#: the paper of the audit (issue 12 follow-up): a table pasted into it must compile as it is
+PAPER = ("\\documentclass{article}\\usepackage{amsmath,booktabs,graphicx}\\begin{document}"
+         "\\input{sh.tex}\\end{document}\n")
+
+
+def _compile_in_a_paper(tmp_path, table: str) -> str:
+    """Compile exactly the audit's snippet around ``table`` (written to sh.tex); no macro of the
+    toolkit's may be needed, no label defined twice."""
+    (tmp_path / "sh.tex").write_text(table)
+    paper = tmp_path / "paper.tex"
+    paper.write_text(PAPER)
+    log = compile_tex(paper)
+    assert "multiply defined" not in log
+    return log
+
+
+def test_latex_tables_need_only_standard_packages_and_say_which(tmp_path, capsys):
+    """A `--latex` table wrapped its tabular in \\dptfit{...} without defining it: pdflatex stopped
+    with "Undefined control sequence" in a paper. Now its first line names the packages it needs,
+    and two tables of different settings (and the two of `rdp`) go into one paper without a label
+    clash."""
+    code, a, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--delta", "1e-8", "--methods", "clones", "--latex")
+    code_b, b, _ = run(capsys, "shuffle", "--eps0", "2", "--n", "1e5", "--delta", "1e-8", "--methods", "clones", "--latex")
+    code_c, c, _ = run(capsys, "rdp", "--eps0", "1", "--n", "1e4", "--orders", "2,4", "--methods", "girgis-upper-2",
+                       "--latex")
+    assert code == code_b == code_c == 0
+    for text in (a, b, c):
+        assert text.splitlines()[0] == r"% dptheory table: needs \usepackage{booktabs,graphicx} (standard LaTeX packages)"
+        assert "dptfit" not in text
+    labels = re.findall(r"\\label\{([^}]*)\}", a + b + c)
+    assert len(labels) == 4 and len(set(labels)) == 4, labels
+    assert "tab:shuffle-general-eps0-1-n-100000-delta-1e-8" in labels
+    _compile_in_a_paper(tmp_path, a + b + c)
+    code, d, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--methods", "clones", "--latex",
+                     "--label", "tab:mine")
+    assert code == 0 and r"\label{tab:mine}" in d
 
 
 def test_rdp_latex_tables_and_80_columns(tmp_path, capsys):
@@ -147,11 +181,7 @@ def test_rdp_latex_tables_and_80_columns(tmp_path, capsys):
                 assert _value(cell) >= c["upper"][i]
             elif c["kind"] == "lower":
                 assert _value(cell) <= c["lower"][i]
-    doc = tmp_path / "rdp.tex"
-    from dptheory import latex
-
-    doc.write_text(latex.document(tex_out))
-    compile_tex(doc)
+    _compile_in_a_paper(tmp_path, tex_out)
 
 
 def test_rdp_epsilon_table_fits_and_rounds_up(capsys):

@@ -208,6 +208,91 @@ def test_wrong_library_formula_makes_the_script_exit_1():
     assert "check theorem-2-mu: FAILED" in proc.stdout and "check mahalanobis-distance: ok" in proc.stdout
 
 
+#: a bug planted in the toolkit's own code (not in the script), per script of this helper: each
+#: script must read the library's Formula or function and exit 1. (name, code run before the
+#: script; it binds `undo` to a function that removes the plant)
+LIBRARY_PLANTS = {
+    "gdp_duality.py": "undo = plant_formula('dptheory.profile', 'GDP_DELTA', lambda e: e.subs(S.mu / 2, S.mu / 3))",
+    "rdp_to_dp_conversions.py": "undo = plant_formula('dptheory.rdp', 'TO_DP', lambda e: e + S.rho / 10, key='balle')",
+    "chen_gdp_mahalanobis.py": ("undo = plant_formula('dptheory.shuffle.rdp.formulas', 'CHEN_GDP', "
+                                "lambda e: e * sp.exp(S.eps0 / 2))"),
+    "binomial_central_moments.py": (
+        "import dptheory.shuffle.rdp.lower as L, mpmath\n"
+        "orig = L.binomial_central_moments\n"
+        "L.binomial_central_moments = lambda *a, **k: [x * (1 + mpmath.mpf(10) ** -30) for x in orig(*a, **k)]\n"
+        "undo = lambda: setattr(L, 'binomial_central_moments', orig)"),
+    "clone_closed_form.py": "undo = plant_formula('dptheory.shuffle.clones', 'CLOSED_FORM', lambda e: e * 0.99)",
+    "girgis_upper_bounds.py": (
+        "undo = plant_formula('dptheory.shuffle.rdp.formulas', 'UPPER_1', "
+        "lambda e: e.replace(lambda x: isinstance(x, sp.gamma), lambda x: sp.gamma(2 * x.args[0])))"),
+    "variation_ratio_closed_forms.py": ("undo = plant_formula('dptheory.shuffle.variation_ratio', 'THEOREM_4_2', "
+                                        "lambda e: sp.log(2 * sp.exp(e) - 1))"),
+    "shuffle_rdp_closed_forms.py": "undo = plant_formula('dptheory.shuffle.rdp.formulas', 'ERLINGSSON_RDP', lambda e: 2 * e)",
+    "rdp_figures.py": (
+        "import dptheory.shuffle.rdp as R\n"
+        "orig = R.upper_1\n"
+        "R.upper_1 = lambda *a, **k: orig(*a, **k) / 100\n"
+        "undo = lambda: setattr(R, 'upper_1', orig)"),
+    "figures_1_2.py": (
+        "from dptheory.shuffle.methods import Method\n"
+        "orig = Method.epsilon\n"
+        "def wrong(self, *a, **k):\n"
+        "    r = orig(self, *a, **k)\n"
+        "    return r.replace(lower=10 * r.lower, upper=10 * r.upper) if self.slug == 'stronger-clones' else r\n"
+        "Method.epsilon = wrong\n"
+        "undo = lambda: setattr(Method, 'epsilon', orig)"),
+}
+
+_PLANT_RUNNER = """
+import contextlib, importlib, io, json, runpy, sys, traceback
+import sympy as sp
+from dptheory import symbols as S
+from dptheory.formula import Parts
+spec = json.loads(sys.argv[1])
+sys.path.insert(0, spec["dir"])
+
+def plant_formula(module, name, change, key=None):
+    obj = getattr(importlib.import_module(module), name)
+    f = obj[key] if key is not None else obj
+    parts = f._parts
+    f.__dict__['_parts'] = Parts(change(parts.expr), parts.params, parts.conditions, parts.where)
+    return lambda: f.__dict__.__setitem__('_parts', parts)
+
+results = {}
+for name, args, code in spec["runs"]:
+    env = {"plant_formula": plant_formula, "sp": sp, "S": S}
+    exec(code, env)
+    out = io.StringIO()
+    sys.argv = [name, *args]
+    status = 0
+    with contextlib.redirect_stdout(out):
+        try:
+            runpy.run_path(spec["dir"] + "/" + name, run_name="__main__")
+        except SystemExit as exit_:
+            status = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+        except Exception:
+            status = 2
+            print(traceback.format_exc())
+    env["undo"]()
+    results[name] = [status, out.getvalue()]
+print(json.dumps(results))
+"""
+
+
+def test_every_script_of_this_helper_fails_on_a_bug_in_the_library():
+    """Each script reads the toolkit's own Formula or code: a bug planted in the library (not in
+    the script) makes a check print FAILED and the script exit 1 (not crash)."""
+    assert set(LIBRARY_PLANTS) == set(EXPECTED_CHECKS)
+    spec = {"dir": str(DERIVATIONS),
+            "runs": [[s, list(QUICK_ARGS.get(s, ())), code] for s, code in LIBRARY_PLANTS.items()]}
+    proc = subprocess.run([sys.executable, "-c", _PLANT_RUNNER, json.dumps(spec)], capture_output=True, text=True,
+                          cwd=ROOT, env=_env())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    for script, (code, out) in results.items():
+        assert code == 1 and ": FAILED" in out, (script, code, out[-1500:])
+
+
 # ----------------------------------------------------------------------------- planted expressions
 
 

@@ -170,7 +170,8 @@ def test_escape_and_numbers():
 def test_booktabs_structure():
     text = latex.booktabs(["method", "upper"], [["a", "1.5e-08"], ["b", "n/a"]], caption="C", label="tab:x")
     lines = text.splitlines()
-    assert lines[0] == r"\begin{table}[htbp]" and r"\caption{C}" in text and r"\label{tab:x}" in text
+    assert lines[0].startswith("% dptheory table: needs")
+    assert lines[1] == r"\begin{table}[htbp]" and r"\caption{C}" in text and r"\label{tab:x}" in text
     assert r"\begin{tabular}{lr}" in text
     order = [text.index(k) for k in (r"\toprule", r"\midrule", r"\bottomrule")]
     assert order == sorted(order)
@@ -228,3 +229,83 @@ def test_integer_ranges():
     assert f.conditions_latex() == [r"m \in \{-2, \dots, 4\}"]
     x = sp.Symbol("x", real=True)
     assert formula.Formula("t-real", x, (x,), kind=Kind.EXACT, source="test").conditions_latex() == []
+
+
+def test_labels_from_parameters_are_distinct_and_safe():
+    a = latex.label("tab:shuffle-general", eps0=1.0, n=10**6, delta=1e-8)
+    assert a == "tab:shuffle-general-eps0-1-n-1e6-delta-1e-8"
+    assert latex.label("tab:shuffle-general", eps0=2.0, n=10**6, delta=1e-8) != a
+    assert latex.label("tab:shuffle-grr(d=3)", eps0=0.5, n=1000) == "tab:shuffle-grr-d-3-eps0-0.5-n-1000"
+    assert re.fullmatch(r"[A-Za-z0-9.:-]+", latex.label("tab:x", note="a b{c}", value=None))
+
+
+def test_documents_use_only_the_packages_ci_installs():
+    """.ci/run installs texlive-latex-base and texlive-latex-recommended only: lmodern (and the T1
+    fonts it stands in for) came through apt's Recommends; the documents use Computer Modern."""
+    text = latex.document("x")
+    assert "lmodern" not in text and "fontenc" not in text
+    assert "dptfit" not in text and "dptfit" not in latex.booktabs(["a"], [["1"]], caption="c", label="tab:c")
+
+
+def test_fit_shrinks_a_wide_box_and_keeps_a_narrow_one(tmp_path):
+    """fit() without any macro: a formula wider than the line is scaled to it, a narrow one is not
+    enlarged (the log's overfull-box warnings tell)."""
+    wide = "+".join(["x_{%d}" % i for i in range(200)])
+    body = latex.display(wide) + latex.display("x + y")
+    path = tmp_path / "fit.tex"
+    path.write_text("\\documentclass{article}\\usepackage{graphicx}\\begin{document}\n" + body + "\\end{document}\n")
+    log = compile_tex(path)
+    assert "Overfull \\hbox" not in log
+
+
+def test_formula_with_named_parts_prints_as_the_paper():
+    """Wang et al. (2024), Theorem 4.2 (digest seed-002 §2): epsilon = log(1 + F(Omega)) with F,
+    Omega, alpha and r defined after it; it printed as one huge substituted expression. The named
+    parts are only the display: the expression is the substituted one, identical to the definitions
+    written out here."""
+    from dptheory.shuffle import variation_ratio as vr
+
+    f = vr.THEOREM_4_2
+    assert f.latex() == r"\epsilon = \log{\left(F{\left(\Omega \right)} + 1 \right)}"
+    names = [text.split(" = ")[0] for text in f.where_latex()]
+    assert names[:4] == [r"F{\left(C \right)}", r"\Omega", r"\alpha", "r"]
+    assert len(f.latex_with_conditions()) < 2000
+    assert r"\Omega \geq s_{*}^{2}" in f.conditions_latex() and r"\Omega > 0" in f.conditions_latex()
+    # the expression: Appendix F's F at C = Omega, written out from the digest
+    beta, delta, n, p, q = f.params[1], f.params[4], f.params[3], f.params[0], f.params[2]
+    alpha = beta / (p - 1)
+    r = alpha * p / q
+    ell = sp.log(4 / delta)
+    omega = 2 * r * (n - 1) - sp.sqrt(sp.Min(6 * r, sp.Rational(1, 2)) * (n - 1) * ell)
+    F = beta * (2 * sp.sqrt(omega * ell / 2) + 1) / (
+        alpha * omega + beta * (omega / 2 - sp.sqrt(omega * ell / 2)) + (1 - alpha - alpha * p) * (n - 1 - omega) * r / (1 - 2 * r))
+    point = {p: 3, beta: sp.Rational(1, 2), q: 3, n: 10**5, delta: sp.Rational(1, 10**6)}
+    assert abs(sp.N((f.expr - sp.log(1 + F)).subs(point), 50)) < 1e-45
+    assert float(f(3.0, 0.5, 3.0, 10**5, 1e-6)) == pytest.approx(float(sp.N(sp.log(1 + F).subs(point), 30)), rel=1e-12)
+
+
+@pytest.mark.parametrize("name, dropped, kept", [
+    ("berry-esseen-gamma", r"v_{2} > 0", r"v_{2} > v_{1}^{2}"),
+])
+def test_implied_conditions_are_not_typeset(name, dropped, kept):
+    """berry-esseen-gamma listed v_2 > 0 beside v_2 > v_1^2 (implied, as v_1^2 >= 0)."""
+    shown = catalogue.get(name).conditions_latex()
+    assert dropped not in shown and kept in shown
+
+
+def test_implication_check_is_sound():
+    """An end is dropped only when a joint condition proves it; what sympy cannot decide stays."""
+    x, y = sp.symbols("x y", real=True)
+    pos = sp.Symbol("z", positive=True)
+    cases = [
+        ((x > 0, x > y**2), [r"x > y^{2}"]),                      # y^2 >= 0: x > 0 implied
+        ((x > 0, x > y), [r"x > 0", r"x > y"]),                   # y may be negative: kept
+        ((x > 0, y > 1, x >= y), [r"y > 1", r"x \geq y"]),        # x >= y > 1 > 0
+        ((x > 0, y >= 0, x >= y), [r"x > 0", r"y \geq 0", r"x \geq y"]),   # x >= y >= 0 gives x >= 0 only
+        ((x < 1, x < pos), [r"x < 1", r"x < z"]),                 # z may exceed 1: kept
+    ]
+    for conditions, expected in cases:
+        syms = sorted(set().union(*(c.free_symbols for c in conditions)) - {pos}, key=str)
+        f = formula.Formula("test", x, tuple(syms), kind="upper", source="a test", conditions=conditions)
+        assert f.conditions_latex() == expected, (conditions, f.conditions_latex())
+

@@ -162,3 +162,21 @@ def test_fdp_figures_data():
     assert "0.00527" in bayes.title and "0.0341" in bayes.title
     r1, r2 = (np.asarray(s.y, dtype=float) for s in bayes.series)
     assert np.any(r1 > r2 + 1e-6) and np.any(r2 > r1 + 1e-6)
+
+
+def test_the_docs_show_the_commands_own_output(capsys):
+    """docs/sweeps-and-figures.md's `plot --list` output and unknown-figure message omitted
+    shuffle-tradeoff and delta-divergence: the docs now show what the commands print."""
+    import pathlib
+
+    from dptheory.cli import main
+
+    docs = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "sweeps-and-figures.md").read_text()
+    assert main(["plot", "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "$ dptheory plot --list\n" + listing in docs
+    assert main(["plot", "nope"]) == 2
+    message = capsys.readouterr().err.strip()
+    assert "$ dptheory plot nope\n" + message + "\n" in docs
+    for name in FIGURES:
+        assert name in listing and name in message

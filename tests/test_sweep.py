@@ -230,3 +230,41 @@ def test_bad_grid(kwargs, match):
         S.shuffle_sweep("1", "10", **kwargs)
     with pytest.raises(DomainError, match="eps0 = -1"):
         S.shuffle_sweep("-1", "10")
+
+
+def test_an_unreachable_scheduler_writes_nothing(reference, tmp_path, monkeypatch):
+    """A sweep whose Dask scheduler was unreachable exited 2 but left a header-only CSV at the
+    output path. Now nothing is written: no file, and a partial file of this sweep stays as it was."""
+    pytest.importorskip("distributed")
+    from dptheory import executor
+
+    monkeypatch.setattr(executor, "CONNECT_TIMEOUT", "0.5s")
+    target = tmp_path / "out.csv"
+    with pytest.raises(DomainError, match="cannot connect"):
+        S.run(small_sweep(), target, scheduler="tcp://127.0.0.1:9")
+    assert not target.exists()
+    partial = tmp_path / "partial.csv"
+    text = reference.read_text().splitlines(keepends=True)
+    partial.write_text("".join(text[:7]) + text[7][:10])  # complete points, then a cut line
+    before = partial.read_bytes()
+    with pytest.raises(DomainError, match="cannot connect"):
+        S.run(small_sweep(), partial, scheduler="tcp://127.0.0.1:9")
+    assert partial.read_bytes() == before
+
+
+def test_local_dask_cluster_leaves_no_scratch_directory(tmp_path):
+    """`--scheduler local` created /tmp/dask-scratch-space; its scratch space is now a temporary
+    directory removed after the run (TMPDIR pointed at an empty directory to see it)."""
+    pytest.importorskip("distributed")
+    import os
+    import subprocess
+    import sys
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    code = ("from dptheory import sweep as S\n"
+            "s = S.shuffle_sweep('1', '10', delta='1e-3', methods='clones', randomizer='binary-rr')\n"
+            f"S.run(s, {str(tmp_path / 'dask.csv')!r}, scheduler='local', workers=1)\n")
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300, capture_output=True)
+    assert (tmp_path / "dask.csv").exists() and list(scratch.iterdir()) == []

@@ -8,6 +8,7 @@ import dataclasses
 import math
 
 import mpmath
+import numpy as np
 import pytest
 
 from dptheory import profile, verify
@@ -54,12 +55,48 @@ def test_errata_rows_show_the_printed_form_failing_and_the_correction_holding(qu
     for name in ("girgis-theorem-3.3", "chen-theorem-1-law", "wang-lemma-4.5", "wang-theorem-4.2",
                  "wang-2023-symmetrization"):
         row = rows[name]
-        assert row.verdict == "confirmed", row
         assert row.printed_failures > 0 and row.corrected_failures == 0
         assert row.printed_worst_margin < 0 <= row.corrected_worst_margin
+    # a two-sided exact value confirms the correction; a lower end of it only fails to contradict it
+    for name in ("wang-lemma-4.5", "wang-theorem-4.2", "wang-2023-symmetrization"):
+        assert rows[name].verdict == "confirmed" and rows[name].corrected_text.startswith("holds"), rows[name]
+    for name in ("girgis-theorem-3.3", "chen-theorem-1-law"):
+        assert rows[name].verdict == "printed refuted", rows[name]
+        assert rows[name].corrected_text.startswith("not contradicted") and rows[name].corrected_confirmed == 0
     quick_report.print()
     out = capsys.readouterr().out
-    assert "girgis-theorem-3.3" in out and "fails 2/2" in out and "holds 2/2" in out
+    assert "girgis-theorem-3.3" in out and "fails 2/2" in out and "not contradicted 2/2" in out
+    assert "holds 2/2" in out
+
+
+def test_erratum_verdict_is_honest_about_a_one_sided_oracle(monkeypatch):
+    """An oracle that gives only a lower end of the exact value (upper = inf) cannot confirm an
+    upper bound: the corrected form is "not contradicted", the verdict "printed refuted"; the same
+    forms against a two-sided enclosure are "confirmed"."""
+    monkeypatch.setattr(registry, "ERRATA", dict(registry.ERRATA))
+    for name, upper in (("test/one-sided", math.inf), ("test/two-sided", 1.5)):
+        verify.register_erratum(name, printed=lambda c: 0.5, corrected=lambda c: 2.0,
+                                exact=lambda c, d, u=upper: (1.0, u), cases=[{"x": 1}], source="a test")
+    report = verify.run(quick=True, names=["test/one-sided", "test/two-sided"])
+    rows = {e.erratum: e for e in report.errata}
+    assert rows["test/one-sided"].verdict == "printed refuted"
+    assert rows["test/one-sided"].corrected_text == "not contradicted 1/1"
+    assert rows["test/two-sided"].verdict == "confirmed" and rows["test/two-sided"].corrected_text == "holds 1/1"
+
+
+def test_wang_theorem_4_2_erratum_is_an_identity_check_not_a_2x_band(quick_report):
+    """It used to pass when the corrected form was "within 2x" of a bracket of the truth. Now the
+    corrected form must equal Appendix F's log(1 + F(Omega)), evaluated independently: a 1% error
+    in it fails the run (status proven), and the printed form is far off."""
+    row = {e.erratum: e for e in quick_report.errata}["wang-theorem-4.2"]
+    assert row.claim == "equal" and row.printed_worst_margin < -1
+    erratum = verify.ERRATA["wang-theorem-4.2"]
+    case = erratum.grid(True)[0]
+    ends = [float(x) for x in erratum.exact(case, 50)]
+    assert ends[1] - ends[0] < 1e-12 * ends[1]
+    assert erratum.corrected(case) == pytest.approx(ends[0], rel=1e-10)
+    wrong = dataclasses.replace(erratum, corrected=lambda c: 1.01 * erratum.corrected(c))
+    assert runner._form_margin(wrong, wrong.corrected(case), erratum.exact(case, 50))[0] < 0
 
 
 def _one_percent_low_gdp(monkeypatch):
@@ -98,6 +135,110 @@ def test_a_proven_bound_one_percent_low_fails_the_run_and_is_named(plant, monkey
     report.print()
     out = capsys.readouterr().out
     assert f"FAIL: {name}" in out and "violations:" in out
+
+
+def _scaled(value, factor):
+    """A bound's value with every number multiplied by ``factor`` (log ends shifted)."""
+    from dptheory.results import Curve, Inapplicable, Result
+
+    if isinstance(value, Inapplicable):
+        return value
+    if isinstance(value, Result):
+        shift = math.log(factor)
+        return value.replace(lower=value.lower * factor, upper=value.upper * factor,
+                             log_lower=None if value.log_lower is None else value.log_lower + shift,
+                             log_upper=None if value.log_upper is None else value.log_upper + shift)
+    if isinstance(value, Curve):
+        return dataclasses.replace(value, lower=np.asarray(value.lower) * factor, upper=np.asarray(value.upper) * factor)
+    if isinstance(value, tuple) and len(value) == 2 and not isinstance(value[0], (tuple, list, Result, Curve)):
+        return value[0] * factor, value[1] * factor
+    if isinstance(value, (list, tuple)):
+        return [_scaled(v, factor) for v in value]
+    return value * factor
+
+
+@pytest.fixture(scope="module")
+def planted_report():
+    """The quick run with EVERY registered bound planted 1% wrong: upper and exact values 1% low,
+    lower bounds 1% high."""
+    verify.load()
+    saved = dict(registry.CHECKS)
+    try:
+        for name, check in saved.items():
+            factor = 1.01 if check.kind is Kind.LOWER else 0.99
+            registry.CHECKS[name] = dataclasses.replace(
+                check, bound=lambda case, bound=check.bound, factor=factor: _scaled(bound(case), factor))
+        return verify.run(quick=True)
+    finally:
+        registry.CHECKS.clear()
+        registry.CHECKS.update(saved)
+
+
+def test_every_registered_bound_planted_one_percent_wrong_is_caught(planted_report):
+    """Issue 12 follow-up: a 1% error was caught only where a bound's worst margin against the
+    truth is below 1% (shuffle/clones' delta 1% low passed). With the second oracle (the same
+    quantity evaluated independently), every registered bound planted 1% wrong shows violations,
+    and the run fails on every one labelled proven."""
+    by_name: dict[str, list] = {}
+    for row in planted_report.rows:
+        by_name.setdefault(row.bound, []).append(row)
+    assert set(by_name) == set(verify.CHECKS)
+    missed = [name for name, rows in by_name.items() if not any(r.violations for r in rows)]
+    assert missed == []
+    errors = [(r.bound, r.errors) for r in planted_report.rows if r.errors]
+    assert errors == []
+    proven = [r for r in planted_report.rows if r.status == "proven"]
+    assert proven and all(r.fails for r in proven if r.cases)
+    assert planted_report.exit_code == 1
+
+
+def test_clones_one_percent_low_in_the_library_fails_the_run(monkeypatch, capsys):
+    """The audit's example: shuffle/clones' delta planted 1% low (in the method itself) passed
+    `verify --quick` (its worst margin against the true delta is 5%); the clone pair enumerated
+    independently catches it."""
+    m = shuffle_methods.METHODS["clones"]
+    shift = math.log(0.99)
+
+    def low(rz, n, e, tol):
+        enc = m.log_delta(rz, n, e, tol)
+        return dataclasses.replace(enc, log_lower=enc.log_lower + shift, log_upper=enc.log_upper + shift)
+
+    monkeypatch.setitem(shuffle_methods.METHODS, "clones", dataclasses.replace(m, log_delta=low))
+    report = verify.run(quick=True, names=["shuffle/clones"])
+    (row,) = report.rows
+    assert report.exit_code == 1 and row.fails and row.worst_margin > 0 and row.accuracy_margin < 0
+    report.print()
+    out = capsys.readouterr().out
+    assert "FAIL: shuffle/clones" in out and "accuracy: bound [" in out
+
+
+def test_status_is_the_one_users_see():
+    """girgis-corollary-3.2 was "proven" in `dptheory rdp` and `report` (where it is checked to
+    dominate Theorem 3.1) and "unproven" in verify (the formula's general status). verify now
+    checks each bound under the status its own result carries."""
+    from dptheory.results import Curve
+    from dptheory.shuffle import rdp as shuffle_rdp
+
+    report = verify.run(quick=True, names=["shuffle-rdp/girgis-corollary-3.2", "shuffle-rdp-to-dp/girgis-corollary-3.2"])
+    for row in report.rows:
+        assert row.cases > 0 and row.status == "proven"
+    for case in verify.CHECKS["shuffle-rdp/girgis-corollary-3.2"].grid(True):
+        curve = shuffle_rdp.rdp_curve("girgis-corollary-3.2", case["eps0"], case["n"], case["orders"])
+        if isinstance(curve, Curve):  # an Inapplicable (condition failing) is not checked
+            assert str(curve.status) == "proven"
+    assert runner.shown_status(shuffle_rdp.rdp_curve("girgis-corollary-3.2", 1e-6, 145, [2.0])) == "unproven"
+
+
+def test_a_violation_under_the_shown_status_fails_even_if_the_registry_says_unproven(monkeypatch):
+    from dptheory.results import Result
+
+    monkeypatch.setattr(registry, "CHECKS", dict(registry.CHECKS))
+    verify.register_check("test/shown", kind="upper", status="unproven", cases=[{}], source="a test",
+                          bound=lambda c: Result("delta", 0.5, 0.5, Kind.UPPER, Status.PROVEN, "m", "s"),
+                          oracle=lambda c, d: (1.0, 1.0))
+    report = verify.run(quick=True, names=["test/shown"])
+    (row,) = report.rows
+    assert row.status == "proven" and row.fails and report.exit_code == 1
 
 
 def test_the_unpatched_bound_passes_the_same_cases():
@@ -296,7 +437,8 @@ def test_full_grid_passes_and_every_erratum_is_confirmed():
     for row in report.rows:
         tried[row.bound] = tried.get(row.bound, 0) + row.cases
     assert all(n > 0 for n in tried.values())
-    assert all(e.verdict == "confirmed" for e in report.errata), [(e.erratum, e.verdict) for e in report.errata]
+    assert all(e.verdict in ("confirmed", "printed refuted") for e in report.errata), \
+        [(e.erratum, e.verdict) for e in report.errata]
 
 
 def test_parallel_run_through_the_executor_equals_the_serial_run():
@@ -310,3 +452,58 @@ def test_parallel_run_through_the_executor_equals_the_serial_run():
     serial = timeless(verify.run(quick=True, names=names).as_dict())
     parallel = timeless(verify.run(quick=True, names=names, workers=2).as_dict())
     assert parallel == serial and serial["passed"]
+
+
+# ----------------------------------------------------------------------------- the second oracles
+
+
+def test_enumerated_pairs_are_laws_and_the_variation_ratio_pair_is_symmetric():
+    """Each enumerated pair sums to 1; the variation-ratio pair has P(a, b) = Q(b, a) (digest
+    seed-002 §1.7, "Symmetry"), so the two directions of its divergence agree."""
+    from dptheory.verify import evaluations as ev
+
+    for pair in (ev.clone_pair(1.0, 7, 40), ev.variation_ratio_pair("grr3", 1.0, 7, 40), ev.p0q0_pair(1.0, 7, 40)[1]):
+        with mpmath.workdps(50):
+            assert abs(mpmath.fsum(pair.p) - 1) < 1e-40 and abs(mpmath.fsum(pair.q) - 1) < 1e-40
+    vr = ev.variation_ratio_pair("grr3", 1.0, 7, 40)
+    for e in (0.1, 0.5):
+        a, b = vr.delta(e), vr.reversed().delta(e)
+        assert abs(a[0] - b[0]) < 1e-35
+    # one other user, clone probability s: the atoms by hand (fair clones, victim always present)
+    with mpmath.workdps(50):
+        E = mpmath.e
+        s, tp = 1 / E, E / (E + 1)
+        pair = ev.clone_pair(1.0, 2, 40)
+        by_hand = {(1, 0): (1 - s) * tp, (0, 1): (1 - s) * (1 - tp), (2, 0): s / 2 * tp,
+                   (1, 1): s / 2 * (1 - tp) + s / 2 * tp, (0, 2): s / 2 * (1 - tp)}
+        atoms = [(a, t - a) for t in range(3) for a in range(t + 1)]
+        for atom, value in zip(atoms, pair.p):
+            assert abs(value - by_hand.get(atom, 0)) < 1e-40
+
+
+@pytest.mark.parametrize("p, beta, q, corrected, asymptotic", [
+    # digest seed-002 §2 (the digest author's spot checks): n = 1e5, delta = 1e-6
+    (math.e, (math.e - 1) / (math.e + 1), math.e, 0.02217, 0.0604),
+    (81.0, 0.8, 9.0, 0.06678, 0.1899),
+])
+def test_closed_form_evaluations_against_the_digest(p, beta, q, corrected, asymptotic):
+    from dptheory.verify import evaluations as ev
+
+    assert float(ev.theorem_4_2(p, beta, q, 10**5, 1e-6, 30)[0]) == pytest.approx(corrected, abs=6e-6)
+    assert float(ev.theorem_4_3(p, beta, q, 10**5, 1e-6, 30)[0]) == pytest.approx(asymptotic, abs=6e-5)
+
+
+def test_girgis_evaluations_against_hand_values():
+    """Theorem 3.1 at lam = 2 is log(1 + (e^eps0-1)^2/(n_bar e^eps0) + e^{2 eps0 - (n-1)/(8 e^eps0)})
+    (no i >= 3 term); Remark 2 at an integer order is the form itself; the mixture's sum is at
+    most Theorem 3.1's moment split (digest seed-004 §4.3)."""
+    from dptheory.verify import evaluations as ev
+
+    with mpmath.workdps(40):
+        E, n = mpmath.e, 1000
+        nbar = mpmath.floor((n - 1) / (2 * E)) + 1
+        hand = mpmath.log(1 + (E - 1) ** 2 / (nbar * E) + mpmath.exp(2 - (n - 1) / (8 * E)))
+    lo, hi = ev.girgis_theorem_3_1(1.0, n, 2, 30)
+    assert lo <= hand <= hi
+    assert ev.remark_2(lambda k: ev.girgis_theorem_3_1(1.0, n, k, 30), 3.0) == ev.girgis_theorem_3_1(1.0, n, 3, 30)
+    assert ev.girgis_mixture(1.0, n, 4, 30)[1] <= ev.girgis_theorem_3_1(1.0, n, 4, 30)[0]

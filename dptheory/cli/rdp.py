@@ -23,7 +23,10 @@ def add_parser(sub) -> None:
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the exact divergences (default 1e-3)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table")
+    p.add_argument("--latex", action="store_true", help="print the numbers as booktabs tables (needs only the "
+                   "booktabs and graphicx packages)")
+    p.add_argument("--label", help="LaTeX label of the --latex table (default: from the parameters, "
+                   "e.g. tab:shuffle-rdp-eps0-1-n-1e6-T-1; the methods table adds -methods)")
     p.set_defaults(func=run)
 
 
@@ -45,7 +48,7 @@ def run(args) -> int:
                 f"Shuffle RDP converted to $(\\epsilon, \\delta)$ (Lemma 2.1 of Girgis et al.): "
                 f"$\\epsilon_0 = {tex.fmt_float(args.eps0)}$, $n = {tex.fmt_float(n)}$, $T = {T}$, "
                 f"$\\delta = {tex.fmt_float(args.delta)}$; epsilon at the best order (upper ends rounded up)."),
-                label="tab:shuffle-rdp-epsilon"))
+                label=args.label or tex.label("tab:shuffle-rdp-epsilon", eps0=args.eps0, n=n, T=T, delta=args.delta)))
             return 0
         print(f"shuffle RDP -> (epsilon, delta): eps0 = {args.eps0}, n = {n}, T = {T}, delta = {args.delta}\n")
         table(rows, ["method", "kind", "status", "epsilon", "order"])
@@ -59,12 +62,13 @@ def run(args) -> int:
     rows, columns = curve_rows(curves, orders)
     kinds = [{"method": c.method, "kind": str(c.kind), "status": str(c.status)} for c in curves]
     if args.latex:
+        label = args.label or tex.label("tab:shuffle-rdp", eps0=args.eps0, n=n, T=T)
         print(latex_table(rows, columns, headers=[r"$\lambda$"] + [tex.escape(c) for c in columns[1:]], caption=(
             f"Shuffle RDP $\\epsilon(\\lambda)$ by method: $\\epsilon_0 = {tex.fmt_float(args.eps0)}$, "
             f"$n = {tex.fmt_float(n)}$, $T = {T}$ (an upper bound rounded up, a lower bound down, an "
-            "approximation to nearest; kinds in Table~\\ref{tab:shuffle-rdp-methods})."), label="tab:shuffle-rdp"))
+            f"approximation to nearest; kinds in Table~\\ref{{{label}-methods}})."), label=label))
         print(latex_table(kinds, ["method", "kind", "status"], caption="Kind and proof status of each RDP method.",
-                          label="tab:shuffle-rdp-methods"))
+                          label=f"{label}-methods"))
         return 0
     print(f"shuffle RDP: eps0 = {args.eps0}, n = {n}, T = {T}  (rows: orders; columns: methods)\n")
     wide_table(rows, columns)

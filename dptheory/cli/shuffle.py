@@ -23,7 +23,10 @@ def add_parser(sub) -> None:
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the epsilon brackets (default 1e-3)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table")
+    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table (needs only the "
+                   "booktabs and graphicx packages)")
+    p.add_argument("--label", help="LaTeX label of the --latex table (default: from the parameters, "
+                   "e.g. tab:shuffle-general-eps0-1-n-1e6-delta-1e-8)")
     p.set_defaults(func=run)
 
 
@@ -55,7 +58,7 @@ def run(args) -> int:
         emit_json({"parameters": parameters, "summary": summary, "results": results})
         return 0
     if args.latex:
-        print(latex_results(results, quantity, randomizer, n, setting))
+        print(latex_results(results, quantity, randomizer, n, setting, label=args.label))
         return 0
     given = ", ".join(f"{k} = {float(v)!r}" for k, v in setting.items())
     eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0)!r}, "
@@ -87,10 +90,13 @@ def answer(summary, quantity: str) -> list[str]:
     return out
 
 
-def latex_results(results, quantity: str, randomizer, n: int, setting: dict, *, label: str = "tab:shuffle") -> str:
+def latex_results(results, quantity: str, randomizer, n: int, setting: dict, *, label: str | None = None) -> str:
     """The results as a booktabs table: method, kind, status and the certified interval
     [lower, upper] of ``quantity`` (lower ends rounded down, upper ends up; "n/a" for a method
-    that does not apply), with the setting in the caption."""
+    that does not apply), with the setting in the caption; its label is ``label`` or one derived
+    from the setting (:func:`dptheory.latex.label`)."""
+    if label is None:
+        label = tex.label(f"tab:shuffle-{randomizer.name}", eps0=randomizer.eps0, n=n, **setting)
     rows = result_rows(results)
     given = ", ".join(f"${tex.quantity(k)} = {tex.fmt_float(float(v))}$" for k, v in setting.items())
     eps0 = "" if randomizer.eps0 is None else f", $\\epsilon_0 = {tex.fmt_float(float(randomizer.eps0))}$"

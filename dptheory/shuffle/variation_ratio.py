@@ -282,26 +282,45 @@ def _closed_forms() -> dict[str, Parts]:
     sp, beta, delta, eps0, n, p, q = (x[k] for k in ("sp", "beta", "delta", "eps0", "n", "p", "q"))
     _alpha, _r, _L4, _OMEGA, _A, _S_STAR = (x[k] for k in ("_alpha", "_r", "_L4", "_OMEGA", "_A", "_S_STAR"))
     _R43, _V43, _E, _LD = (x[k] for k in ("_R43", "_V43", "_E", "_LD"))
+    # the names the paper prints (Theorem 4.2: epsilon = log(1 + F(Omega)) with F of Appendix F;
+    # Theorem 4.3: r and v), plain symbols without assumptions so that no condition on them
+    # simplifies away; the formulas' expressions have them replaced by their definitions
+    Om, al, rr, K, A, s_star, v = (sp.Symbol(x) for x in ("Omega", "alpha", "r", "K", "A", "s_*", "v"))
+    F, C = sp.Function("F"), sp.Symbol("C")
+    root = sp.sqrt(C * _L4 / 2)
+    named_42 = (
+        (F, sp.Lambda(C, beta * (2 * root + 1) / (al * C + beta * (C / 2 - root)
+                                                  + (1 - al - al * p) * (n - 1 - C) * rr / (1 - 2 * rr)))),
+        (Om, 2 * rr * (n - 1) - sp.sqrt(sp.Min(6 * rr, sp.Rational(1, 2)) * (n - 1) * _L4)),
+        (al, beta / (p - 1)),
+        (rr, al * p / q),
+        (K, (1 - al - al * p) * rr / (1 - 2 * rr)),
+        (A, (p + 1) * al / 2 - K),
+        (s_star, (-A / sp.sqrt(_L4 / 2) + sp.sqrt((A / sp.sqrt(_L4 / 2)) ** 2 + 4 * A * (K * (n - 1) + beta / 2)))
+         / (2 * A)),
+    )
     forms = {
         "variation-ratio-analytic": Parts(
-            sp.log(1 + beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1)
-                   / (_alpha * _OMEGA + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2)) + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / (1 - 2 * _r))),
+            sp.log(1 + F(Om)),
             (p, beta, q, n, delta),
-            (p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _r < 1,
-             _A > 0, _OMEGA > 0, _OMEGA >= _S_STAR**2),
+            (p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * rr < 1,
+             A > 0, Om > 0, Om >= s_star**2),
+            named_42,
         ),
         "variation-ratio-analytic-printed": Parts(
-            sp.log(1 + (beta * (2 * sp.sqrt(_OMEGA * _L4 / 2) + 1) + beta * (_OMEGA / 2 - sp.sqrt(_OMEGA * _L4 / 2))) / (_alpha * _OMEGA)
-                   + (1 - _alpha - _alpha * p) * (n - 1 - _OMEGA) * _r / ((1 - 2 * _r) * _alpha * _OMEGA)),
+            sp.log(1 + (beta * (2 * sp.sqrt(Om * _L4 / 2) + 1) + beta * (Om / 2 - sp.sqrt(Om * _L4 / 2))) / (al * Om)
+                   + (1 - al - al * p) * (n - 1 - Om) * rr / ((1 - 2 * rr) * al * Om)),
             (p, beta, q, n, delta),
-            (p > 1, beta > 0, delta < 1, 2 * _r < 1, _OMEGA > 0),
+            (p > 1, beta > 0, delta < 1, 2 * rr < 1, Om > 0),
+            named_42[1:4],
         ),
         "variation-ratio-asymptotic": Parts(
-            sp.log(1 + beta / ((1 - _V43) * (1 + p) * beta / (p - 1) + _V43)
-                   * (sp.sqrt(32 * _L4 / (_R43 * (n - 1))) + 4 / (_R43 * n))),
+            sp.log(1 + beta / ((1 - v) * (1 + p) * beta / (p - 1) + v)
+                   * (sp.sqrt(32 * _L4 / (rr * (n - 1))) + 4 / (rr * n))),
             (p, beta, q, n, delta),
-            (p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * _R43 < 1,
-             n >= 8 * sp.log(2 / delta) / _R43),
+            (p > 1, q >= 1, beta > 0, beta <= (p - 1) / (p + 1), delta < 1, 2 * rr < 1,
+             n >= 8 * sp.log(2 / delta) / rr),
+            ((rr, p * beta / ((p - 1) * q)), (v, sp.Max(0, sp.Rational(4, 9) * (1 - 3 * rr) / (1 - 2 * rr)))),
         ),
     }
     table1 = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..results import Kind, Status
 from ..shuffle import fdp
-from . import oracles
+from . import evaluations, oracles
 from .registry import register_check
 
 SMALL_QUICK = [(1.0, 3), (2.0, 5)]
@@ -30,7 +30,8 @@ def _tradeoff_cases(quick: bool) -> list[dict]:
 def _delta_cases(quick: bool) -> list[dict]:
     small = [{"label": f"binary-rr eps0={e0} n={n} eps={e}", "eps0": e0, "n": n, "epsilon": e}
              for e0, n in (SMALL_QUICK if quick else SMALL_FULL) for e in (0.1, 0.5) if e < e0]
-    large = [{"label": f"binary-rr eps0={e0} n={n:.0e} eps={e}", "eps0": e0, "n": n, "epsilon": e, "large": True}
+    moderate = [{"label": "binary-rr eps0=1.0 n=100 eps=0.3", "eps0": 1.0, "n": 100, "epsilon": 0.3, "large": True}]
+    large = moderate + [{"label": f"binary-rr eps0={e0} n={n:.0e} eps={e}", "eps0": e0, "n": n, "epsilon": e, "large": True}
              for e0, n, e in ([(1.0, 10**4, 0.05)] if quick else [(0.5, 10**4, 0.02), (1.0, 10**4, 0.05),
                                                                    (1.0, 10**5, 0.02)])]
     return small + large
@@ -48,10 +49,16 @@ register_check(
     oracle=lambda c, digits: [oracles.enumeration_tradeoff("binary-rr", c["eps0"], c["n"], a, digits)
                               for a in c["alphas"]],
     source="corrected Prop 4.1 / Thm 4.2 of the f-DP of shuffling (contract shuffle.fdp.shuffle_tradeoff)",
-    oracle_name="exact trade-off function of shuffled binary RR (enumeration)")
+    oracle_name="exact trade-off function of shuffled binary RR (enumeration)",
+    accuracy=lambda c, digits, value=None: [evaluations.shuffle_fdp_tradeoff(c["eps0"], c["n"], a, digits)
+                                            for a in c["alphas"]],
+    accuracy_rtol=1e-9, accuracy_name="C(f_Shuffle) from the enumerated pair (P0, Q0)")
 
 register_check(
     "shuffle-fdp/delta", kind=Kind.UPPER, status=Status.PROVEN, cases=_delta_cases,
     bound=lambda c: fdp.shuffle_delta(c["eps0"], c["n"], c["epsilon"]), oracle=_delta_oracle,
     source="Cor 4.3 corrected (contract shuffle.fdp.shuffle_delta)",
-    oracle_name="exact delta of shuffled binary RR (enumeration; one dataset pair at large n)")
+    oracle_name="exact delta of shuffled binary RR (enumeration; one dataset pair at large n)",
+    accuracy=lambda c, digits, value=None: (evaluations.shuffle_fdp_delta(c["eps0"], c["n"], c["epsilon"], digits)
+                                            if c["n"] - 1 <= evaluations.MAX_OTHERS else None),
+    accuracy_rtol=1e-9, accuracy_name="(1 - 2w) H(P0 || Q0) at the corrected t_y, the pair enumerated")

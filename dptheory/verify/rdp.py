@@ -11,16 +11,24 @@
   the direct computation.
 * The same route applied to the shuffle RDP bounds (:func:`dptheory.shuffle.rdp.epsilon`),
   against the exact epsilon of one pair of datasets of shuffled binary RR.
+
+**Accuracy** (the second oracle, :mod:`dptheory.verify.evaluations`): each method's own quantity
+evaluated independently: Girgis et al.'s closed forms (Theorems 3.1, 3.3, Corollary 3.2, the
+mixture sum, Erlingsson et al.'s eq. (9)) written again in mpmath, with Remark 2's interpolation
+at real orders; the Renyi divergence of the clone, stronger-clone and Theorem 3.4 pairs by direct
+enumeration (small and moderate n); the conversions at the order each result reports, from an
+independent RDP value (Gaussian: lam mu^2/2; randomized response: the finite sum).
 """
 
 from __future__ import annotations
 
+import math
 
 from .. import mechanisms
 from .. import rdp as rdp_module
 from ..results import Kind, Status
 from ..shuffle import rdp as shuffle_rdp
-from . import oracles
+from . import evaluations, oracles
 from .registry import register_check
 
 SMALL_QUICK = [(1.0, 3), (1.0, 8), (2.0, 5)]
@@ -37,6 +45,13 @@ def _small(quick: bool) -> list[dict]:
             for e0, n in (SMALL_QUICK if quick else SMALL_FULL)]
 
 
+def _moderate(quick: bool) -> list[dict]:
+    """n = 100, where the pairs can be enumerated for the second oracle; soundness by one pair."""
+    orders = [2.0, 4.0, 8.5] if quick else [2.0, 3.0, 4.0, 8.5, 16.0]
+    return [{"label": f"binary-rr eps0={e0} n={n}", "eps0": e0, "n": n, "orders": orders, "oracle": "one pair"}
+            for e0, n in ([(1.0, 100)] if quick else [(0.5, 100), (1.0, 100), (2.0, 200)])]
+
+
 def _large(quick: bool) -> list[dict]:
     orders = [2.0, 3.0, 4.0] if quick else [2.0, 3.0, 4.0, 6.0, 8.0, 16.0]
     return [{"label": f"binary-rr eps0={e0} n={n:.0e}", "eps0": e0, "n": n, "orders": orders, "oracle": "one pair"}
@@ -45,7 +60,7 @@ def _large(quick: bool) -> list[dict]:
 
 def _rdp_cases(kind: Kind):
     def cases(quick: bool) -> list[dict]:
-        return _small(quick) + (_large(quick) if kind is Kind.UPPER else [])
+        return _small(quick) + (_moderate(quick) + _large(quick) if kind is Kind.UPPER else [])
     return cases
 
 
@@ -64,12 +79,67 @@ def rdp_oracle(case: dict, digits: int):
     return [exact.renyi(o) for o in case["orders"]]
 
 
+#: the mixture sum costs O(n lam) mpmath operations: evaluated up to this product
+MIXTURE_BUDGET = 2_000_000
+
+
+def _integer_form(form):
+    """A closed form at integer orders, at real orders by Remark 2."""
+    return lambda e0, n, order, digits: evaluations.remark_2(lambda k: form(e0, n, k, digits), order)
+
+
+def _mixture(e0, n, order, digits):
+    if n * math.ceil(order) > MIXTURE_BUDGET:
+        return None
+    return evaluations.remark_2(lambda k: evaluations.girgis_mixture(e0, n, k, digits), order)
+
+
+def _pair_renyi(pair_of, both: bool = False):
+    def form(e0, n, order, digits):
+        if n - 1 > evaluations.MAX_OTHERS:
+            return None
+        pair = pair_of(e0, n, digits)
+        lo, hi = pair.renyi(order)
+        if both:
+            lo2, hi2 = pair.reversed().renyi(order)
+            lo, hi = max(lo, lo2), max(hi, hi2)
+        return lo, hi
+    return form
+
+
+#: slug -> (the method's RDP at one order, evaluated independently (None where not evaluated),
+#: the relative accuracy the method states for its values)
+RDP_FORMS = {
+    "girgis-upper-1": (_integer_form(evaluations.girgis_theorem_3_1), 1e-9),
+    "girgis-upper-1-mixture": (_mixture, 2e-3),  # the upper end of a bucket enclosure of width 1e-3
+    "girgis-upper-2": (evaluations.girgis_theorem_3_3, 1e-9),
+    "girgis-corollary-3.2": (lambda e0, n, o, d: evaluations.girgis_corollary_3_2(e0, n, int(o), d), 1e-9),
+    "erlingsson-rdp": (evaluations.erlingsson_rdp, 1e-9),
+    "chen-exact": (_pair_renyi(evaluations.clone_pair), 0.0),
+    "stronger-clones": (_pair_renyi(evaluations.stronger_clone_pair), 0.0),
+    "girgis-lower": (_pair_renyi(evaluations.rr_lower_pair), 0.0),
+    "exact": (_pair_renyi(evaluations.rr_lower_pair, both=True), 0.0),
+}
+
+
+def _rdp_accuracy(slug: str):
+    form, _ = RDP_FORMS[slug]
+
+    def accuracy(case: dict, digits: int, value=None):
+        values = [form(case["eps0"], case["n"], o, digits) for o in case["orders"]]
+        return None if any(v is None for v in values) else values
+    return accuracy
+
+
 for _slug, _m in shuffle_rdp.RDP_METHODS.items():
     if _m.kind is Kind.APPROXIMATION:
         continue
     register_check(f"shuffle-rdp/{_slug}", kind=_m.kind, status=_m.status, cases=_rdp_cases(_m.kind),
                    bound=_rdp_bound(_slug), oracle=rdp_oracle, source=_m.source,
-                   oracle_name="Renyi divergence of shuffled binary RR: every dataset pair (small n), one pair (large n)")
+                   oracle_name="Renyi divergence of shuffled binary RR: every dataset pair (small n), one pair "
+                               "(moderate and large n)",
+                   accuracy=_rdp_accuracy(_slug), accuracy_rtol=RDP_FORMS[_slug][1],
+                   accuracy_name="the method's RDP, evaluated independently")
 
 
 # ----------------------------------------------------------------------------- RDP -> DP
@@ -91,19 +161,53 @@ def _orders():
     return rdp_module.default_orders()
 
 
-register_check(
+def _converted(rdp_at, target: str):
+    """The second oracle of a conversion: the conversion formulas at the order the result reports
+    (its ``params["order"]``), applied to the RDP there evaluated independently (``rdp_at(case,
+    order, digits)``). Any order gives a valid bound, so checking the one chosen is enough to catch
+    a wrong value."""
+    def accuracy(case: dict, digits: int, value=None):
+        if not hasattr(value, "params") or "order" not in value.params:
+            return None
+        order = float(value.params["order"])
+        rdp = rdp_at(case, order, digits)
+        if rdp is None:
+            return None
+        if target == "epsilon":
+            return evaluations.rdp_to_epsilon(rdp, order, case["delta"], digits)
+        return evaluations.rdp_to_delta(rdp, order, case["epsilon"], digits)
+    return accuracy
+
+
+def _register_conversion(name: str, *, rdp_at, target: str, accuracy_rtol: float, **kwargs):
+    register_check(name, accuracy=_converted(rdp_at, target), accuracy_rtol=accuracy_rtol,
+                   accuracy_name="the conversion at the reported order, of an independent RDP value", **kwargs)
+
+
+def _gaussian_rdp(case: dict, order: float, digits: int):
+    """lam mu^2 / 2 with mu = 1/sigma (the Gaussian mechanism's RDP, Mironov 2017, Prop. 7)."""
+    import mpmath
+
+    with mpmath.workdps(digits + oracles.GUARD):
+        v = mpmath.mpf(order) / (2 * mpmath.mpf(case["sigma"]) ** 2)
+        return v, v
+
+
+_register_conversion(
     "rdp-to-dp/epsilon (gaussian)", kind=Kind.UPPER, status=Status.PROVEN, cases=_gaussian_cases,
     bound=lambda c: rdp_module.epsilon_from_rdp(mechanisms.GaussianMechanism(c["sigma"]).rdp(_orders()), c["delta"]),
     oracle=lambda c, digits: oracles.gaussian_epsilon(1 / c["sigma"], c["delta"], digits),
     source="Balle et al. (2020), Thm 21; Mironov (2017), Prop. 3: the conversion of the exact Gaussian RDP curve",
-    oracle_name="exact epsilon(delta) of the Gaussian mechanism (mpmath)")
+    oracle_name="exact epsilon(delta) of the Gaussian mechanism (mpmath)",
+    rdp_at=_gaussian_rdp, target="epsilon", accuracy_rtol=1e-12)
 
-register_check(
+_register_conversion(
     "rdp-to-dp/delta (gaussian)", kind=Kind.UPPER, status=Status.PROVEN, cases=_gaussian_delta_cases,
     bound=lambda c: rdp_module.delta_from_rdp(mechanisms.GaussianMechanism(c["sigma"]).rdp(_orders()), c["epsilon"]),
     oracle=lambda c, digits: oracles.gaussian_delta(1 / c["sigma"], c["epsilon"], digits),
     source="Balle et al. (2020), Thm 21; Mironov (2017), Prop. 3 (delta direction)",
-    oracle_name="exact delta(epsilon) of the Gaussian mechanism (mpmath)")
+    oracle_name="exact delta(epsilon) of the Gaussian mechanism (mpmath)",
+    rdp_at=_gaussian_rdp, target="delta", accuracy_rtol=1e-12)
 
 
 def _rr_cases(quick: bool) -> list[dict]:
@@ -112,21 +216,24 @@ def _rr_cases(quick: bool) -> list[dict]:
     return [{"label": f"rr eps0={e} k={k} delta={d:g}", "eps0": e, "k": k, "delta": d} for e, k, d in grid]
 
 
-register_check(
+_register_conversion(
     "rdp-to-dp/epsilon (randomized response)", kind=Kind.UPPER, status=Status.PROVEN, cases=_rr_cases,
     bound=lambda c: rdp_module.epsilon_from_rdp(mechanisms.RandomizedResponse(c["eps0"], c["k"]).rdp(_orders()),
                                                 c["delta"]),
     oracle=lambda c, digits: oracles.rr_epsilon(c["eps0"], c["k"], c["delta"], digits),
     source="Balle et al. (2020), Thm 21; Mironov (2017), Prop. 3: the conversion of the exact RR RDP curve",
-    oracle_name="exact epsilon(delta) of k-ary randomized response (mpmath)")
+    oracle_name="exact epsilon(delta) of k-ary randomized response (mpmath)",
+    rdp_at=lambda c, order, digits: oracles.rr_renyi(c["eps0"], c["k"], order, digits), target="epsilon",
+    accuracy_rtol=1e-12)
 
 
 # ----------------------------------------------------------------------------- shuffle RDP -> DP
 
 
 def _shuffle_dp_cases(quick: bool) -> list[dict]:
-    grid = [(1.0, 10**4, 1e-6), (0.5, 10**5, 1e-8)] if quick else [(e, n, d) for e in (0.5, 1.0, 2.0) for n in (10**3, 10**4, 10**5)
-                                                for d in (1e-6, 1e-9)] + [(0.25, 10**6, 1e-8)]
+    grid = ([(1.0, 100, 1e-3), (1.0, 10**4, 1e-6), (0.5, 10**5, 1e-8)] if quick else
+            [(e, n, d) for e in (0.5, 1.0, 2.0) for n in (100, 10**3, 10**4, 10**5) for d in (1e-3, 1e-6, 1e-9)]
+            + [(0.25, 10**6, 1e-8)])
     return [{"label": f"binary-rr eps0={e} n={n:.0e} delta={d:g}", "eps0": e, "n": n, "delta": d} for e, n, d in grid]
 
 
@@ -140,10 +247,18 @@ def _shuffle_dp_oracle(case: dict, digits: int):
     return oracles.rr_single_dataset(case["eps0"], case["n"], digits).epsilon(case["delta"], case["eps0"])
 
 
+def _shuffle_rdp_at(slug: str):
+    form, _ = RDP_FORMS[slug]
+    return lambda case, order, digits: form(case["eps0"], case["n"], order, digits)
+
+
 for _slug, _m in shuffle_rdp.RDP_METHODS.items():
     if _m.kind is not Kind.UPPER:
         continue
-    register_check(f"shuffle-rdp-to-dp/{_slug}", kind=Kind.UPPER, status=_m.status, cases=_shuffle_dp_cases,
-                   bound=_shuffle_dp_bound(_slug), oracle=_shuffle_dp_oracle,
-                   source=_m.source + "; converted by Lemma 2.1 at the best order",
-                   oracle_name="exact epsilon of one dataset pair of shuffled binary RR (a lower end)")
+    # the RDP values converted are upper ends of the curves (bucket width 1e-3 for the numerical ones)
+    _register_conversion(f"shuffle-rdp-to-dp/{_slug}", kind=Kind.UPPER, status=_m.status, cases=_shuffle_dp_cases,
+                         bound=_shuffle_dp_bound(_slug), oracle=_shuffle_dp_oracle,
+                         source=_m.source + "; converted by Lemma 2.1 at the best order",
+                         oracle_name="exact epsilon of one dataset pair of shuffled binary RR (a lower end)",
+                         rdp_at=_shuffle_rdp_at(_slug), target="epsilon",
+                         accuracy_rtol=max(RDP_FORMS[_slug][1], 2e-3 if RDP_FORMS[_slug][1] == 0 else 1e-9))

@@ -27,6 +27,14 @@ cases to try::
   Only a violation by a case whose status is ``proven`` fails the run.
 * ``rtol``: the accuracy the bound states for itself when it returns bare floats (a correctly
   rounded float: a few ulps); a certified Result needs 0.
+* ``accuracy(case, digits, value)`` (optional; ``value`` is what ``bound`` returned, for the
+  parameters it reports, such as the order a conversion chose), the second oracle: an independent evaluation of THE SAME
+  quantity the method computes (the clone pair's divergence by direct enumeration of its pmfs,
+  a closed form written again from the paper; :mod:`dptheory.verify.evaluations`), an enclosure
+  (or one per value), or None where it is not evaluated (n too large to enumerate). The bound's
+  interval, widened by ``accuracy_rtol`` relative (the width the method states for itself: its
+  bucket or bracket tolerance), must meet it: a bound a little too low (or high) is caught even
+  where it is far from the true worst case. Violated accuracy counts as a violation.
 
 An **erratum** pairs a published formula as printed with the corrected form the toolkit uses,
 and the exact value both claim to bound (:func:`register_erratum`).
@@ -63,6 +71,9 @@ class Check:
     source: str
     rtol: float = 0.0
     oracle_name: str = ""
+    accuracy: Callable[[dict, int, Any], Any] | None = None
+    accuracy_rtol: float = 0.0
+    accuracy_name: str = ""
 
     def grid(self, quick: bool) -> list[dict]:
         return list(self.cases(quick) if callable(self.cases) else self.cases)
@@ -114,12 +125,14 @@ def _kind(kind) -> Kind:
 
 
 def register_check(name: str, *, kind, status, cases, bound, oracle, source: str, rtol: float = 0.0,
-                   oracle_name: str = "") -> Check:
-    """Register one bound with its oracle and case grid (see the module docstring); returns it.
-    Registering a name again replaces the entry (a module reloaded, or a test)."""
+                   oracle_name: str = "", accuracy=None, accuracy_rtol: float = 0.0, accuracy_name: str = "") -> Check:
+    """Register one bound with its oracle (and, optionally, its second oracle ``accuracy``) and
+    case grid (see the module docstring); returns it. Registering a name again replaces the entry
+    (a module reloaded, or a test)."""
     if not callable(status):
         status = Status(status)
-    check = Check(name, _kind(kind), status, cases, bound, oracle, source, float(rtol), oracle_name)
+    check = Check(name, _kind(kind), status, cases, bound, oracle, source, float(rtol), oracle_name,
+                  accuracy, float(accuracy_rtol), accuracy_name)
     CHECKS[name] = check
     return check
 

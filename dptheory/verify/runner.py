@@ -113,6 +113,20 @@ def _align(check_case: dict, value, bounds: list, oracles: list) -> tuple[list, 
 # ----------------------------------------------------------------------------- one task
 
 
+def shown_status(value) -> str | None:
+    """The proof status the bound's own Result or Curve carries (what ``dptheory shuffle``,
+    ``rdp`` and ``report`` show the user), or None for bare numbers. A status that depends on the
+    parameters (Girgis et al.'s Corollary 3.2 is proven where it is checked to dominate Theorem
+    3.1) is thus checked under the label the user sees, not the registry's general one. For a
+    list of results with different statuses, the strongest claim (proven) is the one checked."""
+    items = value if isinstance(value, (list, tuple)) and not (
+        len(value) == 2 and not isinstance(value[0], (Result, Curve, tuple, list))) else [value]
+    found = [str(v.status) for v in items if isinstance(v, (Result, Curve))]
+    if not found:
+        return None
+    return "proven" if "proven" in found else found[0]
+
+
 def _label(case: dict) -> str:
     if "label" in case:
         return str(case["label"])
@@ -144,35 +158,71 @@ def evaluate(task: tuple) -> Any:
         return CaseOutcome(**base, skipped=str(exc), seconds=time.perf_counter() - start)
     except Exception:  # noqa: BLE001 - a crash is reported as an error of this case
         return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
+    base["status"] = shown_status(value) or status
     try:
         bounds = bound_intervals(value, check.rtol)
         oracles = oracle_intervals(check.oracle(case, digits))
         bounds, oracles = _align(case, value, bounds, oracles)
+        accuracy = _accuracy(check, case, value, digits)
     except Exception:  # noqa: BLE001
         return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
     margins = [margin(check.kind, b, o) for b, o in zip(bounds, oracles)]
     i = int(np.argmin(margins))
-    return CaseOutcome(**base, margin=margins[i], violated=margins[i] < 0, points=len(margins),
+    extra = {}
+    if accuracy is not None:
+        j = int(np.argmin(accuracy[0]))
+        extra = dict(accuracy_margin=accuracy[0][j], accuracy_bound=accuracy[1][j], accuracy_value=accuracy[2][j])
+    return CaseOutcome(**base, margin=margins[i], points=len(margins),
+                       violated=margins[i] < 0 or extra.get("accuracy_margin", 0.0) < 0,
                        bound=(_fmt_mp(bounds[i][0]), _fmt_mp(bounds[i][1])),
                        oracle=(_fmt_mp(oracles[i][0]), _fmt_mp(oracles[i][1])),
-                       seconds=time.perf_counter() - start)
+                       seconds=time.perf_counter() - start, **extra)
 
 
-def _form_margin(erratum, value, exact) -> float:
-    """Margin of one form against the exact enclosure: the claim's side, and with ``within`` the
-    distance to ``within`` times the exact value (negative: the form fails)."""
+def _accuracy(check, case: dict, value, digits: int):
+    """(margins, bound ends, evaluation ends) of the second oracle (None where it has none for
+    this case): the bound's interval, widened by the accuracy the method states, against the
+    independent evaluation of the same quantity; a negative margin where they are disjoint."""
+    if check.accuracy is None:
+        return None
+    evaluated = check.accuracy(case, digits, value)
+    if evaluated is None:
+        return None
+    bounds = bound_intervals(value, check.rtol)
+    bounds, evaluated = _align(case, value, bounds, oracle_intervals(evaluated))
+    a = mpf(check.accuracy_rtol)
+    widened = [(lo - abs(lo) * a, hi + abs(hi) * a) for lo, hi in bounds]
+    margins = [margin(Kind.EXACT, b, e) for b, e in zip(widened, evaluated)]
+    return (margins, [(_fmt_mp(b[0]), _fmt_mp(b[1])) for b in bounds],
+            [(_fmt_mp(e[0]), _fmt_mp(e[1])) for e in evaluated])
+
+
+def _form_margin(erratum, value, exact) -> tuple[float, bool]:
+    """(margin, confirmed) of one form against the exact enclosure. The margin: the claim's side,
+    and with ``within`` the distance to ``within`` times the exact value (negative: the form fails,
+    the exact value contradicts it). ``confirmed``: the form is shown to hold, not merely not
+    contradicted: an upper claim at or above the exact value's upper end (a lower claim at or
+    below its lower end), or, with ``within``, inside a two-sided enclosure's band. An oracle that
+    gives only one end of the exact value (a lower end, upper = inf) can contradict an upper
+    bound but never confirm it."""
     kind = Kind.UPPER if erratum.claim == "upper" else Kind.LOWER
     bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(exact)
-    worst = math.inf
+    worst, confirmed = math.inf, True
     for b, o in zip(bounds, oracles):
         m = margin(kind, b, o)
+        two_sided = mpmath.isfinite(o[0]) and mpmath.isfinite(o[1]) and o[1] > 0 or (o[0] == o[1] == 0)
         if erratum.within is not None and mpmath.isfinite(o[1]):
             if erratum.claim == "upper":
                 m = min(m, _relative(erratum.within * o[1] - b[0], erratum.within * o[1]))
             else:
                 m = min(m, _relative(b[1] - o[0] / erratum.within, o[0] / erratum.within))
+            confirmed = confirmed and two_sided and m >= 0
+        elif erratum.claim == "upper":
+            confirmed = confirmed and mpmath.isfinite(o[1]) and b[0] >= o[1]
+        else:
+            confirmed = confirmed and b[1] <= o[0]
         worst = min(worst, m)
-    return worst
+    return worst, confirmed and worst >= 0
 
 
 def _evaluate_erratum(erratum, case: dict, digits: int) -> "ErratumOutcome":
@@ -182,13 +232,14 @@ def _evaluate_erratum(erratum, case: dict, digits: int) -> "ErratumOutcome":
         exact = erratum.exact(case, digits)
         printed = erratum.printed(case)
         corrected = erratum.corrected(case)
-        m_printed = _form_margin(erratum, printed, exact)
-        m_corrected = _form_margin(erratum, corrected, exact)
+        m_printed, _ = _form_margin(erratum, printed, exact)
+        m_corrected, confirmed = _form_margin(erratum, corrected, exact)
     except Exception:  # noqa: BLE001
         return ErratumOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
     ex = oracle_intervals(exact)[0]
     end = 1 if erratum.claim == "upper" else 0  # the end the claim is about
     return ErratumOutcome(**base, printed_margin=m_printed, corrected_margin=m_corrected,
+                          corrected_confirmed=confirmed,
                           printed=_fmt_mp(bound_intervals(printed)[0][end]),
                           corrected=_fmt_mp(bound_intervals(corrected)[0][end]),
                           exact=(_fmt_mp(ex[0]), _fmt_mp(ex[1])), seconds=time.perf_counter() - start)
