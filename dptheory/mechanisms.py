@@ -22,7 +22,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from . import profile, rdp as rdp_module, rounding, tradeoff, validate
+from . import profile, rdp as rdp_module, rounding, validate
 from .formula import Formula, Parts, register
 from .precision import mp_adaptive
 from .results import Curve, Kind, Result, Status
@@ -85,6 +85,14 @@ RR_RENYI = register(Formula(
 
 _EPS = rounding.EPS
 
+
+def _tradeoff():
+    """:mod:`dptheory.tradeoff`, imported on first use: it imports scipy (0.3-0.5 s), which the
+    epsilon and RDP views (``dptheory mechanism``) never need."""
+    from . import tradeoff
+
+    return tradeoff
+
 #: relative error of a float64 RDP value above which the curve is evaluated with mpmath
 _FLOAT_RTOL_LIMIT = 1e-11
 
@@ -116,7 +124,7 @@ class Mechanism(abc.ABC):
     source = ""
 
     @abc.abstractmethod
-    def tradeoff(self) -> tradeoff.TradeOff:
+    def tradeoff(self):
         """The trade-off function of the mechanism's worst pair of neighbouring inputs."""
 
     def delta(self, epsilon):
@@ -158,7 +166,7 @@ class GaussianMechanism(Mechanism):
         self.mu = self.sensitivity / self.sigma
 
     def tradeoff(self):
-        return tradeoff.gaussian(self.mu)
+        return _tradeoff().gaussian(self.mu)
 
     def epsilon(self, delta) -> Result:
         """epsilon(delta) of mu-GDP (:func:`dptheory.profile.gdp_epsilon`); epsilon grows with
@@ -191,7 +199,7 @@ class LaplaceMechanism(Mechanism):
         self.mu = self.sensitivity / self.scale
 
     def tradeoff(self):
-        return tradeoff.laplace(self.mu)
+        return _tradeoff().laplace(self.mu)
 
     def epsilon(self, delta) -> Result:
         """delta(epsilon) = 1 - e^{(epsilon - mu)/2} for epsilon <= mu inverted:
@@ -295,7 +303,7 @@ class RandomizedResponse(Mechanism):
             return p, q
 
     def tradeoff(self, digits=None):
-        return tradeoff.from_pmfs(*self.pmfs(digits), digits=digits)
+        return _tradeoff().from_pmfs(*self.pmfs(digits), digits=digits)
 
     def _log_norm(self) -> float:
         """log(1 + (k-1) e^{-eps0}) = log((e^eps0 + k - 1)/e^eps0)."""

@@ -9,11 +9,11 @@ accumulated directly so that an RDP of 1e-12 keeps its digits.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
 import numpy as np
-from scipy import special
 
 from ... import rounding, validate
 from ...precision import log1mexp, logsumexp
@@ -40,15 +40,26 @@ def _log_sinh2(x: float) -> float:
     return 2 * (x + math.log(-math.expm1(-2 * x)) - math.log(2.0)) if x > 0 else _log_sinh2(-x)
 
 
+@functools.lru_cache(maxsize=512)
+def _b37_coefficients(order: int) -> np.ndarray:
+    """log(binom(lam, i) i Gamma(i/2)) for i = 3..lam (cached: the mixture sum evaluates one order
+    at hundreds of buckets). ``math.lgamma`` (glibc, within a few ulps, as scipy's gammaln):
+    the log binomial loses a few ulps of lgamma(lam + 1), an absolute error of the log of the
+    excess that is a relative error below 1e-12 of the excess for orders up to 1e4."""
+    i = np.arange(3, order + 1, dtype=float)
+    lg = np.frompyfunc(math.lgamma, 1, 1)
+    return (math.lgamma(order + 1.0) - lg(i + 1).astype(float) - lg(order - i + 1).astype(float) + np.log(i)
+            + lg(i / 2).astype(float))
+
+
 def _log_b37_excess(e0: float, m, order: int) -> np.ndarray:
     """log of B_3.7(m, lam) - 1 (Theorem 3.7): binom(lam,2) 4 sinh^2(eps0/2)/m
     + sum_{i>=3} binom(lam,i) i Gamma(i/2) (2 sinh^2(eps0)/m)^{i/2}, vectorised in m."""
     m = np.atleast_1d(np.asarray(m, dtype=float))
-    lg_lam = special.gammaln(order + 1.0)
     terms = [math.log(order * (order - 1) / 2) + math.log(4.0) + _log_sinh2(e0 / 2) - np.log(m)]
     if order >= 3:
         i = np.arange(3, order + 1, dtype=float)
-        base = lg_lam - special.gammaln(i + 1) - special.gammaln(order - i + 1) + np.log(i) + special.gammaln(i / 2)
+        base = _b37_coefficients(int(order))
         log_x = math.log(2.0) + _log_sinh2(e0)
         terms.append((base[:, None] + (i / 2)[:, None] * (log_x - np.log(m))[None, :]))
         return logsumexp(np.vstack([terms[0][None, :], terms[1]]), axis=0)
