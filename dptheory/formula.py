@@ -18,6 +18,7 @@ imports none of them. The list of every formula is :mod:`dptheory.catalogue`.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable, Mapping, NamedTuple
 
 import mpmath
@@ -28,6 +29,9 @@ from .results import Kind, Status
 from .validate import ConditionError, DomainError
 
 _REGISTRY: dict[str, "Formula"] = {}
+
+#: decimal digits at which :meth:`Formula.failed_condition` evaluates a condition
+CONDITION_DIGITS = 50
 
 
 def _call_builder(build):
@@ -96,6 +100,7 @@ class _Signature(NamedTuple):
     keywords: tuple
     integer: tuple
     checks: tuple
+    latex: tuple
 
 
 class Formula:
@@ -304,10 +309,13 @@ class Formula:
         if entry is not None:
             params = entry["params"]
             return _Signature(tuple(p[0] for p in params), tuple(p[1] for p in params), tuple(p[2] for p in params),
-                              tuple(tuple((text, _PREDICATES[kind]) for text, kind in p[3]) for p in params))
+                              tuple(tuple((text, _PREDICATES[kind]) for text, kind in p[3]) for p in params),
+                              tuple(p[4] for p in params))
+        sp = _sympy()
         return _Signature(tuple(s.name for s in self.params), tuple(_kw(s) for s in self.params),
                           tuple(bool(s.is_integer) for s in self.params),
-                          tuple(tuple(_assumption_checks(s)) for s in self.params))
+                          tuple(tuple(_assumption_checks(s)) for s in self.params),
+                          tuple(sp.latex(s) for s in self.params))
 
     def _bind(self, args: tuple, kwargs: Mapping[str, Any]) -> list:
         """The values of the parameters, in call order, from positional and keyword arguments."""
@@ -329,9 +337,21 @@ class Formula:
         return [values[i] for i in range(count)]
 
     def failed_condition(self, *args, **kwargs):
-        """The first condition violated at these (scalar) parameters, as LaTeX, or None."""
+        """The first condition violated at these (scalar) parameters, as LaTeX, or None.
+
+        Numbers are checked exactly as given (an mpmath number from the float), each condition
+        evaluated with mpmath at :data:`CONDITION_DIGITS` digits by the function generated from
+        it (no sympy); sympy values (or a formula without generated functions) go through sympy.
+        """
+        values_list = self._bind(args, kwargs)
+        entry = self._generated_entry
+        if entry is not None and not any(type(v).__module__.startswith("sympy") for v in values_list):
+            return self._failed_condition_mpmath(values_list)
+        return self._failed_condition_sympy(values_list)
+
+    def _failed_condition_sympy(self, values_list: list):
         sp = _sympy()
-        values = dict(zip(self.params, self._bind(args, kwargs)))
+        values = dict(zip(self.params, values_list))
         for sym, val in values.items():
             if isinstance(val, sp.Basic):
                 continue
@@ -350,6 +370,28 @@ class Formula:
             truth = cond.subs(subs)
             if truth is not sp.true and bool(truth) is not True:
                 return sp.latex(cond)
+        return None
+
+    def _failed_condition_mpmath(self, values: list):
+        sig = self._signature
+        arrays = []
+        for latex, checks, val in zip(sig.latex, sig.checks, values):
+            try:
+                arr = np.asarray(float(val))
+            except (TypeError, ValueError):
+                arr = np.asarray(math.nan)
+            if np.isnan(arr):
+                return f"{latex} \\in \\mathbb{{R}}"
+            for text, pred in checks:
+                if not pred(arr):
+                    return text
+            arrays.append(val)
+        with mpmath.workdps(CONDITION_DIGITS):
+            ordered = [mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else v for v in arrays]
+            ordered = [int(v) if integer and v == mpmath.floor(v) else v for integer, v in zip(sig.integer, ordered)]
+            for text, cond in self._mp_conditions:
+                if not bool(cond(*ordered)):
+                    return text
         return None
 
     def holds(self, *args, **kwargs) -> bool:
@@ -399,6 +441,11 @@ class Formula:
         return [(sp.latex(c), _lambdify(self.params, c, special.numpy_modules())) for c in self.all_conditions()]
 
     @functools.cached_property
+    def _mp_conditions(self) -> list[tuple[str, Callable]]:
+        entry = self._generated_entry
+        return [(text, _compile(self.name, source, names)) for text, source, names in entry["mp_conditions"]]
+
+    @functools.cached_property
     def _mp(self) -> Callable:
         return self._compiled("mpmath", lambda: _lambdify(self.params, self.expr, special.MPMATH_MODULES))
 
@@ -410,11 +457,14 @@ class Formula:
         sp = _sympy()
         return {
             "builder": _builder_fingerprint(self._build),
-            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(_assumption_kinds(s))) for s in self.params),
+            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(_assumption_kinds(s)), sp.latex(s))
+                            for s in self.params),
             "numpy": _lambdified_source(self.params, self.expr, special.numpy_modules()),
             "mpmath": _lambdified_source(self.params, self.expr, special.MPMATH_MODULES),
             "conditions": tuple((sp.latex(c),) + _lambdified_source(self.params, c, special.numpy_modules())
                                 for c in self.all_conditions()),
+            "mp_conditions": tuple((sp.latex(c),) + _lambdified_source(self.params, c, special.MPMATH_MODULES)
+                                   for c in self.all_conditions()),
         }
 
     def numpy(self, *, check: bool = True) -> Callable:

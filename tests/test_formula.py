@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory import catalogue, formula, symbols as S
+from dptheory import catalogue, formula, rounding, symbols as S
 from dptheory.results import Kind, Status
 from dptheory.profile import GDP_DELTA
 from dptheory.rdp import TO_DP
@@ -175,3 +175,41 @@ def test_an_edited_builder_is_lambdified_afresh(monkeypatch):
     assert formula.Formula._generated_entry.func(GDP_DELTA) is not None
     monkeypatch.setattr(formula, "_generated_formulas", lambda: {"gdp-delta": {**entry, "builder": "0" * 64}})
     assert formula.Formula._generated_entry.func(GDP_DELTA) is None
+
+
+def test_conditions_checked_with_mpmath_agree_with_sympy():
+    """failed_condition evaluates the generated mpmath version of each condition (no sympy): on
+    random parameters, inside and outside every formula's domain, it names the same failed
+    condition as sympy's own evaluation of the relationals."""
+    rng = np.random.default_rng(7)
+    checked = failing = 0
+    for name, f in catalogue.catalogue().items():
+        sig = f._signature
+        for _ in range(25):
+            values = []
+            for integer in sig.integer:
+                v = float(rng.choice([-1.0, 1.0], p=[0.1, 0.9]) * 10 ** rng.uniform(-3, 3))
+                values.append(float(round(v)) if integer and rng.random() < 0.9 else v)
+            got = f._failed_condition_mpmath(values)
+            assert got == f._failed_condition_sympy(values), (name, values)
+            checked += 1
+            failing += got is not None
+    assert checked > 1000 and 0.1 * checked < failing < 0.9 * checked
+
+
+def test_corollary_3_2_condition_is_decided_at_its_edge_without_sympy():
+    """lambda^4 e^(5 eps0) < n/9 at eps0 = 0 is an integer comparison: 9 * 2^4 = 144 < n holds
+    from n = 145 on (exact), and near the edge for eps0 > 0 (log n/9 - 4 log lambda = 5 eps0 to
+    1e-18: mpmath at 50 digits decides what float64 cannot)."""
+    from dptheory.shuffle.rdp.formulas import COROLLARY_3_2
+
+    assert not COROLLARY_3_2.holds(0.0, 144, 2) and COROLLARY_3_2.holds(0.0, 145, 2)
+    with mpmath.workdps(80):
+        e0 = mpmath.log(mpmath.mpf(10**12) / (9 * 3**4)) / 5  # the edge for n = 1e12, lambda = 3
+    below, above = rounding.mp_down(e0), rounding.mp_up(e0)
+    with mpmath.workdps(80):
+        truth_below = 3**4 * mpmath.exp(5 * mpmath.mpf(below)) < mpmath.mpf(10**12) / 9
+        truth_above = 3**4 * mpmath.exp(5 * mpmath.mpf(above)) < mpmath.mpf(10**12) / 9
+    assert truth_below != truth_above  # the two floats straddle the edge
+    assert COROLLARY_3_2.holds(below, 10**12, 3) == truth_below
+    assert COROLLARY_3_2.holds(above, 10**12, 3) == truth_above
