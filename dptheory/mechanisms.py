@@ -5,8 +5,8 @@
 * :class:`RandomizedResponse`: k-ary randomized response, epsilon-LDP; its output pmfs are
   available, so every closed form is checked in the tests against the divergences of the pmfs.
 
-Every mechanism gives ``delta(epsilon)`` as a float (rounded as scipy rounds: 0.0 or a subnormal
-below the float range), ``epsilon(delta)`` as a certified :class:`~dptheory.results.Result`, and
+Every mechanism gives ``delta(epsilon)`` as a float, correctly rounded (0.0 or a subnormal below
+the float range, as scipy's functions do), ``epsilon(delta)`` as a certified :class:`~dptheory.results.Result`, and
 its RDP curve as a certified :class:`~dptheory.results.Curve` (an exact value computed in float64
 is an interval too: the curve's ends enclose the Renyi divergence, error bound included).
 :func:`report` gathers the three for ``dptheory mechanism``.
@@ -24,7 +24,7 @@ import numpy as np
 
 from . import profile, rdp as rdp_module, rounding, validate
 from .formula import Formula, Parts, register
-from .precision import mp_adaptive
+from .precision import mp_adaptive, mp_nearest
 from .results import Curve, Kind, Result, Status
 
 
@@ -128,8 +128,8 @@ class Mechanism(abc.ABC):
         """The trade-off function of the mechanism's worst pair of neighbouring inputs."""
 
     def delta(self, epsilon):
-        """Privacy profile delta(epsilon) (exact), as a float: 0.0 or a subnormal below the float
-        range (see :meth:`log_delta` there)."""
+        """Privacy profile delta(epsilon) (exact), correctly rounded to a float (0.0 or a
+        subnormal below the float range; see :meth:`log_delta` there)."""
         return self.tradeoff().delta(epsilon)
 
     def log_delta(self, epsilon):
@@ -168,6 +168,13 @@ class GaussianMechanism(Mechanism):
     def tradeoff(self):
         return _tradeoff().gaussian(self.mu)
 
+    def delta(self, epsilon):
+        """delta(epsilon) of mu-GDP at mu = sensitivity / sigma exactly (not the rounded quotient),
+        correctly rounded (:func:`dptheory.profile.nearest_gdp_delta`)."""
+        e = validate.real_array("epsilon", epsilon)
+        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.sigma)
+        return profile.nearest_gdp_delta(mu_lo, mu_hi, lambda: mpmath.mpf(self.sensitivity) / mpmath.mpf(self.sigma), e)
+
     def epsilon(self, delta) -> Result:
         """epsilon(delta) of mu-GDP (:func:`dptheory.profile.gdp_epsilon`); epsilon grows with
         mu, so the ends are taken at the ends of the enclosure of sensitivity / sigma."""
@@ -200,6 +207,29 @@ class LaplaceMechanism(Mechanism):
 
     def tradeoff(self):
         return _tradeoff().laplace(self.mu)
+
+    def delta(self, epsilon):
+        """delta(epsilon) = (1 - e^{(eps - mu)/2})_+ for eps >= 0 (Kaissis et al. 2024, §1.11, the
+        formula ``laplace-delta``), 1 - e^eps + e^eps delta(-eps) below 0 (the profile of a
+        symmetric trade-off, §1.4), at mu = sensitivity / scale exactly, correctly rounded: 0.0
+        where eps >= mu (decided exactly), else by mpmath (:func:`dptheory.precision.mp_nearest`;
+        the difference eps - mu cancels near mu, which its two precisions detect)."""
+        from fractions import Fraction
+
+        e = validate.real_array("epsilon", epsilon)
+        flat = np.atleast_1d(e).astype(float).ravel()
+        formula = _tradeoff().LAPLACE_DELTA.mpmath(None, check=False)
+
+        def value(x):
+            m = mpmath.mpf(self.sensitivity) / mpmath.mpf(self.scale)
+            x = mpmath.mpf(x)
+            return formula(m, x) if x >= 0 else -mpmath.expm1(x) + mpmath.exp(x) * formula(m, -x)
+
+        out = np.empty(flat.shape)
+        for i, x in enumerate(flat):
+            zero = x >= 0 and Fraction(x) * Fraction(self.scale) >= Fraction(self.sensitivity)
+            out[i] = 0.0 if zero else mp_nearest(lambda: value(x), 20)
+        return out.reshape(e.shape) if e.ndim else float(out[0])
 
     def epsilon(self, delta) -> Result:
         """delta(epsilon) = 1 - e^{(epsilon - mu)/2} for epsilon <= mu inverted:
@@ -310,12 +340,22 @@ class RandomizedResponse(Mechanism):
         return math.log1p((self.k - 1) * math.exp(-self.eps0))
 
     def delta(self, epsilon):
-        """(e^eps0 - e^eps)_+ / (e^eps0 + k - 1), evaluated as -expm1(eps - eps0) / (1 + (k-1)
-        e^{-eps0}) (no cancellation near eps0, no overflow for large eps0)."""
+        """(e^eps0 - e^eps)_+ / (e^eps0 + k - 1) (the formula ``rr-delta``), correctly rounded: 0.0
+        where eps >= eps0, else the float nearest to the formula's mpmath value
+        (:func:`dptheory.precision.mp_nearest`: e^eps0 - e^eps cancels near eps0, which its two
+        precisions detect; the float -expm1(eps - eps0) / (1 + (k-1) e^{-eps0}) tells how many
+        digits are lost, and whether the value is below the normal range)."""
         e = validate.real_array("epsilon", epsilon, low=0.0)
-        with np.errstate(over="ignore"):
-            out = np.maximum(-np.expm1(np.minimum(e - self.eps0, 0.0)), 0.0) / (1.0 + (self.k - 1) * math.exp(-self.eps0))
-        return out if out.ndim else float(out)
+        flat = np.atleast_1d(e).astype(float).ravel()
+        formula = RR_DELTA.mpmath(None, check=False)
+        with np.errstate(divide="ignore"):
+            gap = -np.expm1(np.minimum(flat - self.eps0, 0.0))  # 1 - e^{eps - eps0}, to a few ulps
+            lost = np.clip(-np.log10(gap), 0.0, 400.0)
+        out = np.zeros(flat.shape)
+        for i in np.nonzero(flat < self.eps0)[0]:
+            x = flat[i]
+            out[i] = mp_nearest(lambda: formula(self.eps0, self.k, x), 20 + int(math.ceil(lost[i])))
+        return out.reshape(e.shape) if e.ndim else float(out[0])
 
     def log_delta(self, epsilon):
         e = validate.real_array("epsilon", epsilon, low=0.0)

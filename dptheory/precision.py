@@ -165,6 +165,93 @@ def mp_adaptive(fn: Callable[[], mpmath.mpf], digits: int, *, max_guard: int = 2
 
 
 # ---------------------------------------------------------------------------
+# correct rounding to nearest (the float a float function returns)
+
+#: 1074 log 2: x / 2^-1074 = exp(log x + _LOG_TINY_INV), the subnormal grid in units
+_LOG_TINY_INV = 1074 * math.log(2.0)
+
+
+def nearest_from_log_enclosure(log_lower, log_upper) -> np.ndarray:
+    """The float nearest to x (ties to even) for every x with log x in [log_lower, log_upper],
+    where that is one float and x is below the normal range (0.0 or a subnormal); NaN elsewhere.
+
+    Below 2^-1022 the floats are the multiples k 2^-1074: x / 2^-1074 = exp(log x + 1074 log 2)
+    is computed for both ends, widened by 1e-12 relative (the sum carries at most 2^-52 (|log x| +
+    745) ~ 2e-13, the constant and exp a few ulps), and the nearest integer k is decided when
+    both ends round to it. Above 2^-1022 a log enclosure of float64 width cannot decide the
+    rounding (its error is many ulps of x): the caller evaluates there with mpmath
+    (:func:`mp_nearest`)."""
+    lo = np.atleast_1d(np.asarray(log_lower, dtype=float))
+    hi = np.atleast_1d(np.asarray(log_upper, dtype=float))
+    out = np.full(lo.shape, np.nan)
+    small = hi + _LOG_TINY_INV < 52 * math.log(2.0) - 1.0  # x < 2^-1022 / e: subnormal or 0
+    if np.any(small):
+        with np.errstate(under="ignore", over="ignore"):
+            t_lo = np.exp(lo[small] + _LOG_TINY_INV) * (1 - 1e-12)
+            t_hi = np.exp(hi[small] + _LOG_TINY_INV) * (1 + 1e-12)
+        k_lo, k_hi = np.floor(t_lo + 0.5), np.floor(t_hi + 0.5)
+        # both ends in [k - 1/2, k + 1/2], strictly inside (a tie is left to the caller)
+        decided = (k_lo == k_hi) & (t_lo > k_lo - 0.5) & (t_hi < k_hi + 0.5)
+        vals = np.where(decided, np.ldexp(k_lo, -1074), np.nan)
+        out[small] = vals
+    return out
+
+
+def _float_bits(x: float) -> int:
+    import struct
+
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def nearest_float(value) -> float:
+    """The float nearest to an mpmath number (ties to even), in every range, subnormals included
+    (``float(mpf)`` rounds twice there: 2^-1075 (1 + 2^-60) gives 0.0 instead of 2^-1074)."""
+    v = mpmath.mpf(value) if not isinstance(value, mpmath.mpf) else value
+    if mpmath.isnan(v):
+        raise ArithmeticError("rounding a NaN: the computation that produced it is out of its domain")
+    c = float(v)
+    if math.isinf(c):
+        return c
+    with mpmath.workprec(2200):  # floats and the midpoints between them are exact at 2200 bits
+        for _ in range(8):
+            below, above = math.nextafter(c, -math.inf), math.nextafter(c, math.inf)
+            low_mid = (mpmath.mpf(c) + mpmath.mpf(below)) / 2
+            high_mid = (mpmath.mpf(c) + mpmath.mpf(above)) / 2 if math.isfinite(above) else mpmath.inf
+            if v < low_mid:
+                c = below
+            elif v > high_mid:
+                c = above
+            elif v == low_mid and _float_bits(c) & 1:
+                c = below
+            elif v == high_mid and _float_bits(c) & 1:
+                c = above
+            else:
+                return c
+    raise ArithmeticError(f"nearest_float did not settle at {mpmath.nstr(v, 20)}")  # pragma: no cover
+
+
+def mp_nearest(fn: Callable[[], mpmath.mpf], digits: int = 20, *, max_digits: int = 2000) -> float:
+    """The float nearest to the quantity ``fn()`` computes with mpmath, correctly rounded.
+
+    ``fn`` is evaluated at ``digits`` and ``digits + 12`` decimal digits; the error of the second
+    is taken as at most their difference plus 10^(3 - digits - 12) of its size (mpmath's
+    functions are accurate to a few units of the working precision: a cancellation shows as a
+    difference between the two). Where the interval so obtained straddles the midpoint between
+    two floats, the digits are doubled (a value on a midpoint to ``max_digits`` digits is rounded
+    as it stands)."""
+    while True:
+        with mpmath.workdps(digits):
+            first = fn()
+        with mpmath.workdps(digits + 12):
+            value = fn()
+            err = abs(value - first) + abs(value) * mpmath.mpf(10) ** (3 - digits - 12)
+            low, high = nearest_float(value - err), nearest_float(value + err)
+        if low == high or digits > max_digits:
+            return nearest_float(value) if low != high else low
+        digits *= 2
+
+
+# ---------------------------------------------------------------------------
 # binomial probabilities, float64
 
 _SFERR_HALVES = np.array([

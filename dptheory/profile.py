@@ -10,7 +10,7 @@ Gaussian DP (Dong, Roth, Su 2022, Cor. 2.13):
 
 Three ways to evaluate it:
 
-* :func:`gdp_delta` (float64): the value rounded to a float, 0.0 or a subnormal where the truth
+* :func:`gdp_delta` (float64): the value correctly rounded to a float, 0.0 or a subnormal where the truth
   is below the float range (as scipy does), so that arrays and root finders work;
 * :func:`gdp_log_delta` (float64 or mpmath): log delta, accurate far below the float range;
 * :func:`gdp_delta_result`: a certified :class:`~dptheory.results.Result` (log ends included),
@@ -32,7 +32,7 @@ from statistics import NormalDist
 from . import rounding, validate
 from .formula import Formula, Parts, register
 from .inverse import SearchParameters, epsilon_bracket
-from .precision import log1mexp, mp_adaptive
+from .precision import log1mexp, mp_adaptive, mp_nearest, nearest_from_log_enclosure
 from .results import Kind, Result, Status
 from .special import ERFCX_RTOL, LOG_NDTR_RTOL, log_ndtr, mills
 
@@ -223,13 +223,14 @@ def gdp_log_delta(mu, epsilon, digits=None):
 def gdp_delta(mu, epsilon, digits=None):
     """The mu-GDP privacy profile delta_mu(epsilon) (Dong, Roth, Su 2022, Cor. 2.13).
 
-    The float64 path returns delta rounded to a float: 0.0 or a subnormal where delta is below
-    the float range, as scipy's functions do; for those values use :func:`gdp_log_delta`,
-    ``digits=...`` or :func:`gdp_delta_result`. Its relative error is at most the width of
-    :func:`gdp_log_delta_enclosure` (measured: below 5e-12 for 1e-3 <= mu <= 100, the largest
-    where the Mills ratios cancel at small mu; a few 1e-16 for mu near 1). For a certified
-    interval use :func:`gdp_delta_result`. With ``digits`` the value is an mpmath number with
-    that many correct digits.
+    The float64 path returns the correctly rounded value (the float nearest to delta, ties to
+    even): 0.0 or a subnormal where delta is below the float range, as scipy's functions do; for
+    those values use :func:`gdp_log_delta`, ``digits=...`` or :func:`gdp_delta_result`. Where
+    delta is below the normal range the certified float64 enclosure
+    (:func:`gdp_log_delta_enclosure`) decides the rounding; elsewhere its width (many ulps) cannot,
+    and the closed form is evaluated with mpmath until the rounding is decided
+    (:func:`dptheory.precision.mp_nearest`): about 0.3 ms per point. With ``digits`` the value
+    is an mpmath number with that many correct digits.
     """
     digits = validate.digits(digits)
     if digits is not None:
@@ -244,10 +245,31 @@ def gdp_delta(mu, epsilon, digits=None):
         if vals.ndim == 0:
             return one(epsilon)
         return np.array([one(e) for e in vals.ravel()], dtype=object).reshape(vals.shape)
-    logd = np.asarray(gdp_log_delta(mu, epsilon))
-    with np.errstate(under="ignore"):
-        out = np.exp(logd)
-    return out if out.ndim else float(out)
+    mu_v, e = _mu_and_epsilon(mu, epsilon)
+    return nearest_gdp_delta(mu_v, mu_v, lambda: mpmath.mpf(mu_v), e)
+
+
+def nearest_gdp_delta(mu_lower: float, mu_upper: float, mu_exact, epsilon):
+    """delta_mu(epsilon) correctly rounded, for a mu known to lie in [mu_lower, mu_upper] (delta
+    increases with mu) whose exact value ``mu_exact()`` gives at the working mpmath precision
+    (e.g. sensitivity / sigma of a Gaussian mechanism); ``epsilon`` a validated array."""
+    flat = np.atleast_1d(np.asarray(epsilon, dtype=float)).ravel()
+    mid, lo, hi = _enclosure_float(mu_upper, flat)
+    if mu_lower != mu_upper:
+        _, lo, _ = _enclosure_float(mu_lower, flat)
+    out = nearest_from_log_enclosure(lo, hi)
+    todo = np.nonzero(np.isnan(out))[0]
+    if todo.size:
+        f = GDP_DELTA.mpmath(None, check=False)
+        # digits lost to cancellation: log10 of Phi(-eps/mu + mu/2) over delta (from the float path)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lost = (log_ndtr(-flat[todo] / mu_upper + mu_upper / 2) - mid[todo]) / math.log(10.0)
+        lost = np.where(np.isfinite(lost), np.clip(lost, 0.0, 1000.0), 30.0)
+        for i, extra in zip(todo, lost):
+            e_i = flat[i]
+            out[i] = mp_nearest(lambda: f(mu_exact(), mpmath.mpf(e_i)), 20 + int(math.ceil(extra)))
+    e = np.asarray(epsilon)
+    return out.reshape(e.shape) if e.ndim else float(out[0])
 
 
 def _log_enclosure(mu_v: float, e: float, tol: float, digits: int | None) -> tuple[float, float]:
