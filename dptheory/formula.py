@@ -303,7 +303,7 @@ class Formula:
 
     @functools.cached_property
     def _signature(self) -> _Signature:
-        """The parameters' names, integer flags and assumption checks: from the generated module
+        """The parameters' names, integer flags and assumption checks: from the generated file
         where this formula is in it (no sympy), else from the sympy symbols."""
         entry = self._generated_entry
         if entry is not None:
@@ -412,7 +412,7 @@ class Formula:
     # ------------------------------------------------------------------ numerics
     @functools.cached_property
     def _generated_entry(self) -> dict | None:
-        """This formula's entry of the generated module :mod:`dptheory._generated_formulas`, or
+        """This formula's entry of the generated file ``dptheory/generated_formulas.json``, or
         None: only a registered formula built by its module's builder has one (a formula made
         by :meth:`with_expr` may share the name, not the expression)."""
         if self._build is None or _REGISTRY.get(self.name) is not self:
@@ -450,7 +450,7 @@ class Formula:
         return self._compiled("mpmath", lambda: _lambdify(self.params, self.expr, special.MPMATH_MODULES))
 
     def generated(self) -> dict:
-        """The data of this formula's entry in the generated module (what :meth:`numpy` and
+        """The data of this formula's entry in the generated file (what :meth:`numpy` and
         :meth:`mpmath` run without importing sympy): the parameters (name, keyword, integer flag,
         assumption checks as (LaTeX, kind)), and the source lambdified by sympy from the
         expression and from each condition, with where each global name it uses comes from."""
@@ -472,7 +472,7 @@ class Formula:
 
         With ``check`` (the default) it raises :class:`ConditionError` if any element violates a
         condition. The function is the one sympy lambdifies from the expression; for the
-        registered formulas its source is kept in :mod:`dptheory._generated_formulas` (checked
+        registered formulas its source is kept in ``dptheory/generated_formulas.json`` (checked
         against the expression by tests/test_formula.py), so that no float path imports sympy.
         """
         sig = self._signature
@@ -546,13 +546,19 @@ class Formula:
 
 
 # ---------------------------------------------------------------------- generated functions
+@functools.lru_cache(maxsize=1)
 def _generated_formulas() -> dict:
-    """The entries of the generated module (empty if it is missing)."""
+    """The entries of ``generated_formulas.json`` (written by
+    :func:`dptheory.catalogue.generated_text`; empty if it is missing)."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated_formulas.json")
     try:
-        from ._generated_formulas import FORMULAS
-    except ImportError:  # pragma: no cover - the module ships with the package
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)["formulas"]
+    except FileNotFoundError:  # pragma: no cover - the file ships with the package
         return {}
-    return FORMULAS
 
 
 @functools.lru_cache(maxsize=None)

@@ -120,9 +120,9 @@ def test_formulas_are_built_lazily_without_sympy():
 
 
 def test_generated_module_is_what_the_expressions_give():
-    """dptheory/_generated_formulas.py holds the sources sympy lambdifies today from every
+    """dptheory/generated_formulas.json holds the sources sympy lambdifies today from every
     registered formula (regenerate with ``python -m dptheory.catalogue --write``)."""
-    assert catalogue.GENERATED_PATH.read_text() == catalogue.generated_module_text(), (
+    assert catalogue.GENERATED_PATH.read_text() == catalogue.generated_text(), (
         "stale: run python -m dptheory.catalogue --write")
 
 
