@@ -154,16 +154,34 @@ class Mechanism(abc.ABC):
         return rdp_module.epsilon_from_rdp(self.rdp(orders), delta)
 
 
-class GaussianMechanism(Mechanism):
+class _AdditiveNoise(Mechanism):
+    """Noise of a scale (its parameter named by ``noise``) on a query of the given sensitivity:
+    mu = sensitivity / scale, a rounded quotient enclosed by :meth:`_mu_bounds`."""
+
+    noise = "scale"
+
+    def __init__(self, scale, sensitivity=1.0):
+        setattr(self, self.noise, validate.positive(self.noise, scale))
+        self.sensitivity = validate.positive("sensitivity", sensitivity)
+        self.mu = self.sensitivity / getattr(self, self.noise)
+
+    def _mu_bounds(self) -> tuple[float, float]:
+        return _quotient_bounds(self.sensitivity, getattr(self, self.noise))
+
+    def _mu_exact(self):
+        """sensitivity / scale at the working mpmath precision."""
+        return mpmath.mpf(self.sensitivity) / mpmath.mpf(getattr(self, self.noise))
+
+
+class GaussianMechanism(_AdditiveNoise):
     """Gaussian noise of scale sigma on a query of the given sensitivity: mu-GDP, mu = sensitivity/sigma."""
 
     name = "gaussian"
+    noise = "sigma"
     source = "Dong, Roth, Su (2022), Theorem 2.7 (Gaussian mechanism is mu-GDP); Mironov (2017), Prop. 7"
 
     def __init__(self, sigma, sensitivity=1.0):
-        self.sigma = validate.positive("sigma", sigma)
-        self.sensitivity = validate.positive("sensitivity", sensitivity)
-        self.mu = self.sensitivity / self.sigma
+        super().__init__(sigma, sensitivity)
 
     def tradeoff(self):
         return _tradeoff().gaussian(self.mu)
@@ -172,14 +190,13 @@ class GaussianMechanism(Mechanism):
         """delta(epsilon) of mu-GDP at mu = sensitivity / sigma exactly (not the rounded quotient),
         correctly rounded (:func:`dptheory.profile.nearest_gdp_delta`)."""
         e = validate.real_array("epsilon", epsilon)
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.sigma)
-        return profile.nearest_gdp_delta(mu_lo, mu_hi, lambda: mpmath.mpf(self.sensitivity) / mpmath.mpf(self.sigma), e)
+        return profile.nearest_gdp_delta(*self._mu_bounds(), self._mu_exact, e)
 
     def epsilon(self, delta) -> Result:
         """epsilon(delta) of mu-GDP (:func:`dptheory.profile.gdp_epsilon`); epsilon grows with
         mu, so the ends are taken at the ends of the enclosure of sensitivity / sigma."""
         d = validate.delta("delta", delta)
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.sigma)
+        mu_lo, mu_hi = self._mu_bounds()
         lo = profile.gdp_epsilon(mu_lo, d)
         hi = lo if mu_hi == mu_lo else profile.gdp_epsilon(mu_hi, d)
         return Result("epsilon", lo.lower, hi.upper, Kind.EXACT, Status.PROVEN, f"{self.name}-profile", lo.source,
@@ -188,22 +205,18 @@ class GaussianMechanism(Mechanism):
     def rdp(self, orders) -> Curve:
         """lambda mu^2 / 2 (Mironov 2017, Prop. 7): three correctly rounded operations."""
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.sigma)
+        mu_lo, mu_hi = self._mu_bounds()
         lo = rounding.down_nonneg(o * mu_lo * mu_lo / 2, rel_err=3 * _EPS)
         hi = rounding.up(o * mu_hi * mu_hi / 2, rel_err=3 * _EPS)
         return self._curve(o, lo, hi, {"mu": self.mu})
 
 
-class LaplaceMechanism(Mechanism):
+class LaplaceMechanism(_AdditiveNoise):
     """Laplace noise of the given scale: pure (sensitivity/scale)-DP, trade-off of Dong et al."""
 
     name = "laplace"
+    noise = "scale"
     source = "Dong, Roth, Su (2022), Appendix A; Mironov (2017), Table II"
-
-    def __init__(self, scale, sensitivity=1.0):
-        self.scale = validate.positive("scale", scale)
-        self.sensitivity = validate.positive("sensitivity", sensitivity)
-        self.mu = self.sensitivity / self.scale
 
     def tradeoff(self):
         return _tradeoff().laplace(self.mu)
@@ -221,7 +234,7 @@ class LaplaceMechanism(Mechanism):
         formula = _tradeoff().LAPLACE_DELTA.mpmath(None, check=False)
 
         def value(x):
-            m = mpmath.mpf(self.sensitivity) / mpmath.mpf(self.scale)
+            m = self._mu_exact()
             x = mpmath.mpf(x)
             return formula(m, x) if x >= 0 else -mpmath.expm1(x) + mpmath.exp(x) * formula(m, -x)
 
@@ -235,7 +248,7 @@ class LaplaceMechanism(Mechanism):
         """delta(epsilon) = 1 - e^{(epsilon - mu)/2} for epsilon <= mu inverted:
         epsilon = max(0, mu + 2 log1p(-delta)) (Kaissis et al. 2024, §1.11)."""
         d = validate.delta("delta", delta)
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.scale)
+        mu_lo, mu_hi = self._mu_bounds()
         l1 = math.log1p(-d)
 
         def at(m):
@@ -253,7 +266,7 @@ class LaplaceMechanism(Mechanism):
         / (lambda - 1) (Mironov 2017, Table II). Float64 where its error bound is below 1e-11
         relative (the two terms cancel at first order in mu), mpmath elsewhere."""
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.scale)
+        mu_lo, mu_hi = self._mu_bounds()
         lo = np.empty_like(o)
         hi = np.empty_like(o)
         for i, lam in enumerate(o):

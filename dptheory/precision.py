@@ -518,16 +518,26 @@ def binom_logsf(k, n, p):
     Returns (value, converged): ``converged`` is False only where the continued fraction of the
     far tail did not settle.
     """
-    k = np.ceil(np.asarray(k, dtype=float))
-    n = np.asarray(n, dtype=float)
-    p = np.asarray(p, dtype=float)
-    k, n, p = np.broadcast_arrays(k, n, p)
-    out = np.where(k <= 0, 0.0, -np.inf)
+    return _log_tail(k, n, p, upper=True)
+
+
+def _log_tail(k, n, p, *, upper: bool):
+    """:func:`binom_logsf` (``upper``) or :func:`binom_logcdf`: the trivial ends, and inside them
+    the float64 tail with its far part in log space (:func:`_log_upper_tail`); a lower tail is
+    the upper tail of n - X ~ Bin(n, 1 - p) at n - k, with p and 1 - p both passed as held."""
+    k = (np.ceil if upper else np.floor)(np.asarray(k, dtype=float))
+    k, n, p = np.broadcast_arrays(k, np.asarray(n, dtype=float), np.asarray(p, dtype=float))
+    if upper:
+        out, mid = np.where(k <= 0, 0.0, -np.inf), (k > 0) & (k <= n) & (p > 0)
+    else:
+        out, mid = np.where(k >= n, 0.0, -np.inf), (k >= 0) & (k < n) & (p < 1)
     ok = np.ones(k.shape, dtype=bool)
-    mid = (k > 0) & (k <= n) & (p > 0)
     if np.any(mid):
         km, nm, pm = k[mid], n[mid], p[mid]
-        vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, _special().betainc(km, nm - km + 1.0, pm))
+        if upper:
+            vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, _special().betainc(km, nm - km + 1.0, pm))
+        else:
+            vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, _lower_tail(km, nm, pm))
         out = out.copy()
         out[mid] = vals
         ok[mid] = conv
@@ -574,23 +584,7 @@ def binom_logcdf(k, n, p):
     ``log(betaincc(k + 1, n - k, p))`` (:func:`_lower_tail`), and below 1e-280 the continued fraction as in
     :func:`binom_logsf`. Returns (value, converged).
     """
-    k = np.floor(np.asarray(k, dtype=float))
-    n = np.asarray(n, dtype=float)
-    p = np.asarray(p, dtype=float)
-    k, n, p = np.broadcast_arrays(k, n, p)
-    out = np.where(k >= n, 0.0, -np.inf)
-    ok = np.ones(k.shape, dtype=bool)
-    mid = (k >= 0) & (k < n) & (p < 1)
-    if np.any(mid):
-        km, nm, pm = k[mid], n[mid], p[mid]
-        direct = _lower_tail(km, nm, pm)
-        vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, direct)
-        out = out.copy()
-        out[mid] = vals
-        ok[mid] = conv
-    if out.ndim == 0:
-        return float(out), bool(ok)
-    return out, ok
+    return _log_tail(k, n, p, upper=False)
 
 
 # ---------------------------------------------------------------------------
@@ -659,16 +653,7 @@ def mp_binom_sf(k, n, p):
 
 
 def mp_binom_cdf(k, n, p):
-    """P[Bin(n, p) <= k] at the current mpmath precision (see :func:`mp_binom_sf`)."""
+    """P[Bin(n, p) <= k] at the current mpmath precision: the upper tail of n - X ~ Bin(n, 1 - p)
+    at n - k (:func:`mp_binom_sf`; 1 - p is formed at the working precision)."""
     k = int(math.floor(k))
-    n = int(n)
-    if k < 0:
-        return mpmath.mpf(0)
-    if k >= n:
-        return mpmath.mpf(1)
-    p = mpmath.mpf(p)
-    if n <= 60:
-        return mpmath.fsum(mp_binom_pmf(j, n, p) for j in range(0, k + 1))
-    if n - k >= (n + 1) * (1 - p):
-        return _mp_upper_tail(n - k, n, 1 - p)
-    return 1 - mp_binom_sf(k + 1, n, p)
+    return mp_binom_sf(int(n) - k, int(n), 1 - mpmath.mpf(p))

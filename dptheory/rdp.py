@@ -66,43 +66,25 @@ def _closed_forms() -> dict[str, Parts]:
     }
 
 
+#: the sources of the two proven conversions
+_SOURCES = {"balle": "Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
+            "mironov": "Mironov (2017), Proposition 3"}
+
+
+def _conversion(name: str, conversion: str, lhs: str, description: str = "") -> Formula:
+    """A proven RDP -> DP conversion formula (an upper bound), registered."""
+    return register(Formula(name=name, build=_closed_forms, kind=Kind.UPPER, status=Status.PROVEN,
+                            source=_SOURCES[conversion], lhs=lhs, description=description))
+
+
 TO_DP = {
-    "balle": register(Formula(
-        name="rdp-to-dp",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
-        lhs=r"\epsilon",
-        description="(epsilon, delta)-DP from (lambda, rho)-RDP",
-    )),
-    "mironov": register(Formula(
-        name="rdp-to-dp-mironov",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Mironov (2017), Proposition 3",
-        lhs=r"\epsilon",
-    )),
+    "balle": _conversion("rdp-to-dp", "balle", r"\epsilon", "(epsilon, delta)-DP from (lambda, rho)-RDP"),
+    "mironov": _conversion("rdp-to-dp-mironov", "mironov", r"\epsilon"),
 }
 
 TO_DELTA = {
-    "balle": register(Formula(
-        name="rdp-to-delta",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
-        lhs=r"\delta",
-    )),
-    "mironov": register(Formula(
-        name="rdp-to-delta-mironov",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Mironov (2017), Proposition 3",
-        lhs=r"\delta",
-    )),
+    "balle": _conversion("rdp-to-delta", "balle", r"\delta"),
+    "mironov": _conversion("rdp-to-delta-mironov", "mironov", r"\delta"),
 }
 
 GDP_RDP = register(Formula(
@@ -263,6 +245,17 @@ def _curve_input(orders, rdp):
     return o, v, Kind.UPPER, Status.PROVEN, ""
 
 
+def _conversion_input(orders, rdp, target, quantity: str, method: str, digits):
+    """The validated arguments of a conversion: (orders, values, kind, status, note) of the curve
+    (:func:`_curve_input`; a Curve may be given alone, the target then in ``rdp``'s place), the
+    target (``delta`` in (0, 1), or any real ``epsilon``), the conversions and the digits."""
+    if target is None and rdp is not None and isinstance(orders, Curve):
+        rdp, target = None, rdp
+    o, v, kind, status, note = _curve_input(orders, rdp)
+    value = validate.delta("delta", target) if quantity == "delta" else validate.real("epsilon", target)
+    return o, v, kind, status, note, value, _check_method(method), validate.digits(digits)
+
+
 def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digits=None) -> Result:
     """The one RDP -> (epsilon, delta) route: the smallest epsilon over the orders (and over the
     proven conversions) such that an RDP mechanism is (epsilon, delta)-DP.
@@ -297,12 +290,7 @@ def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digi
         0: a negative value means (0, delta)-DP); kind ``upper``; ``params`` holds the order
         and the conversion attaining it.
     """
-    if delta is None and rdp is not None and isinstance(orders, Curve):
-        rdp, delta = None, rdp
-    o, v, kind, status, note = _curve_input(orders, rdp)
-    d = validate.delta("delta", delta)
-    names = _check_method(method)
-    digits = validate.digits(digits)
+    o, v, kind, status, note, d, names, digits = _conversion_input(orders, rdp, delta, "delta", method, digits)
     if digits is None:
         best = None
         for name in names:
@@ -335,12 +323,7 @@ def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digi
     Returns a Result of quantity ``delta`` with log ends (kind ``upper``), the order and the
     conversion in ``params``.
     """
-    if epsilon is None and rdp is not None and isinstance(orders, Curve):
-        rdp, epsilon = None, rdp
-    o, v, kind, status, note = _curve_input(orders, rdp)
-    e = validate.real("epsilon", epsilon)
-    names = _check_method(method)
-    digits = validate.digits(digits)
+    o, v, kind, status, note, e, names, digits = _conversion_input(orders, rdp, epsilon, "epsilon", method, digits)
     if digits is None:
         lows, best = [], None
         for name in names:
