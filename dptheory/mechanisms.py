@@ -23,6 +23,7 @@ import mpmath
 import numpy as np
 
 from . import profile, rdp as rdp_module, rounding, validate
+from .rounding import EPS
 from .formula import Formula, Parts, register
 from .precision import mp_adaptive, mp_nearest
 from .results import Curve, Kind, Result, Status
@@ -83,7 +84,6 @@ RR_RENYI = register(Formula(
 ))
 
 
-_EPS = rounding.EPS
 
 
 def _tradeoff():
@@ -206,8 +206,8 @@ class GaussianMechanism(_AdditiveNoise):
         """lambda mu^2 / 2 (Mironov 2017, Prop. 7): three correctly rounded operations."""
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
         mu_lo, mu_hi = self._mu_bounds()
-        lo = rounding.down_nonneg(o * mu_lo * mu_lo / 2, rel_err=3 * _EPS)
-        hi = rounding.up(o * mu_hi * mu_hi / 2, rel_err=3 * _EPS)
+        lo = rounding.down_nonneg(o * mu_lo * mu_lo / 2, rel_err=3 * EPS)
+        hi = rounding.up(o * mu_hi * mu_hi / 2, rel_err=3 * EPS)
         return self._curve(o, lo, hi, {"mu": self.mu})
 
 
@@ -253,7 +253,7 @@ class LaplaceMechanism(_AdditiveNoise):
 
         def at(m):
             v = m + 2 * l1
-            return v, _EPS * (m + 4 * abs(l1) + abs(v))
+            return v, EPS * (m + 4 * abs(l1) + abs(v))
 
         v_lo, e_lo = at(mu_lo)
         v_hi, e_hi = at(mu_hi)
@@ -292,7 +292,7 @@ class LaplaceMechanism(_AdditiveNoise):
             c = math.log(lam / (2 * lam - 1))
             tail = math.log1p(lm1 / lam * math.exp(-(2 * lam - 1) * m))
             log_a = x + c + tail
-            err = _EPS * (4 * abs(x) + 4 * abs(c) + 4 * abs(tail) + abs(log_a) + 2 * lam * m)
+            err = EPS * (4 * abs(x) + 4 * abs(c) + 4 * abs(tail) + abs(log_a) + 2 * lam * m)
         else:
             # A - 1 = (lam expm1((lam-1) mu) + (lam-1) expm1(-lam mu)) / (2 lam - 1): the two terms
             # cancel at first order in mu; their error relative to the sum is the condition
@@ -301,10 +301,10 @@ class LaplaceMechanism(_AdditiveNoise):
             if not am1 > 0:
                 return 0.0, math.inf
             log_a = math.log1p(am1)
-            rel = 6 * _EPS * (abs(t1) + abs(t2) + lam * m * (abs(t1) + abs(t2))) / (t1 + t2) + 4 * _EPS
+            rel = 6 * EPS * (abs(t1) + abs(t2) + lam * m * (abs(t1) + abs(t2))) / (t1 + t2) + 4 * EPS
             err = rel * log_a
         v = log_a / lm1
-        return v, err / lm1 + 2 * _EPS * abs(v)
+        return v, err / lm1 + 2 * EPS * abs(v)
 
     def _mp_rdp(self, lam, digits: int = 30):
         def fn():
@@ -381,7 +381,7 @@ class RandomizedResponse(Mechanism):
         delta(0), with its error bound (the log1p argument carries 4 roundings)."""
         d = validate.delta("delta", delta)
         x = -d * (1.0 + (self.k - 1) * math.exp(-self.eps0))
-        dx = 4 * _EPS * abs(x) + 2 * _EPS * d * (self.k - 1) * math.exp(-self.eps0) * self.eps0
+        dx = 4 * EPS * abs(x) + 2 * EPS * d * (self.k - 1) * math.exp(-self.eps0) * self.eps0
         params = {"eps0": self.eps0, "k": self.k, "delta": d}
         source = "k-ary randomized response: its privacy profile inverted in closed form"
 
@@ -389,7 +389,7 @@ class RandomizedResponse(Mechanism):
             if xv <= -1.0:
                 return 0.0
             v = self.eps0 + math.log1p(xv)
-            err = _EPS * (self.eps0 + 2 * abs(math.log1p(xv)) + abs(v))
+            err = EPS * (self.eps0 + 2 * abs(math.log1p(xv)) + abs(v))
             return rounding.up_nonneg(v, err) if direction > 0 else rounding.down_nonneg(v, err)
 
         return Result("epsilon", at(x - dx, -1), at(min(x + dx, 0.0), 1), Kind.EXACT, Status.PROVEN, f"{self.name}-profile",
@@ -413,11 +413,11 @@ class RandomizedResponse(Mechanism):
             l2 = np.log(-np.expm1(-e0 * o))
         ln = self._log_norm()
         z = log_expm1 + l2 - ln
-        dz = _EPS * (4 * np.abs(x) + 3 * np.abs(log_expm1 - x) + 4 * np.abs(l2) + 3 * ln + 2 * np.abs(z) + 4 * e0 * o)
+        dz = EPS * (4 * np.abs(x) + 3 * np.abs(log_expm1 - x) + 4 * np.abs(l2) + 3 * ln + 2 * np.abs(z) + 4 * e0 * o)
         soft = np.logaddexp(0.0, z)  # softplus(z) = log(1 + e^z)
         v = soft / lm1
         # d softplus / dz = sigmoid(z), and sigmoid(z) / softplus(z) <= min(1, 1/z)
-        rel = dz * np.where(z > 1.0, 1.0 / np.maximum(z, 1.0), 1.0) + 4 * _EPS
+        rel = dz * np.where(z > 1.0, 1.0 / np.maximum(z, 1.0), 1.0) + 4 * EPS
         lo = rounding.down_nonneg(v, rel_err=rel)
         hi = rounding.up(v, rel_err=rel)
         return self._curve(o, lo, hi, {"eps0": e0, "k": self.k})

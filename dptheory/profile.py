@@ -30,6 +30,7 @@ import numpy as np
 from statistics import NormalDist
 
 from . import rounding, validate
+from .rounding import EPS
 from .formula import Formula, Parts, register
 from .inverse import SearchParameters, epsilon_bracket
 from .precision import log1mexp, mp_adaptive, mp_nearest, nearest_from_log_enclosure
@@ -58,7 +59,6 @@ GDP_DELTA = register(Formula(
     description="privacy profile of mu-GDP",
 ))
 
-_EPS = rounding.EPS
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 #: relative width of the float64 enclosure of delta above which :func:`gdp_delta_result` and
@@ -110,8 +110,8 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
     q = e / mu_v
     a = -q + mu_v / 2.0
     b = -q - mu_v / 2.0
-    da = _EPS * (np.abs(q) + np.abs(a))
-    db = _EPS * (np.abs(q) + np.abs(b))
+    da = EPS * (np.abs(q) + np.abs(a))
+    db = EPS * (np.abs(q) + np.abs(b))
     mid = np.empty_like(e)
     lo = np.empty_like(e)
     hi = np.empty_like(e)
@@ -121,12 +121,12 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
             at, bt, dat, dbt = a[tail], b[tail], da[tail], db[tail]
             x1, x2 = -at, -bt
             r1, r2 = mills(np.atleast_1d(x1)), mills(np.atleast_1d(x2))
-            rel1 = ERFCX_RTOL + 3 * _EPS + dat + _EPS * x1
-            rel2 = ERFCX_RTOL + 3 * _EPS + dbt + _EPS * x2
+            rel1 = ERFCX_RTOL + 3 * EPS + dat + EPS * x1
+            rel2 = ERFCX_RTOL + 3 * EPS + dbt + EPS * x2
             diff = r1 - r2
-            ddiff = rel1 * r1 + rel2 * r2 + _EPS * np.abs(diff)
+            ddiff = rel1 * r1 + rel2 * r2 + EPS * np.abs(diff)
             quad = -0.5 * at * at - _HALF_LOG_2PI
-            dquad = np.abs(at) * dat + _EPS * (at * at + 1.0)
+            dquad = np.abs(at) * dat + EPS * (at * at + 1.0)
             mid[tail] = quad + np.log(diff)
             lo[tail] = quad - dquad + rounding.log_down(np.maximum(diff - ddiff, 0.0))
             hi[tail] = quad + dquad + rounding.log_up(diff + ddiff)
@@ -138,16 +138,16 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
             dla = _log_ndtr_slope(ab) * dab + LOG_NDTR_RTOL * np.abs(la) + _log_ndtr_flush(ab)
             dlb = _log_ndtr_slope(bb) * dbb + LOG_NDTR_RTOL * np.abs(lb) + _log_ndtr_flush(bb)
             t = eb + lb - la
-            dt = dla + dlb + 2 * _EPS * (np.abs(eb) + np.abs(lb) + np.abs(la))
+            dt = dla + dlb + 2 * EPS * (np.abs(eb) + np.abs(lb) + np.abs(la))
             m = log1mexp(np.minimum(t, 0.0))
             m_lo = log1mexp(np.minimum(t + dt, 0.0))
             m_hi = log1mexp(np.minimum(t - dt, 0.0))
             mid[body] = la + m
             # + _SUBNORMAL: exp(t) and log1p of it lose relative accuracy below the normal range
-            lo[body] = la - dla + m_lo - 2 * _EPS * np.abs(m_lo) - _SUBNORMAL
-            hi[body] = la + dla + m_hi + 2 * _EPS * np.abs(m_hi) + _SUBNORMAL
-    lo = np.where(np.isfinite(lo), rounding.down(np.where(np.isfinite(lo), lo, 0.0), 2 * _EPS * np.abs(lo)), lo)
-    hi = np.where(np.isfinite(hi), rounding.up(np.where(np.isfinite(hi), hi, 0.0), 2 * _EPS * np.abs(hi)), hi)
+            lo[body] = la - dla + m_lo - 2 * EPS * np.abs(m_lo) - _SUBNORMAL
+            hi[body] = la + dla + m_hi + 2 * EPS * np.abs(m_hi) + _SUBNORMAL
+    lo = np.where(np.isfinite(lo), rounding.down(np.where(np.isfinite(lo), lo, 0.0), 2 * EPS * np.abs(lo)), lo)
+    hi = np.where(np.isfinite(hi), rounding.up(np.where(np.isfinite(hi), hi, 0.0), 2 * EPS * np.abs(hi)), hi)
     hi = np.minimum(hi, 0.0)  # delta <= 1
     return mid, lo, hi
 
@@ -294,7 +294,7 @@ def composed_mu(mu, compositions=1) -> tuple[float, float]:
     v = math.sqrt(t) * mu_v  # two correctly rounded operations
     if Fraction(v) ** 2 == t * Fraction(mu_v) ** 2:
         return v, v  # exact (t a perfect square and no rounding in the product)
-    return rounding.down(v, rel_err=_EPS), rounding.up(v, rel_err=_EPS)
+    return rounding.down(v, rel_err=EPS), rounding.up(v, rel_err=EPS)
 
 
 def _params(mu, compositions, mu_hi, **extra) -> dict:

@@ -28,6 +28,7 @@ import numpy as np
 from . import validate
 from .formula import Formula, Parts, register
 from . import rounding
+from .rounding import EPS
 from .results import Curve, Kind, Result, Status
 
 
@@ -116,7 +117,6 @@ def _orders_and_values(orders, values):
 
 #: the proven conversions; "best" takes, at every order, the smaller of the two
 CONVERSIONS = ("balle", "mironov")
-_EPS = rounding.EPS
 
 
 def _check_method(method: str) -> tuple[str, ...]:
@@ -135,7 +135,7 @@ def _log_one_minus_inv(o: np.ndarray):
         lm1 = np.log(np.where(near, o - 1.0, 1.0))
         lo = np.log(o)
         val = np.where(near, lm1 - lo, np.log1p(-1.0 / np.where(near, 2.0, o)))
-        err = np.where(near, _EPS * (np.abs(lm1) + np.abs(lo) + np.abs(val)), 4 * _EPS * np.abs(val))
+        err = np.where(near, EPS * (np.abs(lm1) + np.abs(lo) + np.abs(val)), 4 * EPS * np.abs(val))
     return val, err
 
 
@@ -153,7 +153,7 @@ def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
     if conversion == "mironov":
         t3 = -log_d / lm1
         val = v + t3
-        err = _EPS * (3 * np.abs(t3) + np.abs(val))
+        err = EPS * (3 * np.abs(t3) + np.abs(val))
     else:
         l1, e1 = _log_one_minus_inv(o)
         log_o = np.log(o)
@@ -161,7 +161,7 @@ def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
         t3 = num / lm1
         s1 = v + l1
         val = s1 - t3
-        err = e1 + _EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
+        err = e1 + EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
     err = 2 * err
     inf = np.isinf(v)
     with np.errstate(invalid="ignore"):
@@ -176,10 +176,10 @@ def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
     lm1 = o - 1.0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         gap = v - e
-        egap = _EPS * np.abs(gap)
+        egap = EPS * np.abs(gap)
         if conversion == "mironov":
             val = lm1 * gap
-            err = lm1 * egap + _EPS * np.abs(val)
+            err = lm1 * egap + EPS * np.abs(val)
         else:
             near = o < 2.0
             log_lm1 = np.log(lm1)
@@ -189,16 +189,16 @@ def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
             prod = lm1 * inner
             lam_log = o * log_o
             val_near = prod - lam_log
-            err_near = (lm1 * (egap + _EPS * (np.abs(log_lm1) + np.abs(inner))) + _EPS * np.abs(prod)
-                        + 2 * _EPS * np.abs(lam_log) + _EPS * np.abs(val_near))
+            err_near = (lm1 * (egap + EPS * (np.abs(log_lm1) + np.abs(inner))) + EPS * np.abs(prod)
+                        + 2 * EPS * np.abs(lam_log) + EPS * np.abs(val_near))
             # above: (lambda-1)(rho - eps) - log(lambda-1) + lambda log1p(-1/lambda)
             l1, e1 = _log_one_minus_inv(o)
             prod2 = lm1 * gap
             tail = o * l1
             s2 = prod2 - log_lm1
             val_far = s2 + tail
-            err_far = (lm1 * egap + _EPS * np.abs(prod2) + _EPS * np.abs(log_lm1) + o * e1
-                       + _EPS * np.abs(tail) + _EPS * (np.abs(s2) + np.abs(val_far)))
+            err_far = (lm1 * egap + EPS * np.abs(prod2) + EPS * np.abs(log_lm1) + o * e1
+                       + EPS * np.abs(tail) + EPS * (np.abs(s2) + np.abs(val_far)))
             val = np.where(near, val_near, val_far)
             err = np.where(near, err_near, err_far)
         err = 2 * err
@@ -516,8 +516,8 @@ def compose(*curves):
         low = np.sum([c.lower for c in curves], axis=0)
         high = np.sum([c.upper for c in curves], axis=0)
         sound = all(c.kind in (Kind.UPPER, Kind.EXACT) for c in curves)
-        return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * _EPS),
-                     _up_inf(high, (m - 1) * _EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
+        return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * EPS),
+                     _up_inf(high, (m - 1) * EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
                      _status_of(curves), "+".join(c.method for c in curves), "; ".join(c.source for c in curves),
                      "composed (Mironov 2017, Prop. 1)" + ("" if sound else ": a curve that is not an upper bound"))
     arrays = [validate.real_array(f"curve[{i}]", c, low=0.0, allow_inf=True) for i, c in enumerate(curves)]
@@ -525,7 +525,7 @@ def compose(*curves):
     for i, a in enumerate(arrays):
         if a.shape != shape:
             raise validate.DomainError(f"curve[{i}] has shape {a.shape}, expected {shape}: curves must share orders")
-    return _up_inf(np.sum(arrays, axis=0), (len(arrays) - 1) * _EPS)
+    return _up_inf(np.sum(arrays, axis=0), (len(arrays) - 1) * EPS)
 
 
 def _up_inf(x, rel_err):
@@ -550,4 +550,4 @@ def gdp_to_rdp(mu_value, orders):
     """RDP curve lambda mu^2 / 2 implied by mu-GDP (an upper bound: rounded up)."""
     m = validate.nonnegative("mu", mu_value)
     o = validate.real_array("orders", orders, low=1.0, low_open=True)
-    return rounding.up(GDP_RDP.numpy(check=False)(m, o), rel_err=2 * _EPS)
+    return rounding.up(GDP_RDP.numpy(check=False)(m, o), rel_err=2 * EPS)
