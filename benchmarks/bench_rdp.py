@@ -1,5 +1,7 @@
 """Speed of the shuffle RDP routines, as ratios within one run.
 
+0. The whole curve table and ``dptheory rdp --orders 2..64`` against main before the speed
+   branch (61d756a), as CPU-time ratios.
 1. The RDP curve of the shuffle model at 63 orders (2..64), every method, at n = 1e6, 1e8, 1e9
    and 1e12, against the code of commit ff5a3bc (run from a git worktree of that commit, created
    under /tmp if missing, in a subprocess of this run); the old code is timed on the two exact
@@ -132,30 +134,53 @@ _TABLE = """
 import sys, time, numpy as np
 from dptheory.shuffle import rdp
 rdp.rdp_curves(1.0, 10**4, [2.0])  # imports and lazily built formulas, outside the timing
-t = time.perf_counter()
+rdp.rdp_curve("girgis-corollary-3.2", 1.0, 10**8, [2.0, 16.0, 17.0])  # its edge check, outside too
+t = time.process_time()
 rdp.rdp_curves(float(sys.argv[1]), int(float(sys.argv[2])), np.arange(2, 65, dtype=float), rtol=1e-3)
-print(time.perf_counter() - t)
+print(time.process_time() - t)
 """
-BASELINE = "eeac60f"  # main before the rdp-robust branch
+#: main before the speed branch (issue 9's speed targets)
+BASELINE = "61d756a"
 
 
 def section_table():
     """The whole curve table of ``dptheory rdp --orders 2..64`` (every method), this tree against
-    BASELINE (git archive under /tmp, each in a fresh subprocess of this run)."""
-    print(f"0. whole RDP curve table, 63 orders, every method (seconds): this tree vs {BASELINE}")
+    BASELINE (git archive under /tmp, each in a fresh subprocess of this run), in CPU seconds
+    (median of 3: less sensitive than wall clock to other work on a shared machine); then the
+    command itself, start-up included."""
+    print(f"0. whole RDP curve table, 63 orders, every method (CPU s, median of 3): this tree vs {BASELINE}")
     base = f"/tmp/dptheory-{BASELINE}"
     if not os.path.isdir(base):
         os.makedirs(base)
         subprocess.run(f"git -C {ROOT} archive {BASELINE} | tar -x -C {base}", shell=True, check=True)
 
     def run(cwd, e0, n):
-        r = subprocess.run([sys.executable, "-W", "ignore", "-c", _TABLE, str(e0), str(n)], cwd=cwd,
-                           env={**os.environ, "PYTHONPATH": cwd}, capture_output=True, text=True, timeout=600)
-        return float(r.stdout.split()[-1]) if r.returncode == 0 else float("nan")
+        times = []
+        for _ in range(3):
+            r = subprocess.run([sys.executable, "-W", "ignore", "-c", _TABLE, str(e0), str(n)], cwd=cwd,
+                               env={**os.environ, "PYTHONPATH": cwd}, capture_output=True, text=True, timeout=600)
+            times.append(float(r.stdout.split()[-1]) if r.returncode == 0 else float("nan"))
+        return float(np.median(times))
 
-    for e0, n in ((1.0, 10**8), (1.0, 10**12), (0.1, 10**8), (4.0, 10**8)):
+    def command(cwd, n):
+        import resource
+
+        times = []
+        for _ in range(3):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, "-m", "dptheory", "rdp", "--eps0", "1", "--n", n, "--orders", "2..64"],
+                           cwd=cwd, env={**os.environ, "PYTHONPATH": cwd}, capture_output=True, timeout=600)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        return float(np.median(times))
+
+    for e0, n in ((1.0, 10**8), (1.0, 10**12), (0.1, 10**8), (0.1, 10**12), (4.0, 10**8), (1.0, 10**6)):
         new, old = run(ROOT, e0, n), run(base, e0, n)
         print(f"   eps0 = {e0}, n = {n:.0e}: new {new:.2f} s, {BASELINE} {old:.2f} s, ratio {old / new:.2f}x")
+    for n in ("1e8", "1e12"):
+        new, old = command(ROOT, n), command(base, n)
+        print(f"   dptheory rdp --eps0 1 --n {n} --orders 2..64 (start-up included): new {new:.2f} s, "
+              f"{BASELINE} {old:.2f} s, ratio {old / new:.2f}x")
 
 
 def main():

@@ -18,6 +18,7 @@ imports none of them. The list of every formula is :mod:`dptheory.catalogue`.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable, Mapping, NamedTuple
 
 import mpmath
@@ -28,6 +29,9 @@ from .results import Kind, Status
 from .validate import ConditionError, DomainError
 
 _REGISTRY: dict[str, "Formula"] = {}
+
+#: decimal digits at which :meth:`Formula.failed_condition` evaluates a condition
+CONDITION_DIGITS = 50
 
 
 def _call_builder(build):
@@ -65,23 +69,48 @@ class Parts(NamedTuple):
     where: tuple = ()
 
 
-def _assumption_checks(sym) -> list[tuple[str, Callable]]:
-    """The symbol's own assumptions as (LaTeX, predicate on a float array) pairs.
+def _assumption_kinds(sym) -> list[tuple[str, str]]:
+    """The symbol's own assumptions as (LaTeX, kind) pairs, kind one of :data:`_PREDICATES`.
 
     They cannot be sympy relationals: ``mu >= 0`` is already ``True`` for a nonnegative symbol.
     """
     sp = _sympy()
     name = sp.latex(sym)
-    checks = []
+    kinds = []
     if sym.is_integer:
-        checks.append((f"{name} \\in \\mathbb{{Z}}", lambda v: np.all(v == np.floor(v))))
+        kinds.append((f"{name} \\in \\mathbb{{Z}}", "integer"))
     if sym.is_positive:
-        checks.append((f"{name} > 0", lambda v: np.all(v > 0)))
+        kinds.append((f"{name} > 0", "positive"))
     elif sym.is_nonnegative:
-        checks.append((f"{name} \\geq 0", lambda v: np.all(v >= 0)))
+        kinds.append((f"{name} \\geq 0", "nonnegative"))
     if sym.is_finite is not False:
-        checks.append((f"{name} \\text{{ finite}}", lambda v: np.all(np.isfinite(v))))
-    return checks
+        kinds.append((f"{name} \\text{{ finite}}", "finite"))
+    return kinds
+
+
+#: the predicates of the symbols' assumptions, on float arrays
+_PREDICATES: dict[str, Callable] = {
+    "integer": lambda v: np.all(v == np.floor(v)),
+    "positive": lambda v: np.all(v > 0),
+    "nonnegative": lambda v: np.all(v >= 0),
+    "finite": lambda v: np.all(np.isfinite(v)),
+}
+
+
+def _assumption_checks(sym) -> list[tuple[str, Callable]]:
+    """The symbol's own assumptions as (LaTeX, predicate on a float array) pairs."""
+    return [(text, _PREDICATES[kind]) for text, kind in _assumption_kinds(sym)]
+
+
+class _Signature(NamedTuple):
+    """What the generated functions need to know of the parameters, without sympy: their sympy
+    names, keyword names, integer flags and assumption checks (LaTeX, predicate)."""
+
+    names: tuple
+    keywords: tuple
+    integer: tuple
+    checks: tuple
+    latex: tuple
 
 
 class Formula:
@@ -321,26 +350,57 @@ class Formula:
             f"{self.name}: unknown parameter {name!r}; parameters are {[_kw(p) for p in self.params]}"
         )
 
-    def _bind(self, args: tuple, kwargs: Mapping[str, Any]) -> dict:
-        if len(args) > len(self.params):
-            raise TypeError(f"{self.name} takes {len(self.params)} arguments, got {len(args)}")
-        values = {}
-        for sym, val in zip(self.params, args):
-            values[sym] = val
+    @functools.cached_property
+    def _signature(self) -> _Signature:
+        """The parameters' names, integer flags and assumption checks: from the generated file
+        where this formula is in it (no sympy), else from the sympy symbols."""
+        entry = self._generated_entry
+        if entry is not None:
+            params = entry["params"]
+            return _Signature(tuple(p[0] for p in params), tuple(p[1] for p in params), tuple(p[2] for p in params),
+                              tuple(tuple((text, _PREDICATES[kind]) for text, kind in p[3]) for p in params),
+                              tuple(p[4] for p in params))
+        sp = _sympy()
+        return _Signature(tuple(s.name for s in self.params), tuple(_kw(s) for s in self.params),
+                          tuple(bool(s.is_integer) for s in self.params),
+                          tuple(tuple(_assumption_checks(s)) for s in self.params),
+                          tuple(sp.latex(s) for s in self.params))
+
+    def _bind(self, args: tuple, kwargs: Mapping[str, Any]) -> list:
+        """The values of the parameters, in call order, from positional and keyword arguments."""
+        sig = self._signature
+        count = len(sig.names)
+        if len(args) > count:
+            raise TypeError(f"{self.name} takes {count} arguments, got {len(args)}")
+        values: dict[int, Any] = dict(enumerate(args))
         for key, val in kwargs.items():
-            sym = self._symbol(key)
-            if sym in values:
+            where = [i for i in range(count) if key in (sig.names[i], sig.keywords[i])]
+            if not where:
+                raise DomainError(f"{self.name}: unknown parameter {key!r}; parameters are {list(sig.keywords)}")
+            if where[0] in values:
                 raise TypeError(f"{self.name}: parameter {key!r} given twice")
-            values[sym] = val
-        missing = [_kw(p) for p in self.params if p not in values]
+            values[where[0]] = val
+        missing = [sig.keywords[i] for i in range(count) if i not in values]
         if missing:
             raise TypeError(f"{self.name}: missing parameters {missing}")
-        return values
+        return [values[i] for i in range(count)]
 
     def failed_condition(self, *args, **kwargs):
-        """The first condition violated at these (scalar) parameters, as LaTeX, or None."""
+        """The first condition violated at these (scalar) parameters, as LaTeX, or None.
+
+        Numbers are checked exactly as given (an mpmath number from the float), each condition
+        evaluated with mpmath at :data:`CONDITION_DIGITS` digits by the function generated from
+        it (no sympy); sympy values (or a formula without generated functions) go through sympy.
+        """
+        values_list = self._bind(args, kwargs)
+        entry = self._generated_entry
+        if entry is not None and not any(type(v).__module__.startswith("sympy") for v in values_list):
+            return self._failed_condition_mpmath(values_list)
+        return self._failed_condition_sympy(values_list)
+
+    def _failed_condition_sympy(self, values_list: list):
         sp = _sympy()
-        values = self._bind(args, kwargs)
+        values = dict(zip(self.params, values_list))
         for sym, val in values.items():
             if isinstance(val, sp.Basic):
                 continue
@@ -361,6 +421,28 @@ class Formula:
                 return sp.latex(cond)
         return None
 
+    def _failed_condition_mpmath(self, values: list):
+        sig = self._signature
+        arrays = []
+        for latex, checks, val in zip(sig.latex, sig.checks, values):
+            try:
+                arr = np.asarray(float(val))
+            except (TypeError, ValueError):
+                arr = np.asarray(math.nan)
+            if np.isnan(arr):
+                return f"{latex} \\in \\mathbb{{R}}"
+            for text, pred in checks:
+                if not pred(arr):
+                    return text
+            arrays.append(val)
+        with mpmath.workdps(CONDITION_DIGITS):
+            ordered = [mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else v for v in arrays]
+            ordered = [int(v) if integer and v == mpmath.floor(v) else v for integer, v in zip(sig.integer, ordered)]
+            for text, cond in self._mp_conditions:
+                if not bool(cond(*ordered)):
+                    return text
+        return None
+
     def holds(self, *args, **kwargs) -> bool:
         """True when every validity condition holds at these parameters."""
         return self.failed_condition(*args, **kwargs) is None
@@ -370,7 +452,7 @@ class Formula:
         failed = self.failed_condition(*args, **kwargs)
         if failed is not None:
             values = self._bind(args, kwargs)
-            shown = ", ".join(f"{_kw(s)}={v!r}" for s, v in values.items())
+            shown = ", ".join(f"{k}={v!r}" for k, v in zip(self._signature.keywords, values))
             plain = " (an integer)" if "mathbb{Z}" in failed else ""
             raise ConditionError(
                 f"{self.name} ({self.source}) does not hold at {shown}: condition ${failed}${plain} fails"
@@ -378,42 +460,86 @@ class Formula:
 
     # ------------------------------------------------------------------ numerics
     @functools.cached_property
+    def _generated_entry(self) -> dict | None:
+        """This formula's entry of the generated file ``dptheory/generated_formulas.json``, or
+        None: only a registered formula built by its module's builder has one (a formula made
+        by :meth:`with_expr` may share the name, not the expression)."""
+        if self._build is None or _REGISTRY.get(self.name) is not self:
+            return None
+        entry = _generated_formulas().get(self.name)
+        if entry is None or entry["builder"] != _builder_fingerprint(self._build):
+            return None  # the builder changed since the module was generated: lambdify afresh
+        return entry
+
+    def _compiled(self, which: str, sympy_version: Callable) -> Callable:
+        entry = self._generated_entry
+        if entry is None:
+            return sympy_version()
+        return _compile(self.name, *entry[which])
+
+    @functools.cached_property
     def _np(self) -> Callable:
-        sp = _sympy()
-        return sp.lambdify(self.params, self.expr, modules=special.numpy_modules())
+        return self._compiled("numpy", lambda: _lambdify(self.params, self.expr, special.numpy_modules()))
 
     @functools.cached_property
     def _np_conditions(self) -> list[tuple[str, Callable]]:
+        entry = self._generated_entry
+        if entry is not None:
+            return [(text, _compile(self.name, source, names)) for text, source, names in entry["conditions"]]
         sp = _sympy()
-        return [(sp.latex(c), sp.lambdify(self.params, c, modules=special.numpy_modules())) for c in self.all_conditions()]
+        return [(sp.latex(c), _lambdify(self.params, c, special.numpy_modules())) for c in self.all_conditions()]
+
+    @functools.cached_property
+    def _mp_conditions(self) -> list[tuple[str, Callable]]:
+        entry = self._generated_entry
+        return [(text, _compile(self.name, source, names)) for text, source, names in entry["mp_conditions"]]
 
     @functools.cached_property
     def _mp(self) -> Callable:
+        return self._compiled("mpmath", lambda: _lambdify(self.params, self.expr, special.MPMATH_MODULES))
+
+    def generated(self) -> dict:
+        """The data of this formula's entry in the generated file (what :meth:`numpy` and
+        :meth:`mpmath` run without importing sympy): the parameters (name, keyword, integer flag,
+        assumption checks as (LaTeX, kind)), and the source lambdified by sympy from the
+        expression and from each condition, with where each global name it uses comes from."""
         sp = _sympy()
-        return sp.lambdify(self.params, self.expr, modules=special.MPMATH_MODULES)
+        return {
+            "builder": _builder_fingerprint(self._build),
+            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(_assumption_kinds(s)), sp.latex(s))
+                            for s in self.params),
+            "numpy": _lambdified_source(self.params, self.expr, special.numpy_modules()),
+            "mpmath": _lambdified_source(self.params, self.expr, special.MPMATH_MODULES),
+            "conditions": tuple((sp.latex(c),) + _lambdified_source(self.params, c, special.numpy_modules())
+                                for c in self.all_conditions()),
+            "mp_conditions": tuple((sp.latex(c),) + _lambdified_source(self.params, c, special.MPMATH_MODULES)
+                                   for c in self.all_conditions()),
+        }
 
     def numpy(self, *, check: bool = True) -> Callable:
         """A vectorised float64 function of the parameters (positional or by name).
 
         With ``check`` (the default) it raises :class:`ConditionError` if any element violates a
-        condition.
+        condition. The function is the one sympy lambdifies from the expression; for the
+        registered formulas its source is kept in ``dptheory/generated_formulas.json`` (checked
+        against the expression by tests/test_formula.py), so that no float path imports sympy.
         """
+        sig = self._signature
 
         def fn(*args, **kwargs):
-            values = self._bind(args, kwargs)
-            ordered = [np.asarray(values[s], dtype=float) for s in self.params]
+            ordered = [np.asarray(v, dtype=float) for v in self._bind(args, kwargs)]
             if check:
                 def fail(text, ok):
                     ok = np.broadcast_to(np.asarray(ok, dtype=bool), np.broadcast(*ordered).shape)
                     where = tuple(np.argwhere(~ok)[0]) if ok.ndim else ()
-                    shown = ", ".join(f"{_kw(s)}={float(np.broadcast_to(a, ok.shape)[where])!r}"
-                                      for s, a in zip(self.params, ordered))
+                    shown = ", ".join(f"{kw}={float(np.broadcast_to(a, ok.shape)[where])!r}"
+                                      for kw, a in zip(sig.keywords, ordered))
                     plain = " (an integer)" if "mathbb{Z}" in text else ""
                     raise ConditionError(f"{self.name} ({self.source}) does not hold at {shown}: "
                                          f"condition ${text}${plain} fails")
 
-                for sym, arr in zip(self.params, ordered):
-                    for text, pred in _assumption_checks(sym):
+                for checks, arr in zip(sig.checks, ordered):
+                    for text, pred in checks:
                         if not pred(arr):
                             fail(text, np.vectorize(lambda v: bool(pred(np.asarray(v))))(arr) if arr.ndim else False)
                 for text, cond in self._np_conditions:
@@ -422,19 +548,19 @@ class Formula:
                     if not np.all(ok):
                         fail(text, ok)
             # integer parameters (summation bounds, binomial arguments) are passed as ints
-            args_np = [int(arr) if sym.is_integer and arr.ndim == 0 and np.isfinite(arr) and arr == np.floor(arr)
-                       else arr for sym, arr in zip(self.params, ordered)]
+            args_np = [int(arr) if integer and arr.ndim == 0 and np.isfinite(arr) and arr == np.floor(arr)
+                       else arr for integer, arr in zip(sig.integer, ordered)]
             with np.errstate(all="ignore"):
                 out = self._np(*args_np)
             out = np.asarray(out, dtype=float)
             if np.isnan(out).any():
-                shown = ", ".join(f"{sym} = {np.asarray(a).ravel()[0]:g}" for sym, a in zip(self.params, ordered))
+                shown = ", ".join(f"{name} = {np.asarray(a).ravel()[0]:g}" for name, a in zip(sig.names, ordered))
                 raise ConditionError(
                     f"{self.name} is undefined at {shown}: the expression has no real value there "
                     "(a logarithm or root of a negative number)")
             return out if out.ndim else float(out)
 
-        fn.__doc__ = f"{self.name}: {self.description or self.latex()} (numpy, generated)"
+        fn.__doc__ = f"{self.name}: {self.description} (numpy, generated)"
         return fn
 
     def mpmath(self, digits: int | None = 50, *, check: bool = True) -> Callable:
@@ -443,6 +569,7 @@ class Formula:
         With ``digits=None`` the function uses the ambient mpmath precision, so that callers such
         as :func:`dptheory.precision.mp_adaptive` can raise it.
         """
+        sig = self._signature
 
         def fn(*args, **kwargs):
             if check:
@@ -450,15 +577,14 @@ class Formula:
             values = self._bind(args, kwargs)
             with mpmath.workdps(digits if digits is not None else mpmath.mp.dps):
                 ordered = []
-                for sym in self.params:
-                    v = values[sym]
-                    if sym.is_integer and not isinstance(v, mpmath.mpf) and float(v) == int(float(v)):
+                for integer, v in zip(sig.integer, values):
+                    if integer and not isinstance(v, mpmath.mpf) and float(v) == int(float(v)):
                         ordered.append(int(float(v)))  # summation bounds and binomials need ints
                     else:
                         ordered.append(v if isinstance(v, mpmath.mpf) else mpmath.mpf(v))
                 return self._mp(*ordered)
 
-        fn.__doc__ = f"{self.name}: {self.description or self.latex()} (mpmath, generated)"
+        fn.__doc__ = f"{self.name}: {self.description} (mpmath, generated)"
         return fn
 
     def __call__(self, *args, digits: int | None = None, **kwargs):
@@ -466,6 +592,101 @@ class Formula:
         if digits is not None:
             return self.mpmath(digits)(*args, **kwargs)
         return self.numpy()(*args, **kwargs)
+
+
+# ---------------------------------------------------------------------- generated functions
+@functools.lru_cache(maxsize=1)
+def _generated_formulas() -> dict:
+    """The entries of ``generated_formulas.json`` (written by
+    :func:`dptheory.catalogue.generated_text`; empty if it is missing)."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated_formulas.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)["formulas"]
+    except FileNotFoundError:  # pragma: no cover - the file ships with the package
+        return {}
+
+
+@functools.lru_cache(maxsize=None)
+def _builder_fingerprint(build) -> str:
+    """SHA-256 of the builder's source text: a generated entry whose builder has been edited
+    since is not used (the formula is lambdified afresh, and tests/test_formula.py fails until
+    the module is regenerated)."""
+    import hashlib
+    import inspect
+
+    try:
+        text = inspect.getsource(build)
+    except (OSError, TypeError):
+        return ""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _lambdify(params, expr, modules) -> Callable:
+    return _sympy().lambdify(params, expr, modules=modules)
+
+
+#: the modules a generated function's global names are looked up in, in this order
+_NAME_SOURCES = ("dptheory.special", "numpy", "scipy.special", "mpmath", "math", "functools", "builtins")
+
+
+def _lambdified_source(params, expr, modules) -> tuple[str, tuple]:
+    """(source, names) of the function sympy lambdifies: the source with its dummy arguments
+    renamed deterministically, and each global name it uses with where it comes from,
+    ``(name, "module:attribute")`` or ``(name, "module")`` for a module."""
+    import ast
+    import builtins
+    import importlib
+    import inspect
+    import re
+
+    fn = _lambdify(params, expr, modules)
+    source = inspect.getsource(fn)
+    dummies: dict[str, str] = {}
+    source = re.sub(r"\b_?Dummy_\d+\b", lambda m: dummies.setdefault(m.group(0), f"_arg{len(dummies)}"), source)
+    tree = ast.parse(source)
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    stored |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for a in n.args.args}
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - stored)
+    names = []
+    for name in used:
+        if name in fn.__globals__:
+            obj = fn.__globals__[name]
+        elif hasattr(builtins, name):
+            obj = getattr(builtins, name)
+        else:
+            raise LookupError(f"lambdified name {name!r} is not defined")
+        where = None
+        if inspect.ismodule(obj):
+            where = obj.__name__
+        else:
+            for module in _NAME_SOURCES:
+                mod = importlib.import_module(module)
+                attrs = [a for a in (name, getattr(obj, "__name__", None)) if a and getattr(mod, a, None) is obj]
+                if attrs:
+                    where = f"{module}:{attrs[0]}"
+                    break
+        if where is None:
+            raise LookupError(f"lambdified name {name!r} = {obj!r} is in none of {_NAME_SOURCES}")
+        names.append((name, where))
+    return source, tuple(names)
+
+
+def _compile(formula_name: str, source: str, names: tuple) -> Callable:
+    """The function of a generated source, its global names imported from where they come from
+    (scipy.special only by the formulas that use it)."""
+    import importlib
+
+    namespace: dict[str, Any] = {}
+    for name, where in names:
+        module, _, attribute = where.partition(":")
+        obj = importlib.import_module(module)
+        namespace[name] = getattr(obj, attribute) if attribute else obj
+    exec(compile(source, f"<generated: {formula_name}>", "exec"), namespace)  # noqa: S102 - our own generated code
+    return namespace["_lambdifygenerated"]
 
 
 def merged_conditions(params, conditions) -> tuple[dict, list]:

@@ -5,8 +5,8 @@
 * :class:`RandomizedResponse`: k-ary randomized response, epsilon-LDP; its output pmfs are
   available, so every closed form is checked in the tests against the divergences of the pmfs.
 
-Every mechanism gives ``delta(epsilon)`` as a float (rounded as scipy rounds: 0.0 or a subnormal
-below the float range), ``epsilon(delta)`` as a certified :class:`~dptheory.results.Result`, and
+Every mechanism gives ``delta(epsilon)`` as a float, correctly rounded (0.0 or a subnormal below
+the float range, as scipy's functions do), ``epsilon(delta)`` as a certified :class:`~dptheory.results.Result`, and
 its RDP curve as a certified :class:`~dptheory.results.Curve` (an exact value computed in float64
 is an interval too: the curve's ends enclose the Renyi divergence, error bound included).
 :func:`report` gathers the three for ``dptheory mechanism``.
@@ -22,9 +22,10 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from . import profile, rdp as rdp_module, rounding, tradeoff, validate
+from . import profile, rdp as rdp_module, rounding, validate
+from .rounding import EPS
 from .formula import Formula, Parts, register
-from .precision import mp_adaptive
+from .precision import mp_adaptive, mp_nearest
 from .results import Curve, Kind, Result, Status
 
 
@@ -83,7 +84,14 @@ RR_RENYI = register(Formula(
 ))
 
 
-_EPS = rounding.EPS
+
+
+def _tradeoff():
+    """:mod:`dptheory.tradeoff`, imported on first use: it imports scipy (0.3-0.5 s), which the
+    epsilon and RDP views (``dptheory mechanism``) never need."""
+    from . import tradeoff
+
+    return tradeoff
 
 #: relative error of a float64 RDP value above which the curve is evaluated with mpmath
 _FLOAT_RTOL_LIMIT = 1e-11
@@ -116,12 +124,12 @@ class Mechanism(abc.ABC):
     source = ""
 
     @abc.abstractmethod
-    def tradeoff(self) -> tradeoff.TradeOff:
+    def tradeoff(self):
         """The trade-off function of the mechanism's worst pair of neighbouring inputs."""
 
     def delta(self, epsilon):
-        """Privacy profile delta(epsilon) (exact), as a float: 0.0 or a subnormal below the float
-        range (see :meth:`log_delta` there)."""
+        """Privacy profile delta(epsilon) (exact), correctly rounded to a float (0.0 or a
+        subnormal below the float range; see :meth:`log_delta` there)."""
         return self.tradeoff().delta(epsilon)
 
     def log_delta(self, epsilon):
@@ -146,25 +154,49 @@ class Mechanism(abc.ABC):
         return rdp_module.epsilon_from_rdp(self.rdp(orders), delta)
 
 
-class GaussianMechanism(Mechanism):
+class _AdditiveNoise(Mechanism):
+    """Noise of a scale (its parameter named by ``noise``) on a query of the given sensitivity:
+    mu = sensitivity / scale, a rounded quotient enclosed by :meth:`_mu_bounds`."""
+
+    noise = "scale"
+
+    def __init__(self, scale, sensitivity=1.0):
+        setattr(self, self.noise, validate.positive(self.noise, scale))
+        self.sensitivity = validate.positive("sensitivity", sensitivity)
+        self.mu = self.sensitivity / getattr(self, self.noise)
+
+    def _mu_bounds(self) -> tuple[float, float]:
+        return _quotient_bounds(self.sensitivity, getattr(self, self.noise))
+
+    def _mu_exact(self):
+        """sensitivity / scale at the working mpmath precision."""
+        return mpmath.mpf(self.sensitivity) / mpmath.mpf(getattr(self, self.noise))
+
+
+class GaussianMechanism(_AdditiveNoise):
     """Gaussian noise of scale sigma on a query of the given sensitivity: mu-GDP, mu = sensitivity/sigma."""
 
     name = "gaussian"
+    noise = "sigma"
     source = "Dong, Roth, Su (2022), Theorem 2.7 (Gaussian mechanism is mu-GDP); Mironov (2017), Prop. 7"
 
     def __init__(self, sigma, sensitivity=1.0):
-        self.sigma = validate.positive("sigma", sigma)
-        self.sensitivity = validate.positive("sensitivity", sensitivity)
-        self.mu = self.sensitivity / self.sigma
+        super().__init__(sigma, sensitivity)
 
     def tradeoff(self):
-        return tradeoff.gaussian(self.mu)
+        return _tradeoff().gaussian(self.mu)
+
+    def delta(self, epsilon):
+        """delta(epsilon) of mu-GDP at mu = sensitivity / sigma exactly (not the rounded quotient),
+        correctly rounded (:func:`dptheory.profile.nearest_gdp_delta`)."""
+        e = validate.real_array("epsilon", epsilon)
+        return profile.nearest_gdp_delta(*self._mu_bounds(), self._mu_exact, e)
 
     def epsilon(self, delta) -> Result:
         """epsilon(delta) of mu-GDP (:func:`dptheory.profile.gdp_epsilon`); epsilon grows with
         mu, so the ends are taken at the ends of the enclosure of sensitivity / sigma."""
         d = validate.delta("delta", delta)
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.sigma)
+        mu_lo, mu_hi = self._mu_bounds()
         lo = profile.gdp_epsilon(mu_lo, d)
         hi = lo if mu_hi == mu_lo else profile.gdp_epsilon(mu_hi, d)
         return Result("epsilon", lo.lower, hi.upper, Kind.EXACT, Status.PROVEN, f"{self.name}-profile", lo.source,
@@ -173,36 +205,55 @@ class GaussianMechanism(Mechanism):
     def rdp(self, orders) -> Curve:
         """lambda mu^2 / 2 (Mironov 2017, Prop. 7): three correctly rounded operations."""
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.sigma)
-        lo = rounding.down_nonneg(o * mu_lo * mu_lo / 2, rel_err=3 * _EPS)
-        hi = rounding.up(o * mu_hi * mu_hi / 2, rel_err=3 * _EPS)
+        mu_lo, mu_hi = self._mu_bounds()
+        lo = rounding.down_nonneg(o * mu_lo * mu_lo / 2, rel_err=3 * EPS)
+        hi = rounding.up(o * mu_hi * mu_hi / 2, rel_err=3 * EPS)
         return self._curve(o, lo, hi, {"mu": self.mu})
 
 
-class LaplaceMechanism(Mechanism):
+class LaplaceMechanism(_AdditiveNoise):
     """Laplace noise of the given scale: pure (sensitivity/scale)-DP, trade-off of Dong et al."""
 
     name = "laplace"
+    noise = "scale"
     source = "Dong, Roth, Su (2022), Appendix A; Mironov (2017), Table II"
 
-    def __init__(self, scale, sensitivity=1.0):
-        self.scale = validate.positive("scale", scale)
-        self.sensitivity = validate.positive("sensitivity", sensitivity)
-        self.mu = self.sensitivity / self.scale
-
     def tradeoff(self):
-        return tradeoff.laplace(self.mu)
+        return _tradeoff().laplace(self.mu)
+
+    def delta(self, epsilon):
+        """delta(epsilon) = (1 - e^{(eps - mu)/2})_+ for eps >= 0 (Kaissis et al. 2024, §1.11, the
+        formula ``laplace-delta``), 1 - e^eps + e^eps delta(-eps) below 0 (the profile of a
+        symmetric trade-off, §1.4), at mu = sensitivity / scale exactly, correctly rounded: 0.0
+        where eps >= mu (decided exactly), else by mpmath (:func:`dptheory.precision.mp_nearest`;
+        the difference eps - mu cancels near mu, which its two precisions detect)."""
+        from fractions import Fraction
+
+        e = validate.real_array("epsilon", epsilon)
+        flat = np.atleast_1d(e).astype(float).ravel()
+        formula = _tradeoff().LAPLACE_DELTA.mpmath(None, check=False)
+
+        def value(x):
+            m = self._mu_exact()
+            x = mpmath.mpf(x)
+            return formula(m, x) if x >= 0 else -mpmath.expm1(x) + mpmath.exp(x) * formula(m, -x)
+
+        out = np.empty(flat.shape)
+        for i, x in enumerate(flat):
+            zero = x >= 0 and Fraction(x) * Fraction(self.scale) >= Fraction(self.sensitivity)
+            out[i] = 0.0 if zero else mp_nearest(lambda: value(x), 20)
+        return out.reshape(e.shape) if e.ndim else float(out[0])
 
     def epsilon(self, delta) -> Result:
         """delta(epsilon) = 1 - e^{(epsilon - mu)/2} for epsilon <= mu inverted:
         epsilon = max(0, mu + 2 log1p(-delta)) (Kaissis et al. 2024, §1.11)."""
         d = validate.delta("delta", delta)
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.scale)
+        mu_lo, mu_hi = self._mu_bounds()
         l1 = math.log1p(-d)
 
         def at(m):
             v = m + 2 * l1
-            return v, _EPS * (m + 4 * abs(l1) + abs(v))
+            return v, EPS * (m + 4 * abs(l1) + abs(v))
 
         v_lo, e_lo = at(mu_lo)
         v_hi, e_hi = at(mu_hi)
@@ -215,7 +266,7 @@ class LaplaceMechanism(Mechanism):
         / (lambda - 1) (Mironov 2017, Table II). Float64 where its error bound is below 1e-11
         relative (the two terms cancel at first order in mu), mpmath elsewhere."""
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-        mu_lo, mu_hi = _quotient_bounds(self.sensitivity, self.scale)
+        mu_lo, mu_hi = self._mu_bounds()
         lo = np.empty_like(o)
         hi = np.empty_like(o)
         for i, lam in enumerate(o):
@@ -241,7 +292,7 @@ class LaplaceMechanism(Mechanism):
             c = math.log(lam / (2 * lam - 1))
             tail = math.log1p(lm1 / lam * math.exp(-(2 * lam - 1) * m))
             log_a = x + c + tail
-            err = _EPS * (4 * abs(x) + 4 * abs(c) + 4 * abs(tail) + abs(log_a) + 2 * lam * m)
+            err = EPS * (4 * abs(x) + 4 * abs(c) + 4 * abs(tail) + abs(log_a) + 2 * lam * m)
         else:
             # A - 1 = (lam expm1((lam-1) mu) + (lam-1) expm1(-lam mu)) / (2 lam - 1): the two terms
             # cancel at first order in mu; their error relative to the sum is the condition
@@ -250,10 +301,10 @@ class LaplaceMechanism(Mechanism):
             if not am1 > 0:
                 return 0.0, math.inf
             log_a = math.log1p(am1)
-            rel = 6 * _EPS * (abs(t1) + abs(t2) + lam * m * (abs(t1) + abs(t2))) / (t1 + t2) + 4 * _EPS
+            rel = 6 * EPS * (abs(t1) + abs(t2) + lam * m * (abs(t1) + abs(t2))) / (t1 + t2) + 4 * EPS
             err = rel * log_a
         v = log_a / lm1
-        return v, err / lm1 + 2 * _EPS * abs(v)
+        return v, err / lm1 + 2 * EPS * abs(v)
 
     def _mp_rdp(self, lam, digits: int = 30):
         def fn():
@@ -295,19 +346,29 @@ class RandomizedResponse(Mechanism):
             return p, q
 
     def tradeoff(self, digits=None):
-        return tradeoff.from_pmfs(*self.pmfs(digits), digits=digits)
+        return _tradeoff().from_pmfs(*self.pmfs(digits), digits=digits)
 
     def _log_norm(self) -> float:
         """log(1 + (k-1) e^{-eps0}) = log((e^eps0 + k - 1)/e^eps0)."""
         return math.log1p((self.k - 1) * math.exp(-self.eps0))
 
     def delta(self, epsilon):
-        """(e^eps0 - e^eps)_+ / (e^eps0 + k - 1), evaluated as -expm1(eps - eps0) / (1 + (k-1)
-        e^{-eps0}) (no cancellation near eps0, no overflow for large eps0)."""
+        """(e^eps0 - e^eps)_+ / (e^eps0 + k - 1) (the formula ``rr-delta``), correctly rounded: 0.0
+        where eps >= eps0, else the float nearest to the formula's mpmath value
+        (:func:`dptheory.precision.mp_nearest`: e^eps0 - e^eps cancels near eps0, which its two
+        precisions detect; the float -expm1(eps - eps0) / (1 + (k-1) e^{-eps0}) tells how many
+        digits are lost, and whether the value is below the normal range)."""
         e = validate.real_array("epsilon", epsilon, low=0.0)
-        with np.errstate(over="ignore"):
-            out = np.maximum(-np.expm1(np.minimum(e - self.eps0, 0.0)), 0.0) / (1.0 + (self.k - 1) * math.exp(-self.eps0))
-        return out if out.ndim else float(out)
+        flat = np.atleast_1d(e).astype(float).ravel()
+        formula = RR_DELTA.mpmath(None, check=False)
+        with np.errstate(divide="ignore"):
+            gap = -np.expm1(np.minimum(flat - self.eps0, 0.0))  # 1 - e^{eps - eps0}, to a few ulps
+            lost = np.clip(-np.log10(gap), 0.0, 400.0)
+        out = np.zeros(flat.shape)
+        for i in np.nonzero(flat < self.eps0)[0]:
+            x = flat[i]
+            out[i] = mp_nearest(lambda: formula(self.eps0, self.k, x), 20 + int(math.ceil(lost[i])))
+        return out.reshape(e.shape) if e.ndim else float(out[0])
 
     def log_delta(self, epsilon):
         e = validate.real_array("epsilon", epsilon, low=0.0)
@@ -320,7 +381,7 @@ class RandomizedResponse(Mechanism):
         delta(0), with its error bound (the log1p argument carries 4 roundings)."""
         d = validate.delta("delta", delta)
         x = -d * (1.0 + (self.k - 1) * math.exp(-self.eps0))
-        dx = 4 * _EPS * abs(x) + 2 * _EPS * d * (self.k - 1) * math.exp(-self.eps0) * self.eps0
+        dx = 4 * EPS * abs(x) + 2 * EPS * d * (self.k - 1) * math.exp(-self.eps0) * self.eps0
         params = {"eps0": self.eps0, "k": self.k, "delta": d}
         source = "k-ary randomized response: its privacy profile inverted in closed form"
 
@@ -328,7 +389,7 @@ class RandomizedResponse(Mechanism):
             if xv <= -1.0:
                 return 0.0
             v = self.eps0 + math.log1p(xv)
-            err = _EPS * (self.eps0 + 2 * abs(math.log1p(xv)) + abs(v))
+            err = EPS * (self.eps0 + 2 * abs(math.log1p(xv)) + abs(v))
             return rounding.up_nonneg(v, err) if direction > 0 else rounding.down_nonneg(v, err)
 
         return Result("epsilon", at(x - dx, -1), at(min(x + dx, 0.0), 1), Kind.EXACT, Status.PROVEN, f"{self.name}-profile",
@@ -352,11 +413,11 @@ class RandomizedResponse(Mechanism):
             l2 = np.log(-np.expm1(-e0 * o))
         ln = self._log_norm()
         z = log_expm1 + l2 - ln
-        dz = _EPS * (4 * np.abs(x) + 3 * np.abs(log_expm1 - x) + 4 * np.abs(l2) + 3 * ln + 2 * np.abs(z) + 4 * e0 * o)
+        dz = EPS * (4 * np.abs(x) + 3 * np.abs(log_expm1 - x) + 4 * np.abs(l2) + 3 * ln + 2 * np.abs(z) + 4 * e0 * o)
         soft = np.logaddexp(0.0, z)  # softplus(z) = log(1 + e^z)
         v = soft / lm1
         # d softplus / dz = sigmoid(z), and sigmoid(z) / softplus(z) <= min(1, 1/z)
-        rel = dz * np.where(z > 1.0, 1.0 / np.maximum(z, 1.0), 1.0) + 4 * _EPS
+        rel = dz * np.where(z > 1.0, 1.0 / np.maximum(z, 1.0), 1.0) + 4 * EPS
         lo = rounding.down_nonneg(v, rel_err=rel)
         hi = rounding.up(v, rel_err=rel)
         return self._curve(o, lo, hi, {"eps0": e0, "k": self.k})

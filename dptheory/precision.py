@@ -165,6 +165,93 @@ def mp_adaptive(fn: Callable[[], mpmath.mpf], digits: int, *, max_guard: int = 2
 
 
 # ---------------------------------------------------------------------------
+# correct rounding to nearest (the float a float function returns)
+
+#: 1074 log 2: x / 2^-1074 = exp(log x + _LOG_TINY_INV), the subnormal grid in units
+_LOG_TINY_INV = 1074 * math.log(2.0)
+
+
+def nearest_from_log_enclosure(log_lower, log_upper) -> np.ndarray:
+    """The float nearest to x (ties to even) for every x with log x in [log_lower, log_upper],
+    where that is one float and x is below the normal range (0.0 or a subnormal); NaN elsewhere.
+
+    Below 2^-1022 the floats are the multiples k 2^-1074: x / 2^-1074 = exp(log x + 1074 log 2)
+    is computed for both ends, widened by 1e-12 relative (the sum carries at most 2^-52 (|log x| +
+    745) ~ 2e-13, the constant and exp a few ulps), and the nearest integer k is decided when
+    both ends round to it. Above 2^-1022 a log enclosure of float64 width cannot decide the
+    rounding (its error is many ulps of x): the caller evaluates there with mpmath
+    (:func:`mp_nearest`)."""
+    lo = np.atleast_1d(np.asarray(log_lower, dtype=float))
+    hi = np.atleast_1d(np.asarray(log_upper, dtype=float))
+    out = np.full(lo.shape, np.nan)
+    small = hi + _LOG_TINY_INV < 52 * math.log(2.0) - 1.0  # x < 2^-1022 / e: subnormal or 0
+    if np.any(small):
+        with np.errstate(under="ignore", over="ignore"):
+            t_lo = np.exp(lo[small] + _LOG_TINY_INV) * (1 - 1e-12)
+            t_hi = np.exp(hi[small] + _LOG_TINY_INV) * (1 + 1e-12)
+        k_lo, k_hi = np.floor(t_lo + 0.5), np.floor(t_hi + 0.5)
+        # both ends in [k - 1/2, k + 1/2], strictly inside (a tie is left to the caller)
+        decided = (k_lo == k_hi) & (t_lo > k_lo - 0.5) & (t_hi < k_hi + 0.5)
+        vals = np.where(decided, np.ldexp(k_lo, -1074), np.nan)
+        out[small] = vals
+    return out
+
+
+def _float_bits(x: float) -> int:
+    import struct
+
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def nearest_float(value) -> float:
+    """The float nearest to an mpmath number (ties to even), in every range, subnormals included
+    (``float(mpf)`` rounds twice there: 2^-1075 (1 + 2^-60) gives 0.0 instead of 2^-1074)."""
+    v = mpmath.mpf(value) if not isinstance(value, mpmath.mpf) else value
+    if mpmath.isnan(v):
+        raise ArithmeticError("rounding a NaN: the computation that produced it is out of its domain")
+    c = float(v)
+    if math.isinf(c):
+        return c
+    with mpmath.workprec(2200):  # floats and the midpoints between them are exact at 2200 bits
+        for _ in range(8):
+            below, above = math.nextafter(c, -math.inf), math.nextafter(c, math.inf)
+            low_mid = (mpmath.mpf(c) + mpmath.mpf(below)) / 2
+            high_mid = (mpmath.mpf(c) + mpmath.mpf(above)) / 2 if math.isfinite(above) else mpmath.inf
+            if v < low_mid:
+                c = below
+            elif v > high_mid:
+                c = above
+            elif v == low_mid and _float_bits(c) & 1:
+                c = below
+            elif v == high_mid and _float_bits(c) & 1:
+                c = above
+            else:
+                return c
+    raise ArithmeticError(f"nearest_float did not settle at {mpmath.nstr(v, 20)}")  # pragma: no cover
+
+
+def mp_nearest(fn: Callable[[], mpmath.mpf], digits: int = 20, *, max_digits: int = 2000) -> float:
+    """The float nearest to the quantity ``fn()`` computes with mpmath, correctly rounded.
+
+    ``fn`` is evaluated at ``digits`` and ``digits + 12`` decimal digits; the error of the second
+    is taken as at most their difference plus 10^(3 - digits - 12) of its size (mpmath's
+    functions are accurate to a few units of the working precision: a cancellation shows as a
+    difference between the two). Where the interval so obtained straddles the midpoint between
+    two floats, the digits are doubled (a value on a midpoint to ``max_digits`` digits is rounded
+    as it stands)."""
+    while True:
+        with mpmath.workdps(digits):
+            first = fn()
+        with mpmath.workdps(digits + 12):
+            value = fn()
+            err = abs(value - first) + abs(value) * mpmath.mpf(10) ** (3 - digits - 12)
+            low, high = nearest_float(value - err), nearest_float(value + err)
+        if low == high or digits > max_digits:
+            return nearest_float(value) if low != high else low
+        digits *= 2
+
+
+# ---------------------------------------------------------------------------
 # binomial probabilities, float64
 
 _SFERR_HALVES = np.array([
@@ -370,8 +457,22 @@ def binom_sf(k, n, p):
     return out if out.ndim else float(out)
 
 
+def _lower_tail(k, n, p):
+    """P[Bin(n, p) <= k] for 0 <= k < n (arrays): ``betaincc(k + 1, n - k, p)``, or where p >= 1/2
+    the same value as ``betainc(n - k, k + 1, 1 - p)`` (1 - p is exact there, Sterbenz), which
+    Boost computes 5 to 15 times faster near the mean (benchmarks/bench_precision.py)."""
+    special = _special()
+    out = np.empty(k.shape)
+    half = p >= 0.5
+    if np.any(half):
+        out[half] = special.betainc(n[half] - k[half], k[half] + 1.0, 1.0 - p[half])
+    if not np.all(half):
+        out[~half] = special.betaincc(k[~half] + 1.0, n[~half] - k[~half], p[~half])
+    return out
+
+
 def binom_cdf(k, n, p):
-    """P[Bin(n, p) <= k] in float64: ``scipy.special.betaincc(k + 1, n - k, p)`` (not ``bdtr``,
+    """P[Bin(n, p) <= k] in float64: ``scipy.special.betaincc(k + 1, n - k, p)`` (:func:`_lower_tail`; not ``bdtr``,
     for the reason given in :func:`binom_sf`)."""
     k = np.floor(np.asarray(k, dtype=float))
     n = np.asarray(n, dtype=float)
@@ -381,7 +482,7 @@ def binom_cdf(k, n, p):
     mid = (k >= 0) & (k < n)
     if np.any(mid):
         out = out.copy()
-        out[mid] = _special().betaincc(k[mid] + 1.0, n[mid] - k[mid], p[mid])
+        out[mid] = _lower_tail(k[mid], n[mid], p[mid])
     return out if out.ndim else float(out)
 
 
@@ -417,16 +518,26 @@ def binom_logsf(k, n, p):
     Returns (value, converged): ``converged`` is False only where the continued fraction of the
     far tail did not settle.
     """
-    k = np.ceil(np.asarray(k, dtype=float))
-    n = np.asarray(n, dtype=float)
-    p = np.asarray(p, dtype=float)
-    k, n, p = np.broadcast_arrays(k, n, p)
-    out = np.where(k <= 0, 0.0, -np.inf)
+    return _log_tail(k, n, p, upper=True)
+
+
+def _log_tail(k, n, p, *, upper: bool):
+    """:func:`binom_logsf` (``upper``) or :func:`binom_logcdf`: the trivial ends, and inside them
+    the float64 tail with its far part in log space (:func:`_log_upper_tail`); a lower tail is
+    the upper tail of n - X ~ Bin(n, 1 - p) at n - k, with p and 1 - p both passed as held."""
+    k = (np.ceil if upper else np.floor)(np.asarray(k, dtype=float))
+    k, n, p = np.broadcast_arrays(k, np.asarray(n, dtype=float), np.asarray(p, dtype=float))
+    if upper:
+        out, mid = np.where(k <= 0, 0.0, -np.inf), (k > 0) & (k <= n) & (p > 0)
+    else:
+        out, mid = np.where(k >= n, 0.0, -np.inf), (k >= 0) & (k < n) & (p < 1)
     ok = np.ones(k.shape, dtype=bool)
-    mid = (k > 0) & (k <= n) & (p > 0)
     if np.any(mid):
         km, nm, pm = k[mid], n[mid], p[mid]
-        vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, _special().betainc(km, nm - km + 1.0, pm))
+        if upper:
+            vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, _special().betainc(km, nm - km + 1.0, pm))
+        else:
+            vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, _lower_tail(km, nm, pm))
         out = out.copy()
         out[mid] = vals
         ok[mid] = conv
@@ -470,26 +581,10 @@ def binom_logcdf(k, n, p):
     """log P[Bin(n, p) <= k], accurate also where the tail is far below 1e-308.
 
     The upper tail of n - X ~ Bin(n, 1 - p) at n - k, with 1 - p and p both held exactly:
-    ``log(betaincc(k + 1, n - k, p))``, and below 1e-280 the continued fraction as in
+    ``log(betaincc(k + 1, n - k, p))`` (:func:`_lower_tail`), and below 1e-280 the continued fraction as in
     :func:`binom_logsf`. Returns (value, converged).
     """
-    k = np.floor(np.asarray(k, dtype=float))
-    n = np.asarray(n, dtype=float)
-    p = np.asarray(p, dtype=float)
-    k, n, p = np.broadcast_arrays(k, n, p)
-    out = np.where(k >= n, 0.0, -np.inf)
-    ok = np.ones(k.shape, dtype=bool)
-    mid = (k >= 0) & (k < n) & (p < 1)
-    if np.any(mid):
-        km, nm, pm = k[mid], n[mid], p[mid]
-        direct = _special().betaincc(km + 1.0, nm - km, pm)
-        vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, direct)
-        out = out.copy()
-        out[mid] = vals
-        ok[mid] = conv
-    if out.ndim == 0:
-        return float(out), bool(ok)
-    return out, ok
+    return _log_tail(k, n, p, upper=False)
 
 
 # ---------------------------------------------------------------------------
@@ -558,16 +653,7 @@ def mp_binom_sf(k, n, p):
 
 
 def mp_binom_cdf(k, n, p):
-    """P[Bin(n, p) <= k] at the current mpmath precision (see :func:`mp_binom_sf`)."""
+    """P[Bin(n, p) <= k] at the current mpmath precision: the upper tail of n - X ~ Bin(n, 1 - p)
+    at n - k (:func:`mp_binom_sf`; 1 - p is formed at the working precision)."""
     k = int(math.floor(k))
-    n = int(n)
-    if k < 0:
-        return mpmath.mpf(0)
-    if k >= n:
-        return mpmath.mpf(1)
-    p = mpmath.mpf(p)
-    if n <= 60:
-        return mpmath.fsum(mp_binom_pmf(j, n, p) for j in range(0, k + 1))
-    if n - k >= (n + 1) * (1 - p):
-        return _mp_upper_tail(n - k, n, 1 - p)
-    return 1 - mp_binom_sf(k + 1, n, p)
+    return mp_binom_sf(int(n) - k, int(n), 1 - mpmath.mpf(p))

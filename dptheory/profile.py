@@ -10,7 +10,7 @@ Gaussian DP (Dong, Roth, Su 2022, Cor. 2.13):
 
 Three ways to evaluate it:
 
-* :func:`gdp_delta` (float64): the value rounded to a float, 0.0 or a subnormal where the truth
+* :func:`gdp_delta` (float64): the value correctly rounded to a float, 0.0 or a subnormal where the truth
   is below the float range (as scipy does), so that arrays and root finders work;
 * :func:`gdp_log_delta` (float64 or mpmath): log delta, accurate far below the float range;
 * :func:`gdp_delta_result`: a certified :class:`~dptheory.results.Result` (log ends included),
@@ -30,9 +30,10 @@ import numpy as np
 from statistics import NormalDist
 
 from . import rounding, validate
+from .rounding import EPS
 from .formula import Formula, Parts, register
 from .inverse import SearchParameters, epsilon_bracket
-from .precision import log1mexp, mp_adaptive
+from .precision import log1mexp, mp_adaptive, mp_nearest, nearest_from_log_enclosure
 from .results import Kind, Result, Status
 from .special import ERFCX_RTOL, LOG_NDTR_RTOL, log_ndtr, mills
 
@@ -58,7 +59,6 @@ GDP_DELTA = register(Formula(
     description="privacy profile of mu-GDP",
 ))
 
-_EPS = rounding.EPS
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 #: relative width of the float64 enclosure of delta above which :func:`gdp_delta_result` and
@@ -110,8 +110,8 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
     q = e / mu_v
     a = -q + mu_v / 2.0
     b = -q - mu_v / 2.0
-    da = _EPS * (np.abs(q) + np.abs(a))
-    db = _EPS * (np.abs(q) + np.abs(b))
+    da = EPS * (np.abs(q) + np.abs(a))
+    db = EPS * (np.abs(q) + np.abs(b))
     mid = np.empty_like(e)
     lo = np.empty_like(e)
     hi = np.empty_like(e)
@@ -121,12 +121,12 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
             at, bt, dat, dbt = a[tail], b[tail], da[tail], db[tail]
             x1, x2 = -at, -bt
             r1, r2 = mills(np.atleast_1d(x1)), mills(np.atleast_1d(x2))
-            rel1 = ERFCX_RTOL + 3 * _EPS + dat + _EPS * x1
-            rel2 = ERFCX_RTOL + 3 * _EPS + dbt + _EPS * x2
+            rel1 = ERFCX_RTOL + 3 * EPS + dat + EPS * x1
+            rel2 = ERFCX_RTOL + 3 * EPS + dbt + EPS * x2
             diff = r1 - r2
-            ddiff = rel1 * r1 + rel2 * r2 + _EPS * np.abs(diff)
+            ddiff = rel1 * r1 + rel2 * r2 + EPS * np.abs(diff)
             quad = -0.5 * at * at - _HALF_LOG_2PI
-            dquad = np.abs(at) * dat + _EPS * (at * at + 1.0)
+            dquad = np.abs(at) * dat + EPS * (at * at + 1.0)
             mid[tail] = quad + np.log(diff)
             lo[tail] = quad - dquad + rounding.log_down(np.maximum(diff - ddiff, 0.0))
             hi[tail] = quad + dquad + rounding.log_up(diff + ddiff)
@@ -138,16 +138,16 @@ def _enclosure_float(mu_v: float, e: np.ndarray):
             dla = _log_ndtr_slope(ab) * dab + LOG_NDTR_RTOL * np.abs(la) + _log_ndtr_flush(ab)
             dlb = _log_ndtr_slope(bb) * dbb + LOG_NDTR_RTOL * np.abs(lb) + _log_ndtr_flush(bb)
             t = eb + lb - la
-            dt = dla + dlb + 2 * _EPS * (np.abs(eb) + np.abs(lb) + np.abs(la))
+            dt = dla + dlb + 2 * EPS * (np.abs(eb) + np.abs(lb) + np.abs(la))
             m = log1mexp(np.minimum(t, 0.0))
             m_lo = log1mexp(np.minimum(t + dt, 0.0))
             m_hi = log1mexp(np.minimum(t - dt, 0.0))
             mid[body] = la + m
             # + _SUBNORMAL: exp(t) and log1p of it lose relative accuracy below the normal range
-            lo[body] = la - dla + m_lo - 2 * _EPS * np.abs(m_lo) - _SUBNORMAL
-            hi[body] = la + dla + m_hi + 2 * _EPS * np.abs(m_hi) + _SUBNORMAL
-    lo = np.where(np.isfinite(lo), rounding.down(np.where(np.isfinite(lo), lo, 0.0), 2 * _EPS * np.abs(lo)), lo)
-    hi = np.where(np.isfinite(hi), rounding.up(np.where(np.isfinite(hi), hi, 0.0), 2 * _EPS * np.abs(hi)), hi)
+            lo[body] = la - dla + m_lo - 2 * EPS * np.abs(m_lo) - _SUBNORMAL
+            hi[body] = la + dla + m_hi + 2 * EPS * np.abs(m_hi) + _SUBNORMAL
+    lo = np.where(np.isfinite(lo), rounding.down(np.where(np.isfinite(lo), lo, 0.0), 2 * EPS * np.abs(lo)), lo)
+    hi = np.where(np.isfinite(hi), rounding.up(np.where(np.isfinite(hi), hi, 0.0), 2 * EPS * np.abs(hi)), hi)
     hi = np.minimum(hi, 0.0)  # delta <= 1
     return mid, lo, hi
 
@@ -223,13 +223,14 @@ def gdp_log_delta(mu, epsilon, digits=None):
 def gdp_delta(mu, epsilon, digits=None):
     """The mu-GDP privacy profile delta_mu(epsilon) (Dong, Roth, Su 2022, Cor. 2.13).
 
-    The float64 path returns delta rounded to a float: 0.0 or a subnormal where delta is below
-    the float range, as scipy's functions do; for those values use :func:`gdp_log_delta`,
-    ``digits=...`` or :func:`gdp_delta_result`. Its relative error is at most the width of
-    :func:`gdp_log_delta_enclosure` (measured: below 5e-12 for 1e-3 <= mu <= 100, the largest
-    where the Mills ratios cancel at small mu; a few 1e-16 for mu near 1). For a certified
-    interval use :func:`gdp_delta_result`. With ``digits`` the value is an mpmath number with
-    that many correct digits.
+    The float64 path returns the correctly rounded value (the float nearest to delta, ties to
+    even): 0.0 or a subnormal where delta is below the float range, as scipy's functions do; for
+    those values use :func:`gdp_log_delta`, ``digits=...`` or :func:`gdp_delta_result`. Where
+    delta is below the normal range the certified float64 enclosure
+    (:func:`gdp_log_delta_enclosure`) decides the rounding; elsewhere its width (many ulps) cannot,
+    and the closed form is evaluated with mpmath until the rounding is decided
+    (:func:`dptheory.precision.mp_nearest`): about 0.3 ms per point. With ``digits`` the value
+    is an mpmath number with that many correct digits.
     """
     digits = validate.digits(digits)
     if digits is not None:
@@ -244,10 +245,31 @@ def gdp_delta(mu, epsilon, digits=None):
         if vals.ndim == 0:
             return one(epsilon)
         return np.array([one(e) for e in vals.ravel()], dtype=object).reshape(vals.shape)
-    logd = np.asarray(gdp_log_delta(mu, epsilon))
-    with np.errstate(under="ignore"):
-        out = np.exp(logd)
-    return out if out.ndim else float(out)
+    mu_v, e = _mu_and_epsilon(mu, epsilon)
+    return nearest_gdp_delta(mu_v, mu_v, lambda: mpmath.mpf(mu_v), e)
+
+
+def nearest_gdp_delta(mu_lower: float, mu_upper: float, mu_exact, epsilon):
+    """delta_mu(epsilon) correctly rounded, for a mu known to lie in [mu_lower, mu_upper] (delta
+    increases with mu) whose exact value ``mu_exact()`` gives at the working mpmath precision
+    (e.g. sensitivity / sigma of a Gaussian mechanism); ``epsilon`` a validated array."""
+    flat = np.atleast_1d(np.asarray(epsilon, dtype=float)).ravel()
+    mid, lo, hi = _enclosure_float(mu_upper, flat)
+    if mu_lower != mu_upper:
+        _, lo, _ = _enclosure_float(mu_lower, flat)
+    out = nearest_from_log_enclosure(lo, hi)
+    todo = np.nonzero(np.isnan(out))[0]
+    if todo.size:
+        f = GDP_DELTA.mpmath(None, check=False)
+        # digits lost to cancellation: log10 of Phi(-eps/mu + mu/2) over delta (from the float path)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lost = (log_ndtr(-flat[todo] / mu_upper + mu_upper / 2) - mid[todo]) / math.log(10.0)
+        lost = np.where(np.isfinite(lost), np.clip(lost, 0.0, 1000.0), 30.0)
+        for i, extra in zip(todo, lost):
+            e_i = flat[i]
+            out[i] = mp_nearest(lambda: f(mu_exact(), mpmath.mpf(e_i)), 20 + int(math.ceil(extra)))
+    e = np.asarray(epsilon)
+    return out.reshape(e.shape) if e.ndim else float(out[0])
 
 
 def _log_enclosure(mu_v: float, e: float, tol: float, digits: int | None) -> tuple[float, float]:
@@ -272,7 +294,7 @@ def composed_mu(mu, compositions=1) -> tuple[float, float]:
     v = math.sqrt(t) * mu_v  # two correctly rounded operations
     if Fraction(v) ** 2 == t * Fraction(mu_v) ** 2:
         return v, v  # exact (t a perfect square and no rounding in the product)
-    return rounding.down(v, rel_err=_EPS), rounding.up(v, rel_err=_EPS)
+    return rounding.down(v, rel_err=EPS), rounding.up(v, rel_err=EPS)
 
 
 def _params(mu, compositions, mu_hi, **extra) -> dict:

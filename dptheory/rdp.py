@@ -28,6 +28,7 @@ import numpy as np
 from . import validate
 from .formula import Formula, Parts, register
 from . import rounding
+from .rounding import EPS
 from .results import Curve, Kind, Result, Status
 
 
@@ -66,43 +67,25 @@ def _closed_forms() -> dict[str, Parts]:
     }
 
 
+#: the sources of the two proven conversions
+_SOURCES = {"balle": "Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
+            "mironov": "Mironov (2017), Proposition 3"}
+
+
+def _conversion(name: str, conversion: str, lhs: str, description: str = "") -> Formula:
+    """A proven RDP -> DP conversion formula (an upper bound), registered."""
+    return register(Formula(name=name, build=_closed_forms, kind=Kind.UPPER, status=Status.PROVEN,
+                            source=_SOURCES[conversion], lhs=lhs, description=description))
+
+
 TO_DP = {
-    "balle": register(Formula(
-        name="rdp-to-dp",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
-        lhs=r"\epsilon",
-        description="(epsilon, delta)-DP from (lambda, rho)-RDP",
-    )),
-    "mironov": register(Formula(
-        name="rdp-to-dp-mironov",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Mironov (2017), Proposition 3",
-        lhs=r"\epsilon",
-    )),
+    "balle": _conversion("rdp-to-dp", "balle", r"\epsilon", "(epsilon, delta)-DP from (lambda, rho)-RDP"),
+    "mironov": _conversion("rdp-to-dp-mironov", "mironov", r"\epsilon"),
 }
 
 TO_DELTA = {
-    "balle": register(Formula(
-        name="rdp-to-delta",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
-        lhs=r"\delta",
-    )),
-    "mironov": register(Formula(
-        name="rdp-to-delta-mironov",
-        build=_closed_forms,
-        kind=Kind.UPPER,
-        status=Status.PROVEN,
-        source="Mironov (2017), Proposition 3",
-        lhs=r"\delta",
-    )),
+    "balle": _conversion("rdp-to-delta", "balle", r"\delta"),
+    "mironov": _conversion("rdp-to-delta-mironov", "mironov", r"\delta"),
 }
 
 GDP_RDP = register(Formula(
@@ -134,7 +117,6 @@ def _orders_and_values(orders, values):
 
 #: the proven conversions; "best" takes, at every order, the smaller of the two
 CONVERSIONS = ("balle", "mironov")
-_EPS = rounding.EPS
 
 
 def _check_method(method: str) -> tuple[str, ...]:
@@ -153,7 +135,7 @@ def _log_one_minus_inv(o: np.ndarray):
         lm1 = np.log(np.where(near, o - 1.0, 1.0))
         lo = np.log(o)
         val = np.where(near, lm1 - lo, np.log1p(-1.0 / np.where(near, 2.0, o)))
-        err = np.where(near, _EPS * (np.abs(lm1) + np.abs(lo) + np.abs(val)), 4 * _EPS * np.abs(val))
+        err = np.where(near, EPS * (np.abs(lm1) + np.abs(lo) + np.abs(val)), 4 * EPS * np.abs(val))
     return val, err
 
 
@@ -171,7 +153,7 @@ def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
     if conversion == "mironov":
         t3 = -log_d / lm1
         val = v + t3
-        err = _EPS * (3 * np.abs(t3) + np.abs(val))
+        err = EPS * (3 * np.abs(t3) + np.abs(val))
     else:
         l1, e1 = _log_one_minus_inv(o)
         log_o = np.log(o)
@@ -179,7 +161,7 @@ def _epsilon_float(o: np.ndarray, v: np.ndarray, d: float, conversion: str):
         t3 = num / lm1
         s1 = v + l1
         val = s1 - t3
-        err = e1 + _EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
+        err = e1 + EPS * ((abs(log_d) + np.abs(log_o) + np.abs(num)) / lm1 + 3 * np.abs(t3) + np.abs(s1) + np.abs(val))
     err = 2 * err
     inf = np.isinf(v)
     with np.errstate(invalid="ignore"):
@@ -194,10 +176,10 @@ def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
     lm1 = o - 1.0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         gap = v - e
-        egap = _EPS * np.abs(gap)
+        egap = EPS * np.abs(gap)
         if conversion == "mironov":
             val = lm1 * gap
-            err = lm1 * egap + _EPS * np.abs(val)
+            err = lm1 * egap + EPS * np.abs(val)
         else:
             near = o < 2.0
             log_lm1 = np.log(lm1)
@@ -207,16 +189,16 @@ def _log_delta_float(o: np.ndarray, v: np.ndarray, e: float, conversion: str):
             prod = lm1 * inner
             lam_log = o * log_o
             val_near = prod - lam_log
-            err_near = (lm1 * (egap + _EPS * (np.abs(log_lm1) + np.abs(inner))) + _EPS * np.abs(prod)
-                        + 2 * _EPS * np.abs(lam_log) + _EPS * np.abs(val_near))
+            err_near = (lm1 * (egap + EPS * (np.abs(log_lm1) + np.abs(inner))) + EPS * np.abs(prod)
+                        + 2 * EPS * np.abs(lam_log) + EPS * np.abs(val_near))
             # above: (lambda-1)(rho - eps) - log(lambda-1) + lambda log1p(-1/lambda)
             l1, e1 = _log_one_minus_inv(o)
             prod2 = lm1 * gap
             tail = o * l1
             s2 = prod2 - log_lm1
             val_far = s2 + tail
-            err_far = (lm1 * egap + _EPS * np.abs(prod2) + _EPS * np.abs(log_lm1) + o * e1
-                       + _EPS * np.abs(tail) + _EPS * (np.abs(s2) + np.abs(val_far)))
+            err_far = (lm1 * egap + EPS * np.abs(prod2) + EPS * np.abs(log_lm1) + o * e1
+                       + EPS * np.abs(tail) + EPS * (np.abs(s2) + np.abs(val_far)))
             val = np.where(near, val_near, val_far)
             err = np.where(near, err_near, err_far)
         err = 2 * err
@@ -263,6 +245,17 @@ def _curve_input(orders, rdp):
     return o, v, Kind.UPPER, Status.PROVEN, ""
 
 
+def _conversion_input(orders, rdp, target, quantity: str, method: str, digits):
+    """The validated arguments of a conversion: (orders, values, kind, status, note) of the curve
+    (:func:`_curve_input`; a Curve may be given alone, the target then in ``rdp``'s place), the
+    target (``delta`` in (0, 1), or any real ``epsilon``), the conversions and the digits."""
+    if target is None and rdp is not None and isinstance(orders, Curve):
+        rdp, target = None, rdp
+    o, v, kind, status, note = _curve_input(orders, rdp)
+    value = validate.delta("delta", target) if quantity == "delta" else validate.real("epsilon", target)
+    return o, v, kind, status, note, value, _check_method(method), validate.digits(digits)
+
+
 def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digits=None) -> Result:
     """The one RDP -> (epsilon, delta) route: the smallest epsilon over the orders (and over the
     proven conversions) such that an RDP mechanism is (epsilon, delta)-DP.
@@ -297,12 +290,7 @@ def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digi
         0: a negative value means (0, delta)-DP); kind ``upper``; ``params`` holds the order
         and the conversion attaining it.
     """
-    if delta is None and rdp is not None and isinstance(orders, Curve):
-        rdp, delta = None, rdp
-    o, v, kind, status, note = _curve_input(orders, rdp)
-    d = validate.delta("delta", delta)
-    names = _check_method(method)
-    digits = validate.digits(digits)
+    o, v, kind, status, note, d, names, digits = _conversion_input(orders, rdp, delta, "delta", method, digits)
     if digits is None:
         best = None
         for name in names:
@@ -335,12 +323,7 @@ def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digi
     Returns a Result of quantity ``delta`` with log ends (kind ``upper``), the order and the
     conversion in ``params``.
     """
-    if epsilon is None and rdp is not None and isinstance(orders, Curve):
-        rdp, epsilon = None, rdp
-    o, v, kind, status, note = _curve_input(orders, rdp)
-    e = validate.real("epsilon", epsilon)
-    names = _check_method(method)
-    digits = validate.digits(digits)
+    o, v, kind, status, note, e, names, digits = _conversion_input(orders, rdp, epsilon, "epsilon", method, digits)
     if digits is None:
         lows, best = [], None
         for name in names:
@@ -533,8 +516,8 @@ def compose(*curves):
         low = np.sum([c.lower for c in curves], axis=0)
         high = np.sum([c.upper for c in curves], axis=0)
         sound = all(c.kind in (Kind.UPPER, Kind.EXACT) for c in curves)
-        return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * _EPS),
-                     _up_inf(high, (m - 1) * _EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
+        return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * EPS),
+                     _up_inf(high, (m - 1) * EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
                      _status_of(curves), "+".join(c.method for c in curves), "; ".join(c.source for c in curves),
                      "composed (Mironov 2017, Prop. 1)" + ("" if sound else ": a curve that is not an upper bound"))
     arrays = [validate.real_array(f"curve[{i}]", c, low=0.0, allow_inf=True) for i, c in enumerate(curves)]
@@ -542,7 +525,7 @@ def compose(*curves):
     for i, a in enumerate(arrays):
         if a.shape != shape:
             raise validate.DomainError(f"curve[{i}] has shape {a.shape}, expected {shape}: curves must share orders")
-    return _up_inf(np.sum(arrays, axis=0), (len(arrays) - 1) * _EPS)
+    return _up_inf(np.sum(arrays, axis=0), (len(arrays) - 1) * EPS)
 
 
 def _up_inf(x, rel_err):
@@ -567,4 +550,4 @@ def gdp_to_rdp(mu_value, orders):
     """RDP curve lambda mu^2 / 2 implied by mu-GDP (an upper bound: rounded up)."""
     m = validate.nonnegative("mu", mu_value)
     o = validate.real_array("orders", orders, low=1.0, low_open=True)
-    return rounding.up(GDP_RDP.numpy(check=False)(m, o), rel_err=2 * _EPS)
+    return rounding.up(GDP_RDP.numpy(check=False)(m, o), rel_err=2 * EPS)

@@ -14,6 +14,8 @@ import math
 import mpmath
 import numpy as np
 
+from .rounding import EPS
+
 
 def mp_erfcinv(x):
     """Inverse complementary error function at the current mpmath precision.
@@ -55,17 +57,19 @@ def _erfc_inverse_guess(x: float) -> float:
 
 #: relative error bound of :func:`mills` for x >= 0 (the name is that of the scaled erfcx it is):
 #: 7 EPS measured against mpmath on 3000 points over [0, 1e5] (tests/test_special.py), times 9
-ERFCX_RTOL = 64 * float(np.finfo(float).eps)
+ERFCX_RTOL = 64 * EPS
 
 #: relative error bound of :func:`log_ndtr`: measured against mpmath on 3000 points over
 #: [-1e5, 8] (tests/test_special.py), with a margin of more than 3
-LOG_NDTR_RTOL = 256 * float(np.finfo(float).eps)
+LOG_NDTR_RTOL = 256 * EPS
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 #: below it Q(x) = erfc(x/sqrt 2)/2 (argument error amplified by at most 2y + 1); above it the
-#: continued fraction of the Mills ratio converges in _CF_TERMS terms to below an ulp
-_CF_FROM, _CF_TERMS = 3.0, 400
+#: continued fraction of the Mills ratio, truncated after _CF_TERMS terms, is within 2e-21
+#: relative of R(x) (the truncation error falls with x: 2e-21 at x = 3, 8e-28 at x = 4, against
+#: mpmath at 40 digits; tests/test_special.py), far below an ulp
+_CF_FROM, _CF_TERMS = 3.0, 80
 _erfc = np.frompyfunc(math.erfc, 1, 1)
 
 

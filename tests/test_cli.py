@@ -200,3 +200,23 @@ def test_table_moves_a_long_last_column_below_each_row(capsys):
     table(rows, ["name", "kind", "status", "source"])
     out = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in out) <= 80 and "source" not in out[0] and out[3].startswith("    s s")
+
+
+def test_shuffle_delta_answer_states_the_gap_and_fits_80_columns(capsys):
+    """--epsilon at n = 1e6 (delta ~ 1e-33373 against 1e-37511): the answer states the gap from
+    the logarithms (it used to print no gap line: the lower end underflows to 0), and the table
+    fits 80 columns without a seconds cell wrapped onto a line of its own."""
+    argv = ["shuffle", "--eps0", "1", "--n", "1e6", "--epsilon", "0.5"]
+    code, out, _ = run(capsys, *argv)
+    lines = out.splitlines()
+    assert code == 0 and max(len(line) for line in lines) <= 80
+    table_at = next(i for i, line in enumerate(lines) if line.startswith("method"))
+    head = "\n".join(lines[:table_at])
+    assert "delta <= " in head and "delta >= " in head and "gap: the upper bound is 1.3" in head
+    assert "e+4138 times the lower bound" in head
+    assert not any(line.strip() and line.strip().replace(".", "").isdigit() for line in lines)
+    _, raw, _ = run(capsys, *argv, "--json")
+    summary = json.loads(raw)["summary"]
+    assert summary["gap"] is None  # beyond the float range: the log says it
+    expected = summary["upper"]["log_upper"] - summary["lower"]["log_lower"]
+    assert abs(summary["log_gap"] - expected) <= 1e-12 * expected and 9527 < expected < 9529

@@ -3,6 +3,7 @@
 import json
 
 import mpmath
+import pytest
 
 from dptheory.cli import main
 
@@ -31,3 +32,16 @@ def test_rr_rdp_is_printed_as_a_certified_interval(capsys):
     assert via["kind"] == "upper" and via["params"]["order"] == 2.0 and via["upper"] >= exact["upper"]
     code, out, _ = run(capsys, "mechanism", "rr", "--eps0", "0.1", "--k", "4", "--orders", "2")
     assert code == 0 and "rdp_lower" in out and "rdp-to-dp" in out
+
+
+@pytest.mark.parametrize("argv", [["rr", "--eps0", "1", "--k", "4"], ["gaussian", "--sigma", "0.7"],
+                                  ["laplace", "--scale", "2"], ["rr", "--eps0", "0.1", "--k", "1000", "--orders", "2,3,1e4"]])
+def test_mechanism_output_fits_80_columns_with_the_order_on_its_row(capsys, argv):
+    """The epsilon table was 112 wide and its order wrapped onto a line of its own."""
+    from dptheory.cli import main
+
+    assert main(["mechanism", *argv]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    via_rdp = next(line for line in lines if line.startswith("rdp-to-dp"))
+    assert via_rdp.split()[-1].replace(".", "").replace("e+", "").isdigit()  # the order ends the row

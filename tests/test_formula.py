@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory import catalogue, formula, symbols as S
+from dptheory import catalogue, formula, rounding, symbols as S
 from dptheory.results import Kind, Status
 from dptheory.profile import GDP_DELTA
 from dptheory.rdp import TO_DP
@@ -105,16 +105,48 @@ def test_formula_module_imports_no_module_above_it():
 
 
 def test_formulas_are_built_lazily_without_sympy():
-    """Importing the formula modules (the float paths) does not import sympy; the expression is
-    built when first used, and the generated numpy function is cached."""
+    """Importing the formula modules and evaluating a registered formula in float64 or mpmath
+    (the float paths) does not import sympy: the generated source is run; the function is
+    cached. Building the expression imports sympy."""
     import subprocess
     import sys
 
     code = ("import sys, dptheory.profile as p, dptheory.shuffle.methods; a = 'sympy' in sys.modules; "
-            "f = p.GDP_DELTA.numpy(); f(1.0, 1.0); b = 'sympy' in sys.modules; "
-            "print(a, b, p.GDP_DELTA._np is p.GDP_DELTA._np)")
+            "f = p.GDP_DELTA.numpy(); f(1.0, 1.0); p.GDP_DELTA.mpmath(30, check=False)(1.0, 1.0); "
+            "b = 'sympy' in sys.modules; same = p.GDP_DELTA._np is p.GDP_DELTA._np; p.GDP_DELTA.expr; "
+            "print(a, b, same, 'sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["False", "True", "True"]
+    assert out == ["False", "False", "True", "True"]
+
+
+def test_generated_module_is_what_the_expressions_give():
+    """dptheory/generated_formulas.json holds the sources sympy lambdifies today from every
+    registered formula (regenerate with ``python -m dptheory.catalogue --write``)."""
+    assert catalogue.GENERATED_PATH.read_text() == catalogue.generated_text(), (
+        "stale: run python -m dptheory.catalogue --write")
+
+
+def test_generated_functions_resolve_names_as_lambdify_does():
+    """Each global name of a generated function is the very object sympy's lambdify binds it to
+    (so the generated function is the lambdified one), and both give the same numbers."""
+    import builtins
+
+    for name, f in catalogue.catalogue().items():
+        entry = f._generated_entry
+        assert entry is not None, name
+        for which, modules in (("numpy", formula.special.numpy_modules()), ("mpmath", formula.special.MPMATH_MODULES)):
+            fresh = sp.lambdify(f.params, f.expr, modules=modules)
+            generated = formula._compile(name, *entry[which])
+            for used, _ in entry[which][1]:
+                expected = fresh.__globals__.get(used, getattr(builtins, used, None))
+                assert generated.__globals__[used] is expected, (name, which, used)
+    # and the numbers: a formula with a sum, a gamma, an erfc and a Piecewise, generated vs lambdified
+    from dptheory.shuffle.rdp.formulas import UPPER_1
+    from dptheory.tradeoff import LAPLACE_TRADEOFF
+
+    for f, args in ((UPPER_1, (1.0, 1000, 7)), (GDP_DELTA, (1.3, 0.7)), (LAPLACE_TRADEOFF, (1.0, 0.3))):
+        fresh = sp.lambdify(f.params, f.expr, modules=formula.special.numpy_modules())
+        assert f._np(*args) == fresh(*args)
 
 
 def test_lazy_and_eager_formulas_agree():
@@ -135,3 +167,49 @@ def test_describe_is_json_ready():
     info = GDP_DELTA.describe()
     assert info["kind"] == "exact" and info["source"].startswith("Dong")
     assert any("mu" in c for c in info["conditions"])
+
+
+def test_an_edited_builder_is_lambdified_afresh(monkeypatch):
+    """A generated entry whose builder's source has changed since generation is not used."""
+    entry = dict(formula._generated_formulas()["gdp-delta"])
+    assert formula.Formula._generated_entry.func(GDP_DELTA) is not None
+    monkeypatch.setattr(formula, "_generated_formulas", lambda: {"gdp-delta": {**entry, "builder": "0" * 64}})
+    assert formula.Formula._generated_entry.func(GDP_DELTA) is None
+
+
+def test_conditions_checked_with_mpmath_agree_with_sympy():
+    """failed_condition evaluates the generated mpmath version of each condition (no sympy): on
+    random parameters, inside and outside every formula's domain, it names the same failed
+    condition as sympy's own evaluation of the relationals."""
+    rng = np.random.default_rng(7)
+    checked = failing = 0
+    for name, f in catalogue.catalogue().items():
+        sig = f._signature
+        for _ in range(25):
+            values = []
+            for integer in sig.integer:
+                v = float(rng.choice([-1.0, 1.0], p=[0.1, 0.9]) * 10 ** rng.uniform(-3, 3))
+                values.append(float(round(v)) if integer and rng.random() < 0.9 else v)
+            got = f._failed_condition_mpmath(values)
+            assert got == f._failed_condition_sympy(values), (name, values)
+            checked += 1
+            failing += got is not None
+    assert checked > 1000 and 0.1 * checked < failing < 0.9 * checked
+
+
+def test_corollary_3_2_condition_is_decided_at_its_edge_without_sympy():
+    """lambda^4 e^(5 eps0) < n/9 at eps0 = 0 is an integer comparison: 9 * 2^4 = 144 < n holds
+    from n = 145 on (exact), and near the edge for eps0 > 0 (log n/9 - 4 log lambda = 5 eps0 to
+    1e-18: mpmath at 50 digits decides what float64 cannot)."""
+    from dptheory.shuffle.rdp.formulas import COROLLARY_3_2
+
+    assert not COROLLARY_3_2.holds(0.0, 144, 2) and COROLLARY_3_2.holds(0.0, 145, 2)
+    with mpmath.workdps(80):
+        e0 = mpmath.log(mpmath.mpf(10**12) / (9 * 3**4)) / 5  # the edge for n = 1e12, lambda = 3
+    below, above = rounding.mp_down(e0), rounding.mp_up(e0)
+    with mpmath.workdps(80):
+        truth_below = 3**4 * mpmath.exp(5 * mpmath.mpf(below)) < mpmath.mpf(10**12) / 9
+        truth_above = 3**4 * mpmath.exp(5 * mpmath.mpf(above)) < mpmath.mpf(10**12) / 9
+    assert truth_below != truth_above  # the two floats straddle the edge
+    assert COROLLARY_3_2.holds(below, 10**12, 3) == truth_below
+    assert COROLLARY_3_2.holds(above, 10**12, 3) == truth_above

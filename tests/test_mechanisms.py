@@ -11,6 +11,7 @@ from scipy import integrate, stats
 
 from dptheory import divergences as dv, mechanisms, rdp
 from tests.conftest import raises_naming
+from tests.oracles.nearest import nearest
 
 
 def _mp_rr_pmfs(eps0, k):
@@ -183,3 +184,50 @@ def test_bad_inputs():
         mechanisms.LaplaceMechanism(-2.0)
     with raises_naming("orders"):
         mechanisms.RandomizedResponse(1.0).rdp([0.5])
+
+
+def test_delta_of_every_mechanism_is_correctly_rounded():
+    """Each mechanism's float delta(epsilon) is the float nearest to the exact profile, against
+    references written here at 100 digits: randomized response from its pmfs (hockey-stick sum),
+    Laplace from the CDFs of the privacy loss event {x < (mu - eps)/2} (1 - e^eps below -mu),
+    Gaussian from mpmath's ncdf at mu = sensitivity / sigma exactly (0.3 / 0.7 is not a float);
+    near the edges where the profile cancels (eps just below eps0 and mu)."""
+    with mpmath.workdps(100):
+        def rr_ref(eps0, k, e):
+            # the pmfs times their normaliser z = e^eps0 + k - 1: (e^eps0, 1, ..., 1), (1, e^eps0, 1, ..., 1)
+            big = mpmath.exp(eps0)
+            p = [big] + [1] * (k - 1)
+            q = [1, big] + [1] * (k - 2)
+            return mpmath.fsum(max(a - mpmath.exp(e) * b, 0) for a, b in zip(p, q)) / (big + k - 1)
+
+        def laplace_ref(mu, e):
+            if e >= mu:
+                return mpmath.mpf(0)
+            if e <= -mu:
+                return -mpmath.expm1(e)
+            t = (mu - e) / 2  # P[Lap(0) < t] - e^eps P[Lap(mu) < t], 0 < t < mu
+            return (1 - mpmath.exp(-t) / 2) - mpmath.exp(e) * mpmath.exp(t - mu) / 2
+
+        def gauss_ref(mu, e):
+            return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+
+        cases = []
+        for eps0, k in ((0.3, 2), (2.0, 3), (8.0, 20)):
+            es = [0.0, 0.1, eps0 / 2, eps0 - 1e-7, math.nextafter(eps0, 0), eps0, eps0 + 1]
+            got = mechanisms.RandomizedResponse(eps0, k).delta(np.array(es))
+            cases += [(g, rr_ref(mpmath.mpf(eps0), k, mpmath.mpf(e))) for g, e in zip(got, es)]
+        for scale in (0.7, 1.0, 3.0):
+            mech = mechanisms.LaplaceMechanism(scale, 0.3)
+            mu = mpmath.mpf(0.3) / mpmath.mpf(scale)
+            es = [-2.0, -0.2, 0.0, 0.05, float(mu) * (1 - 1e-9), float(mu), 1.0]
+            got = mech.delta(np.array(es))
+            cases += [(g, laplace_ref(mu, mpmath.mpf(e))) for g, e in zip(got, es)]
+        for sigma in (0.7, 1.0, 0.05):
+            mech = mechanisms.GaussianMechanism(sigma, 0.3)
+            mu = mpmath.mpf(0.3) / mpmath.mpf(sigma)
+            es = [-1.0, 0.0, 0.5, 3.0, 20.0, 150.0]
+            got = mech.delta(np.array(es))
+            cases += [(g, gauss_ref(mu, mpmath.mpf(e))) for g, e in zip(got, es)]
+        wrong = [(g, mpmath.nstr(r, 20)) for g, r in cases if g != nearest(r)]
+    assert not wrong, wrong
+    assert mechanisms.RandomizedResponse(2.0, 3).delta(1.0) == float(mechanisms.RandomizedResponse(2.0, 3).delta(np.array([1.0]))[0])

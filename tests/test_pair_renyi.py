@@ -85,18 +85,21 @@ def test_bucketed_conditional_sum_encloses_the_atom_sum(monkeypatch, e0, n, orde
 
 def test_bucketed_conditional_sum_against_the_window_at_large_j():
     """At j = 1e6 (both paths apply) the bucketed enclosure of one conditional excess contains the
-    term-by-term window sum and is narrower than rtol / 4; at j = 4e11 it is still that narrow."""
+    term-by-term window sum and is narrower than rtol / 4; at j = 4e11 it is still that narrow.
+    The bucketed sums come as (orders, problems): both orders in one call."""
     th = math.e / (1 + math.e)
-    for lam in (2.0, 64.0):
-        lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [10**6], 0.5, [lam],
-                                                             pair_renyi._bucket_step(1e-3))
+    lams = [2.0, 64.0]
+    lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [10**6], 0.5, lams,
+                                                         pair_renyi._bucket_step(1e-3))
+    far_lo, far_hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [4 * 10**11], 0.5, lams,
+                                                                 pair_renyi._bucket_step(1e-3))
+    assert lo.shape == hi.shape == (2, 1)
+    for i, lam in enumerate(lams):
         value, err = pair_renyi._log_renyi_conditionals(np.array([th]), np.array([1 - th]), np.array([1e6]), 0.5,
                                                         lam, 1e-6)
-        assert lo[0] <= value[0] and np.logaddexp(value[0], err[0]) <= hi[0]
-        assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4
-        lo, hi = pair_renyi._log_renyi_conditionals_bucketed([th], [1 - th], [4 * 10**11], 0.5, [lam],
-                                                             pair_renyi._bucket_step(1e-3))
-        assert -math.expm1(lo[0] - hi[0]) <= 1e-3 / 4
+        assert lo[i, 0] <= value[0] and np.logaddexp(value[0], err[0]) <= hi[i, 0]
+        assert -math.expm1(lo[i, 0] - hi[i, 0]) <= 1e-3 / 4
+        assert -math.expm1(far_lo[i, 0] - far_hi[i, 0]) <= 1e-3 / 4
 
 
 @pytest.mark.parametrize("make", [clones.clone_pair, clones.stronger_clone_pair, rdp.rr_pair],

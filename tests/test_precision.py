@@ -364,3 +364,46 @@ def test_logsumexp_equals_scipys():
             finite = np.isfinite(ref)
             assert np.array_equal(np.isnan(got), np.isnan(ref)) and np.array_equal(got[np.isinf(ref)], ref[np.isinf(ref)])
             assert np.all(np.abs(got[finite] - ref[finite]) <= 4e-16 * np.maximum(np.abs(ref[finite]), 1e-300))
+
+
+def test_nearest_float_rounds_to_nearest_in_every_range():
+    """precision.nearest_float against Python's exact rational rounding (tests/oracles/nearest):
+    random values in the normal and subnormal ranges, and values within 2^-70 of the midpoints
+    between floats (where ``float(mpf)`` rounds twice in the subnormal range)."""
+    from tests.oracles.nearest import nearest
+
+    rng = np.random.default_rng(5)
+    with mpmath.workdps(60):
+        values = [mpmath.mpf(10) ** mpmath.mpf(float(x)) for x in rng.uniform(-323.9, 300, 400)]
+        for k in (0, 1, 2, 3, 1000, 2**52 - 1):  # midpoints of the subnormal grid, and just off them
+            mid = (2 * k + 1) * mpmath.mpf(2) ** -1075
+            values += [mid, mid * (1 + mpmath.mpf(2) ** -70), mid * (1 - mpmath.mpf(2) ** -70)]
+        for x in rng.uniform(0.5, 2.0, 50):  # midpoints of the normal grid
+            mid = (mpmath.mpf(float(x)) + mpmath.mpf(math.nextafter(float(x), 2))) / 2
+            values += [mid, mid * (1 + mpmath.mpf(2) ** -80), mid * (1 - mpmath.mpf(2) ** -80)]
+        assert all(pr.nearest_float(v) == nearest(v) for v in values)
+        assert pr.nearest_float(mpmath.mpf(2) ** -1075 * (1 + mpmath.mpf(2) ** -60)) == 5e-324
+        assert float(mpmath.mpf(2) ** -1075 * (1 + mpmath.mpf(2) ** -60)) == 0.0  # why it is written
+
+
+def test_nearest_from_log_enclosure_decides_only_below_the_normal_range():
+    """Where it answers, the answer is the float nearest to every value of the enclosure."""
+    from tests.oracles.nearest import nearest
+
+    rng = np.random.default_rng(6)
+    logs = rng.uniform(-760, -600, 500)
+    widths = 10.0 ** rng.uniform(-16, -8, 500)
+    got = pr.nearest_from_log_enclosure(logs - widths, logs + widths)
+    with mpmath.workdps(40):
+        for lg, w, g in zip(logs, widths, got):
+            ends = {nearest(mpmath.exp(mpmath.mpf(lg) - mpmath.mpf(w))), nearest(mpmath.exp(mpmath.mpf(lg) + mpmath.mpf(w)))}
+            if not math.isnan(g):
+                assert ends == {g}
+    assert np.all(np.isnan(got[logs > -700]))  # the normal range is left to mpmath
+    assert np.sum(~np.isnan(got)) > 50 and np.any(got == 0.0)
+
+
+def test_mp_nearest_detects_cancellation():
+    """1 - (1 - 1e-30) computed at 20 digits is 0: the two precisions disagree, the digits grow,
+    and the answer is the float nearest 1e-30."""
+    assert pr.mp_nearest(lambda: 1 - (1 - mpmath.mpf(10) ** -30), 20) == 1e-30

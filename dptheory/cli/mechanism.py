@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .. import mechanisms, validate
-from .output import emit_json, table
+from .output import emit_json, fmt, fmt_bound, table, wrapped
 
 
 def add_parser(sub) -> None:
@@ -35,13 +35,18 @@ def run(args) -> int:
     if args.json:
         emit_json(rep.as_dict())
         return 0
-    rows = [{"method": r.method, "kind": str(r.kind), "status": str(r.status), "delta": r.params["delta"],
-             "epsilon_lower": r.lower, "epsilon_upper": r.upper, "order": r.params.get("order")}
-            for r in (rep.epsilon, rep.epsilon_via_rdp)]
-    table(rows, ["method", "kind", "status", "delta", "epsilon_lower", "epsilon_upper", "order"])
+    first = rep.epsilon
+    given = ", ".join(f"{k} = {fmt(v)}" for k, v in first.params.items() if k != "delta")
+    print(f"{mech.name}: {given}; delta = {fmt(first.params['delta'])}\n")
+    # the interval's ends rounded outwards: the lower down, the upper up
+    rows = [{"method": r.method, "kind": str(r.kind), "status": str(r.status),
+             "epsilon_lower": fmt_bound(r.lower, "down"), "epsilon_upper": fmt_bound(r.upper, "up"),
+             "order": r.params.get("order")} for r in (rep.epsilon, rep.epsilon_via_rdp)]
+    table(rows, ["method", "kind", "status", "epsilon_lower", "epsilon_upper", "order"])
     print()
     curve = rep.rdp
-    table([{"order": float(o), "rdp_lower": float(lo), "rdp_upper": float(hi)}
+    table([{"order": float(o), "rdp_lower": fmt_bound(float(lo), "down"), "rdp_upper": fmt_bound(float(hi), "up")}
            for o, lo, hi in zip(curve.grid, curve.lower, curve.upper)], ["order", "rdp_lower", "rdp_upper"])
-    print(f"\nrdp: kind {curve.kind}, {curve.status}; {curve.source}")
+    print()
+    wrapped(f"rdp: kind {curve.kind}, {curve.status}; {curve.source}", indent="", subsequent="  ")
     return 0

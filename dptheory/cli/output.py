@@ -67,12 +67,12 @@ def fmt_bound(value: float | None, direction: str | None = None) -> str:
 
 
 def fmt_positive(value: float | None, log_value: float | None = None, direction: str | None = None) -> str:
-    """A non-negative quantity for a person. Below the float range (or rounded to a subnormal)
-    it is shown from its logarithm in scientific notation, never as 0 when it is positive; the
+    """A non-negative quantity for a person. Below the float range (or rounded to a subnormal),
+    or above it (``inf``), it is shown from its logarithm in scientific notation, never as 0 when it is positive; the
     mantissa is rounded towards ``direction`` like :func:`fmt_bound`."""
     if value is None:
         return "-"
-    if log_value is not None and math.isfinite(log_value) and (value == 0 or value < 1e-300):
+    if log_value is not None and math.isfinite(log_value) and (value == 0 or value < 1e-300 or value == math.inf):
         return _from_log(log_value, direction)
     if log_value is not None and log_value == -math.inf:
         return "0"
@@ -154,6 +154,12 @@ def notes(rows: Sequence[dict], key: str, title: str, out=None, width: int = WID
 
 
 # ------------------------------------------------------------------------------------ tables
+def table_width(rows: Sequence[dict], columns: Sequence[str]) -> int:
+    """The width :func:`table` gives these rows and columns when nothing wraps."""
+    widths = [max([len(c)] + [len(fmt(r.get(c))) for r in rows]) for c in columns]
+    return sum(widths) + 2 * (len(columns) - 1)
+
+
 def table(rows: Sequence[dict], columns: Sequence[str], out=None, width: int = WIDTH) -> None:
     """Print ``rows`` as an aligned table with the given columns. When the table is wider than
     ``width``, the last column (a note or a source) wraps: in its column if at least 30

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from .. import validate
+import math
+
 from ..shuffle import randomizers as rz
-from ..shuffle.methods import METHODS, compare, summarize
+from ..shuffle.methods import METHODS
+from ..shuffle import report
+from ..shuffle.report import shuffle_report
 from .. import latex as tex
-from .output import emit_json, fmt, fmt_positive, latex_table, lines, notes, result_rows, table
+from .output import (WIDTH, emit_json, fmt, fmt_bound, fmt_positive, latex_table, lines, notes, result_rows, table,
+                     table_width, wrapped)
 
 
 def add_parser(sub) -> None:
@@ -30,77 +34,82 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def build_randomizer(args):
-    factory, needed = rz.REGISTRY[args.randomizer]
-    values = []
-    for name in needed:
-        value = getattr(args, name, None)
-        if value is None:
-            raise validate.DomainError(f"randomizer {args.randomizer!r} needs --{name}")
-        values.append(value)
-    return factory(*values)
-
-
 def run(args) -> int:
-    randomizer = build_randomizer(args)
-    n = validate.integer("n", args.n, low=1)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
-    if args.epsilon is not None:
-        results = compare(randomizer, n, epsilon_value=args.epsilon, methods=methods)
-        quantity, setting = "delta", {"epsilon": args.epsilon}
-    else:
-        results = compare(randomizer, n, delta_value=args.delta, methods=methods, rtol=args.rtol)
-        quantity, setting = "epsilon", {"delta": args.delta}
-    summary = summarize(results)
-    parameters = {"randomizer": randomizer.name, "eps0": randomizer.eps0, "p": randomizer.p,
-                  "beta": randomizer.beta, "q": randomizer.q, "n": n, **setting}
+    rep = shuffle_report(args.randomizer, args.n, delta=None if args.epsilon is not None else args.delta,
+                         epsilon=args.epsilon, methods=methods, rtol=args.rtol,
+                         eps0=args.eps0, d=args.d, k=args.k, l=args.l)
     if args.json:
-        emit_json({"parameters": parameters, "summary": summary, "results": results})
+        emit_json(rep.as_dict())
         return 0
+    prm = rep.parameters
+    setting = {k: prm[k] for k in ("delta", "epsilon") if k in prm}
     if args.latex:
-        print(latex_results(results, quantity, randomizer, n, setting, label=args.label))
+        print(latex_results(rep.results, rep.quantity, prm, setting, label=args.label))
         return 0
     given = ", ".join(f"{k} = {float(v)!r}" for k, v in setting.items())
-    eps0 = "" if randomizer.eps0 is None else f"eps0 = {float(randomizer.eps0)!r}, "
-    lines([f"{randomizer.name}: {eps0}n = {n}, {given}",
-           f"  variation-ratio parameters: p = {fmt(float(randomizer.p))}, beta = {fmt(float(randomizer.beta))}, "
-           f"q = {fmt(float(randomizer.q))}", ""])
-    lines(answer(summary, quantity))
+    eps0 = "" if prm["eps0"] is None else f"eps0 = {float(prm['eps0'])!r}, "
+    lines([f"{prm['randomizer']}: {eps0}n = {prm['n']}, {given}",
+           f"  variation-ratio parameters: p = {fmt(float(prm['p']))}, beta = {fmt(float(prm['beta']))}, "
+           f"q = {fmt(float(prm['q']))}", ""])
+    lines(answer(rep))
     print()
-    rows = result_rows(results)
-    print(f"{quantity}: certified interval [lower, upper] of each method")
-    table(rows, ["method", "kind", "status", "lower", "upper", "seconds"])
+    rows = result_rows(rep.results)
+    print(f"{rep.quantity}: certified interval [lower, upper] of each method")
+    columns = ["method", "kind", "status", "lower", "upper", "seconds"]
+    if table_width(rows, columns) > WIDTH:  # the seconds go below the table
+        table(rows, columns[:-1])
+        timed = [f"{r['method']} {r['seconds']}" for r in rows if r.get("seconds")]
+        if timed:
+            print()
+            wrapped("seconds: " + ", ".join(timed), indent="", subsequent="  ")
+    else:
+        table(rows, columns)
     notes(rows, "note", "notes:")
     notes(rows, "source", "sources:")
     return 0
 
 
-def answer(summary, quantity: str) -> list[str]:
+def answer(summary, quantity: str | None = None) -> list[str]:
     """The lines a practitioner came for: the tightest proven upper bound, the best proven lower
-    bound (an exact value is both) and the gap between them."""
+    bound (an exact value is both) and the gap between them (a percentage, or for a delta far
+    apart the factor, from its logarithm). ``summary``: a
+    :class:`~dptheory.shuffle.report.ShuffleReport`, or any object with ``upper`` and ``lower``
+    Results and the ``quantity``."""
+    quantity = quantity or summary.quantity
+    upper, lower = summary.upper, summary.lower
     out = []
-    for label, res, end, direction in (("<=", summary.upper, "upper", "up"), (">=", summary.lower, "lower", "down")):
+    for label, res, end, direction in (("<=", upper, "upper", "up"), (">=", lower, "lower", "down")):
         if res is None:
             out.append(f"  no proven {end} bound applies here")
             continue
         shown = fmt_positive(getattr(res, end), getattr(res, "log_" + end), direction)
         out.append(f"  {quantity} {label} {shown}   {res.method} ({res.kind}, {res.status})")
-    if summary.gap is not None:
-        out.append(f"  gap: the upper bound is {100 * summary.gap:.3g}% above the lower bound")
+    log_ratio, ratio_minus_1 = report.log_gap(upper, lower), report.gap(upper, lower)
+    if log_ratio is not None:
+        if ratio_minus_1 is not None and ratio_minus_1 < 100:
+            out.append(f"  gap: the upper bound is {fmt_bound(100 * ratio_minus_1, 'up')}% above the lower bound")
+        else:
+            factor = fmt_positive(math.inf if ratio_minus_1 is None else ratio_minus_1 + 1, log_ratio, "up")
+            out.append(f"  gap: the upper bound is {factor} times the lower bound")
+    elif upper is not None and lower is not None:
+        out.append("  gap: not stated (the lower bound is 0)")
     return out
 
 
-def latex_results(results, quantity: str, randomizer, n: int, setting: dict, *, label: str | None = None) -> str:
+def latex_results(results, quantity: str, parameters: dict, setting: dict, *, label: str | None = None) -> str:
     """The results as a booktabs table: method, kind, status and the certified interval
     [lower, upper] of ``quantity`` (lower ends rounded down, upper ends up; "n/a" for a method
-    that does not apply), with the setting in the caption; its label is ``label`` or one derived
-    from the setting (:func:`dptheory.latex.label`)."""
+    that does not apply), with the setting (``parameters`` of the report) in the caption; its label
+    is ``label`` or one derived from the setting (:func:`dptheory.latex.label`)."""
     if label is None:
-        label = tex.label(f"tab:shuffle-{randomizer.name}", eps0=randomizer.eps0, n=n, **setting)
+        label = tex.label(f"tab:shuffle-{parameters['randomizer']}", eps0=parameters["eps0"], n=parameters["n"],
+                          **setting)
     rows = result_rows(results)
     given = ", ".join(f"${tex.quantity(k)} = {tex.fmt_float(float(v))}$" for k, v in setting.items())
-    eps0 = "" if randomizer.eps0 is None else f", $\\epsilon_0 = {tex.fmt_float(float(randomizer.eps0))}$"
-    caption = (f"Shuffle amplification of {tex.escape(randomizer.name)}{eps0}, $n = {tex.fmt_float(float(n))}$, "
+    eps0 = "" if parameters["eps0"] is None else f", $\\epsilon_0 = {tex.fmt_float(float(parameters['eps0']))}$"
+    caption = (f"Shuffle amplification of {tex.escape(parameters['randomizer'])}{eps0}, "
+               f"$n = {tex.fmt_float(float(parameters['n']))}$, "
                f"{given}: certified interval of ${tex.quantity(quantity)}$ for each method "
                "(lower end rounded down, upper end rounded up).")
     return latex_table(rows, ["method", "kind", "status", "lower", "upper"], caption=caption, label=label)

@@ -25,83 +25,191 @@ import math
 
 from .. import rounding, validate
 from ..inverse import SearchParameters, epsilon_bracket
-from ..precision import log1mexp
 
 SOURCE = "Balle, Bell, Gascon, Nissim (2019), privacy blanket (constants of the authors' implementation)"
 
 
 def constants(kind: str, eps0_value: float, epsilon: float, k_value: int | None = None):
     """(gamma, b, b_plus, c) for the blanket bounds: ``generic`` eps0-LDP, k-ary ``rr``, ``laplace``."""
-    e0, e = eps0_value, epsilon
+    g, _, b, b_plus, c = _constants(kind, eps0_value, epsilon, k_value)
+    return g, b, b_plus, c
+
+
+def _constants(kind: str, e0: float, e: float, k_value=None):
+    """(gamma, log(1 - gamma), b, b_plus, c), each written as sums and products of positive terms
+    (no cancellation; the authors' forms, e.g. e^eps0 - e^-eps0, cancel at small eps0):
+
+    * generic: b = (e^eps + 1) 2 sinh(eps0), b_plus = e^eps0 (1 - e^(eps - 2 eps0)),
+      c = e^eps0 (e^eps + 1)... - 2 gamma e^(eps - 2 eps0) = e^eps0 ((e^eps - 1)^2 + 2 e^eps (1 - e^(-4 eps0)));
+    * rr: 1 - gamma = (e^eps0 - 1) / (e^eps0 + k - 1), b_plus = gamma (1 - e^eps) + (1 - gamma) k
+      = k e^eps0 (1 - e^(eps - eps0)) / (e^eps0 + k - 1);
+    * laplace (h = eps0 / 2): b = (e^eps + 1) 2 sinh(h), b_plus = e^h (1 - e^(eps - eps0)),
+      c = (e^eps - 1)^2 (2 e^h + e^-2h) / 3 + (4/3) e^eps e^-2h (e^h - 1)^2 (e^h + 2)
+      (the authors' (e^2eps + 1)/3 (2 e^h + e^-2h) - 2 e^eps (2 e^-h - e^-2h), expanded).
+
+    Each is within :func:`_constants_rtol` relative of its exact value."""
+    a = math.expm1(e)
     if kind == "generic":
         g = math.exp(-e0)
-        return (g, (math.exp(e) + 1) * (math.exp(e0) - math.exp(-e0)),
-                math.exp(e0) * (1 - math.exp(e - 2 * e0)),
-                math.exp(e0) * (math.exp(2 * e) + 1) - 2 * g * math.exp(e - 2 * e0))
+        return (g, math.log(-math.expm1(-e0)), (math.exp(e) + 1) * 2 * math.sinh(e0),
+                math.exp(e0) * -math.expm1(e - 2 * e0),
+                math.exp(e0) * (a * a + 2 * math.exp(e) * -math.expm1(-4 * e0)))
     if kind == "rr":
         kk = int(k_value)
-        g = kk / (math.exp(e0) + kk - 1)
-        return (g, (1 - g) * kk * (math.exp(e) + 1), g * (1 - math.exp(e)) + (1 - g) * kk,
-                g * (2 - g) * (math.exp(e) - 1) ** 2 + (1 - g) ** 2 * kk * (math.exp(2 * e) + 1))
+        z = math.exp(e0) + kk - 1
+        g, one_minus_g = kk / z, math.expm1(e0) / z
+        return (g, math.log(one_minus_g), one_minus_g * kk * (math.exp(e) + 1),
+                kk * math.exp(e0) * -math.expm1(e - e0) / z,
+                g * (1 + one_minus_g) * a * a + one_minus_g**2 * kk * (math.exp(2 * e) + 1))
     if kind == "laplace":
-        g = math.exp(-e0 / 2)
-        return (g, (math.exp(e) + 1) * (math.exp(e0 / 2) - math.exp(-e0 / 2)),
-                math.exp(e0 / 2) * (1 - math.exp(e - e0)),
-                (math.exp(2 * e) + 1) / 3 * (2 * math.exp(e0 / 2) + math.exp(-e0))
-                - 2 * math.exp(e) * (2 * math.exp(-e0 / 2) - math.exp(-e0)))
+        h = e0 / 2
+        eh = math.expm1(h)
+        return (math.exp(-h), math.log(-math.expm1(-h)), (math.exp(e) + 1) * 2 * math.sinh(h),
+                math.exp(h) * -math.expm1(e - e0),
+                a * a * (2 * math.exp(h) + math.exp(-2 * h)) / 3
+                + 4 / 3 * math.exp(e) * math.exp(-2 * h) * eh * eh * (math.exp(h) + 2))
     raise validate.DomainError(f"kind = {kind!r} is invalid: must be 'generic', 'rr' or 'laplace'")
 
 
+def _constants_rtol(e0: float, e: float) -> float:
+    """Relative error bound of each constant of :func:`_constants`: at most 12 operations on
+    positive numbers (each within EPS, libm within an ulp), and the arguments of exp/expm1/sinh
+    (at most 2 eps + 4 eps0 in size) rounded once, which moves their values by EPS times the
+    argument, relatively; a factor 2 on top."""
+    return 2 * rounding.EPS * (12 + 2 * e + 4 * e0)
+
+
 def log_delta(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None) -> float:
-    """log delta(epsilon) of the Hoeffding or Bennett blanket bound (an upper bound; 0 for eps >= eps0)."""
+    """log delta(epsilon) of the Hoeffding or Bennett blanket bound (an upper bound; 0 for eps >= eps0),
+    as computed in float64 (within :func:`log_delta_enclosure`)."""
+    return _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value)[0]
+
+
+def log_delta_enclosure(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None) -> tuple[float, float]:
+    """Certified (lower, upper) of the log of the blanket bound at epsilon: the float64 value
+    widened by its error bound (:func:`_log_delta`), rounded outwards, capped at 0."""
+    v, err = _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value)
+    if not math.isfinite(v):
+        return v, v
+    return rounding.down(v, err), min(0.0, rounding.up(v, err))
+
+
+def _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value=None) -> tuple[float, float]:
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     nn = validate.integer("n", n_value, low=1)
     e = validate.real("epsilon", epsilon, low=0.0, low_open=True)
     if e >= e0:
-        return -math.inf
+        return -math.inf, 0.0
     if bound not in ("hoeffding", "bennett"):
         raise validate.DomainError(f"bound = {bound!r} is invalid: must be 'hoeffding' or 'bennett'")
     # delta is non-increasing in epsilon, so the bound at any epsilon' <= epsilon holds at epsilon
     # too: past the bound's minimiser its value there is used (the raw bound turns up near eps0);
     # and a hockey-stick divergence is at most 1 (at tiny epsilon the terms overflow)
-    e_star, log_star = _minimiser(bound, kind, e0, nn, k_value)
-    value = _log_delta(bound, kind, e0, nn, e, k_value)
-    return min(0.0, value, log_star) if e >= e_star else min(0.0, value)
+    e_star, log_star, err_star = _minimiser(bound, kind, e0, nn, k_value)
+    value, err = _log_delta(bound, kind, e0, nn, e, k_value)
+    if e >= e_star and log_star < value:
+        value, err = log_star, err_star
+    if value >= 0.0:
+        return 0.0, 0.0
+    return value, err
 
 
 @functools.lru_cache(maxsize=256)
-def _minimiser(bound, kind, e0, nn, k_value) -> tuple[float, float]:
-    """(epsilon*, raw log delta there): the minimiser of the raw bound over (0, eps0), by a
-    bounded scalar search (the evaluations are closed forms of a few microseconds)."""
+def _minimiser(bound, kind, e0, nn, k_value) -> tuple[float, float, float]:
+    """(epsilon*, raw log delta there, its error bound): the minimiser of the raw bound over
+    (0, eps0), by a bounded scalar search (the evaluations are closed forms of a few
+    microseconds)."""
     def f(e):
-        v = _log_delta(bound, kind, e0, nn, e, k_value)
+        v = _log_delta(bound, kind, e0, nn, e, k_value)[0]
         return v if math.isfinite(v) else 1e300
 
     from scipy import optimize  # 1 s to import: only where a blanket bound is minimised
 
     res = optimize.minimize_scalar(f, bounds=(e0 * 1e-9, e0 * (1 - 1e-12)), method="bounded",
                                    options={"xatol": e0 * 1e-10})
-    return float(res.x), f(float(res.x))
+    value, err = _log_delta(bound, kind, e0, nn, float(res.x), k_value)
+    return float(res.x), (value if math.isfinite(value) else 1e300), err
 
 
-def _log_delta(bound, kind, e0, nn, e, k_value) -> float:
-    g, b, b_plus, c = constants(kind, e0, e, k_value)
+def _phi(u: float) -> float:
+    """(1 + u) log(1 + u) - u for u >= 0, within 4 EPS relative: the series
+    sum_{j >= 2} (-1)^j u^j / (j (j - 1)) below 1/2 (the closed form cancels there; 60 terms leave
+    below 2^-60 / 60^2), the closed form above (where it does not cancel by more than a factor 4)."""
+    if u < 0.5:
+        total, power = 0.0, -u  # power = (-u)^j in the loop
+        for j in range(2, 62):
+            power *= -u
+            total += power / (j * (j - 1))
+        return total
+    return (1 + u) * math.log1p(u) - u
+
+
+def _log_delta(bound, kind, e0, nn, e, k_value) -> tuple[float, float]:
+    """(log of the raw bound, an absolute error bound of that float64 value).
+
+    Error analysis, first order, with r the relative error bound of the constants
+    (:func:`_constants_rtol`) and EPS = 2^-52 per operation: a log of a quantity known to
+    relative error x has absolute error x + EPS |log|; a product or quotient adds relative
+    errors; log1p(-x) with x known to relative error r_x errs by x r_x / (1 - x) (absolute);
+    n times it by n times that, plus EPS of the product; phi(u) has relative condition at most 2
+    in u; and the last difference log(e^A - e^Z) amplifies the errors of A and Z by
+    1 / (1 - e^(Z - A)) and e^(Z - A) / (1 - e^(Z - A)). The terms are summed with one EPS of
+    each partial sum, and the total is doubled."""
+    eps = rounding.EPS
+    g, log_one_minus_g, b, b_plus, c = _constants(kind, e0, e, k_value)
+    r = _constants_rtol(e0, e)
     a = math.expm1(e)
+    r_a = eps * (2 + e)
     if bound == "hoeffding":
-        return (2 * math.log(b) - math.log(4 * g * nn) - math.log(a)
-                + nn * math.log1p(-g * (-math.expm1(-2 * (a / b) ** 2))))
-    if bound == "bennett":
-        alpha = c / b_plus**2
-        bt = a * b_plus / c
-        phi = (1 + bt) * math.log1p(bt) - bt
-        # sum_{m >= 1} Bin(m; n, gamma) e^{-m t} = (1 - gamma + gamma e^{-t})^n - (1 - gamma)^n
-        t = alpha * phi
-        log_all = nn * math.log1p(-g * -math.expm1(-t))
-        log_zero = nn * math.log1p(-g) if g < 1 else -math.inf
-        log_sum = log_all + float(log1mexp(min(log_zero - log_all, 0.0))) if log_zero < log_all else -math.inf
-        if bt == 0.0:  # a b_plus / c underflowed: the bound is infinite
-            return math.inf
-        return log_sum + math.log(b_plus) - math.log(math.log1p(bt)) - math.log(g * nn)
+        ratio2 = (a / b) ** 2
+        y = -math.expm1(-2 * ratio2)
+        x = g * y
+        r_x = r + 2 * (r_a + r + eps) + 3 * eps
+        main = nn * math.log1p(-x)
+        terms = [2 * math.log(b), -math.log(4 * g * nn), -math.log(a), main]
+        errs = [2 * (r + eps * abs(terms[0])), r + 2 * eps + eps * abs(terms[1]), r_a + eps * abs(terms[2]),
+                nn * x * r_x / (1 - x) + 2 * eps * abs(main)]
+        value = sum(terms)
+        total = sum(errs) + eps * sum(abs(t) for t in terms) * len(terms)
+        return value, 2 * total
+    alpha = c / b_plus**2
+    bt = a * b_plus / c
+    if bt == 0.0:  # a b_plus / c underflowed: the bound is infinite
+        return math.inf, 0.0
+    r_bt = r_a + 2 * r + 2 * eps
+    phi = _phi(bt)
+    t = alpha * phi
+    r_t = (3 * r + 2 * eps) + (2 * r_bt + 4 * eps) + eps
+    # sum_{m >= 1} Bin(m; n, gamma) e^{-m t} = (1 - gamma + gamma e^{-t})^n - (1 - gamma)^n
+    #   = (1 - gamma)^n expm1(s), s = n log1p(e^w), w = log(gamma e^{-t} / (1 - gamma)):
+    # no difference of nearly equal numbers, whatever t (e^{-t} may be far below the float range)
+    w = math.log(g) - t - log_one_minus_g
+    err_w = (r + eps * abs(math.log(g))) + t * r_t + (r + eps * abs(log_one_minus_g)) + 2 * eps * (abs(w) + t)
+    if w < -40:  # log1p(e^w) = e^w (1 - e^w / 2 + ...): s = n e^w to within e^w < 5e-18 relative
+        log_s = w + math.log(nn)
+        err_log_s = err_w + 3 * eps * abs(log_s) + 1e-17
+        s_value = math.exp(log_s) if log_s < 700 else math.inf
+    else:
+        s_value = nn * math.log1p(math.exp(w))
+        log_s = math.log(s_value)
+        err_log_s = err_w / (1 + math.exp(-w)) + 3 * eps * (1 + abs(w))
+    if s_value < 1e-3:  # log expm1(s) = log s + log1p(s/2 + s^2/6 + ...): within 1e-3 s, bounded below
+        log_expm1 = log_s + math.log1p(s_value / 2 + s_value * s_value / 6)
+        err_expm1 = err_log_s * (1 + s_value) + s_value**3 / 24 + 2 * eps * abs(log_expm1)
+    else:
+        log_expm1 = math.log(math.expm1(s_value)) if s_value < 700 else s_value + math.log1p(-math.exp(-s_value))
+        # d log expm1(s) / d log s = s / (1 - e^-s) <= s + 1
+        err_expm1 = err_log_s * (s_value + 1) + 2 * eps * (abs(log_expm1) + s_value)
+    log_zero = nn * log_one_minus_g
+    err_zero = nn * (r + eps * abs(log_one_minus_g)) + eps * abs(log_zero)
+    log_sum = log_zero + log_expm1
+    err_sum = err_zero + err_expm1 + eps * abs(log_sum)
+    l1 = math.log1p(bt)
+    terms = [log_sum, math.log(b_plus), -math.log(l1), -math.log(g * nn)]
+    errs = [err_sum, r + eps * abs(terms[1]), r_bt + 2 * eps + eps * abs(terms[2]), r + 2 * eps + eps * abs(terms[3])]
+    value = sum(terms)
+    total = sum(errs) + eps * sum(abs(v) for v in terms) * len(terms)
+    return value, 2 * total
 
 
 def epsilon(bound: str, kind: str, eps0_value, n_value, delta_value, k_value=None) -> tuple[float, float]:
@@ -111,13 +219,8 @@ def epsilon(bound: str, kind: str, eps0_value, n_value, delta_value, k_value=Non
     def bounds(e, _tol):
         if e <= 0:
             return 0.0, 0.0
-        v = log_delta(bound, kind, eps0_value, n_value, e, k_value)
-        if not math.isfinite(v):
-            return v, v
-        err = 1e-12 * (1 + abs(v))
-        return rounding.down(v, err), min(0.0, rounding.up(v, err))
+        return log_delta_enclosure(bound, kind, eps0_value, n_value, e, k_value)
 
     # shuffling an eps0-LDP randomizer is eps0-DP: eps0 is a theory bound on the answer
     bracket = epsilon_bracket(bounds, d, SearchParameters(upper=float(eps0_value), rtol=1e-9, atol=1e-15))
     return bracket.lower, bracket.upper
-

@@ -12,33 +12,39 @@ One module per job:
 * :mod:`.conversion`: each method's (epsilon, delta) by Lemma 2.1 at the best order;
 * :mod:`.accountant`: Chen et al.'s shuffled SGD;
 * :mod:`.composed`: the composed comparisons of Girgis et al. Figures 3-5.
+
+Each name of ``__all__`` is imported from its module on first use, so that a command that needs
+one method (``dptheory rdp --methods girgis-upper-1``) does not import the others (the accountant
+and the composed comparisons pull in the amplification methods and scipy).
 """
 
-from .accountant import shuffled_sgd_epsilon
-from .clone_pairs import clone_pair_rdp, clone_pair_tradeoff, theorem_1_printed_law_rdp
-from .composed import fmt_kov_epsilon, rdp_route_epsilon
-from .conversion import epsilon, epsilons
-from .enumeration import exact_rdp
-from .formulas import (CHEN_GDP, CHEN_GDP_REFINED, CHEN_RDP, COROLLARY_3_2, COROLLARY_3_5, ERLINGSSON_RDP,
-                       UPPER_1, UPPER_2, UPPER_2_PRINTED)
-from .girgis import corollary_3_2, erlingsson, nbar, upper_1, upper_1_mixture, upper_2
-from .lower import binomial_central_moments, lower_bound, lower_bound_moments, rr_pair
-from .methods import RDP_METHODS, RdpMethod, compose, rdp_curve, rdp_curves
-from .orders import interpolate
+import importlib
 
-__all__ = [
-    "CHEN_GDP", "CHEN_GDP_REFINED", "CHEN_RDP", "COROLLARY_3_2", "COROLLARY_3_5", "ERLINGSSON_RDP", "NBAR",
-    "RDP_METHODS", "RdpMethod", "UPPER_1", "UPPER_2", "UPPER_2_PRINTED", "binomial_central_moments",
-    "clone_pair_rdp", "clone_pair_tradeoff", "compose", "corollary_3_2", "epsilon", "epsilons", "erlingsson",
-    "exact_rdp", "fmt_kov_epsilon", "interpolate", "lam_int", "lower_bound", "lower_bound_moments", "nbar",
-    "rdp_curve", "rdp_curves", "rdp_route_epsilon", "rr_pair", "shuffled_sgd_epsilon", "theorem_1_printed_law_rdp",
-    "upper_1", "upper_1_mixture", "upper_2",
-]
+#: public name -> the module of this package that defines it
+_WHERE = {
+    "shuffled_sgd_epsilon": "accountant",
+    **dict.fromkeys(("clone_pair_rdp", "clone_pair_tradeoff", "theorem_1_printed_law_rdp"), "clone_pairs"),
+    **dict.fromkeys(("fmt_kov_epsilon", "rdp_route_epsilon"), "composed"),
+    **dict.fromkeys(("epsilon", "epsilons"), "conversion"),
+    "exact_rdp": "enumeration",
+    **dict.fromkeys(("CHEN_GDP", "CHEN_GDP_REFINED", "CHEN_RDP", "COROLLARY_3_2", "COROLLARY_3_5", "ERLINGSSON_RDP",
+                     "NBAR", "UPPER_1", "UPPER_2", "UPPER_2_PRINTED", "lam_int"), "formulas"),
+    **dict.fromkeys(("corollary_3_2", "erlingsson", "nbar", "upper_1", "upper_1_mixture", "upper_2"), "girgis"),
+    **dict.fromkeys(("binomial_central_moments", "lower_bound", "lower_bound_moments", "rr_pair"), "lower"),
+    **dict.fromkeys(("RDP_METHODS", "RdpMethod", "compose", "rdp_curve", "rdp_curves"), "methods"),
+    "interpolate": "orders",
+}
+
+__all__ = sorted(_WHERE)
 
 
-def __getattr__(name):
-    if name in ("NBAR", "lam_int"):
-        from . import formulas
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
 
-        return getattr(formulas, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

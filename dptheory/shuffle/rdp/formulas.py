@@ -103,86 +103,51 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-UPPER_1 = register(Formula(
-    name="girgis-upper-1",
-    build=_closed_forms,
-    kind=Kind.UPPER, status=Status.PROVEN,
-    source=f"{GIRGIS}, Theorem 3.1",
+_RDP_LHS = r"\epsilon(\lambda)"
+
+
+def _define(name: str, kind: Kind, status: Status, source: str, lhs: str = _RDP_LHS, **labels) -> Formula:
+    """A formula of this module (its expression from :func:`_closed_forms`), registered; its
+    kind and status are set here, in this one place."""
+    return register(Formula(name=name, build=_closed_forms, kind=kind, status=status, source=source, lhs=lhs, **labels))
+
+
+UPPER_1 = _define(
+    "girgis-upper-1", Kind.UPPER, Status.PROVEN, f"{GIRGIS}, Theorem 3.1",
     erratum="all terms inside the log, binom(lambda, 2) for the printed (lambda/2) (digest seed-004 §3.1)",
-    lhs=r"\epsilon(\lambda)",
-    description="RDP upper bound 1 of the shuffle model, integer orders",
-))
+    description="RDP upper bound 1 of the shuffle model, integer orders")
 
-COROLLARY_3_2 = register(Formula(
-    name="girgis-corollary-3.2",
-    build=_closed_forms,
-    kind=Kind.UPPER, status=Status.UNPROVEN,
-    source=f"{GIRGIS}, Corollary 3.2",
+COROLLARY_3_2 = _define(
+    "girgis-corollary-3.2", Kind.UPPER, Status.UNPROVEN, f"{GIRGIS}, Corollary 3.2",
     erratum="binom(lambda, 2) for the printed (lambda/2)",
-    lhs=r"\epsilon(\lambda)",
-    description="simplified upper bound 1; proven here only where it is checked to dominate Theorem 3.1",
-))
+    description="simplified upper bound 1; proven here only where it is checked to dominate Theorem 3.1")
 
-UPPER_2 = register(Formula(
-    name="girgis-upper-2",
-    build=_closed_forms,
-    kind=Kind.UPPER, status=Status.PROVEN,
-    source=f"{GIRGIS}, Theorem 3.3",
+UPPER_2 = _define(
+    "girgis-upper-2", Kind.UPPER, Status.PROVEN, f"{GIRGIS}, Theorem 3.3",
     erratum="(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 (digest seed-004 §3.4)",
-    lhs=r"\epsilon(\lambda)",
-    description="RDP upper bound 2 of the shuffle model, real orders",
-))
+    description="RDP upper bound 2 of the shuffle model, real orders")
 
-UPPER_2_PRINTED = register(Formula(
-    name="girgis-upper-2-printed",
-    build=_closed_forms,
-    kind=Kind.UPPER, status=Status.REFUTED,
-    source=f"{GIRGIS}, Theorem 3.3 as printed",
-    lhs=r"\epsilon(\lambda)",
-    description="Theorem 3.3 exactly as printed; below the exact RDP of binary randomized response",
-))
+UPPER_2_PRINTED = _define(
+    "girgis-upper-2-printed", Kind.UPPER, Status.REFUTED, f"{GIRGIS}, Theorem 3.3 as printed",
+    description="Theorem 3.3 exactly as printed; below the exact RDP of binary randomized response")
 
-ERLINGSSON_RDP = register(Formula(
-    name="erlingsson-rdp",
-    build=_closed_forms,
-    kind=Kind.UPPER, status=Status.PROVEN,
-    source="Erlingsson et al. (2019), Remark 1, as quoted by Girgis et al. (2021), eq. (9)",
-    lhs=r"\epsilon(\lambda)",
-))
+ERLINGSSON_RDP = _define(
+    "erlingsson-rdp", Kind.UPPER, Status.PROVEN,
+    "Erlingsson et al. (2019), Remark 1, as quoted by Girgis et al. (2021), eq. (9)")
 
-COROLLARY_3_5 = register(Formula(
-    name="girgis-corollary-3.5",
-    build=_closed_forms,
-    kind=Kind.LOWER, status=Status.PROVEN,
-    source=f"{GIRGIS}, Corollary 3.5",
-    lhs=r"\epsilon(\lambda)",
-    description="simplified lower bound on the worst-case RDP over eps0-LDP randomizers",
-))
+COROLLARY_3_5 = _define(
+    "girgis-corollary-3.5", Kind.LOWER, Status.PROVEN, f"{GIRGIS}, Corollary 3.5",
+    description="simplified lower bound on the worst-case RDP over eps0-LDP randomizers")
 
-CHEN_GDP = register(Formula(
-    name="chen-gdp",
-    build=_closed_forms,
-    kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
-    source="Chen, Cao, Ge (2024), Theorem 2",
-    lhs=r"\mu",
-    description="asymptotic GDP parameter of the shuffled eps0-LDP process (a central-limit approximation)",
-))
+CHEN_GDP = _define(
+    "chen-gdp", Kind.APPROXIMATION, Status.NOT_A_BOUND, "Chen, Cao, Ge (2024), Theorem 2", r"\mu",
+    description="asymptotic GDP parameter of the shuffled eps0-LDP process (a central-limit approximation)")
 
-CHEN_RDP = register(Formula(
-    name="chen-gdp-rdp",
-    build=_closed_forms,
-    kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
-    source="Chen, Cao, Ge (2024), Corollary 2",
-    lhs=r"\epsilon(\lambda)",
-    description="asymptotic RDP (an approximation, not a bound); loose by coth^2(eps0/2) against the exact pair",
-))
+CHEN_RDP = _define(
+    "chen-gdp-rdp", Kind.APPROXIMATION, Status.NOT_A_BOUND, "Chen, Cao, Ge (2024), Corollary 2",
+    description="asymptotic RDP (an approximation, not a bound); loose by coth^2(eps0/2) against the exact pair")
 
-CHEN_GDP_REFINED = register(Formula(
-    name="chen-gdp-refined",
-    build=_closed_forms,
-    kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
-    source="dptheory: Gaussian limit of the mixed clone pair (digest seed-001 §2.5, seed-000 §5.6)",
-    lhs=r"\mu",
-    description="tanh(eps0/2) times Theorem 2's mu: the Gaussian limit of the pair with the victim's coin",
-))
-
+CHEN_GDP_REFINED = _define(
+    "chen-gdp-refined", Kind.APPROXIMATION, Status.NOT_A_BOUND,
+    "dptheory: Gaussian limit of the mixed clone pair (digest seed-001 §2.5, seed-000 §5.6)", r"\mu",
+    description="tanh(eps0/2) times Theorem 2's mu: the Gaussian limit of the pair with the victim's coin")
