@@ -61,7 +61,7 @@ def compute(eps0, n, delta) -> Report:
     nn = validate.integer("n", n, low=2)
     d = validate.delta("delta", delta)
     factory, _ = rz.REGISTRY["general"]
-    results = compare(factory(e0), nn, delta_value=d)
+    results = compare(factory(e0), nn, delta=d)
     return Report(e0, nn, d, results, summarize(results), shuffle_rdp.epsilons(e0, nn, d),
                   shuffle_rdp.rdp_curves(e0, nn, list(REPORT_ORDERS)), gdp_approximations(e0, nn, d))
 

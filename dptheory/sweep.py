@@ -243,10 +243,10 @@ def shuffle_point(task: dict) -> list[dict]:
     rz = _randomizer(task["spec"], task["eps0"], task["extra"])
     methods = list(task["methods"]) if task["methods"] else None
     if task["epsilon"] is not None:
-        results = compare(rz, task["n"], epsilon_value=task["epsilon"], methods=methods)
+        results = compare(rz, task["n"], epsilon=task["epsilon"], methods=methods)
         quantity = "delta"
     else:
-        results = compare(rz, task["n"], delta_value=task["delta"], methods=methods, rtol=task["rtol"])
+        results = compare(rz, task["n"], delta=task["delta"], methods=methods, rtol=task["rtol"])
         quantity = "epsilon"
     return [result_row(r, quantity) for r in results]
 

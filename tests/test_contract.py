@@ -518,7 +518,7 @@ def test_outside_the_domain_is_not_applicable(data):
         run(method, case, n, failures, delta=d)
         run(method, case, n, failures, epsilon=e)
     slugs = [s for s in METHODS if not (s == "exact" and n > 5)]
-    for kw in ({"delta_value": d}, {"epsilon_value": e}):
+    for kw in ({"delta": d}, {"epsilon": e}):
         try:
             rows = compare(case.rz, n, methods=slugs, **kw)
         except Exception as exc:

@@ -69,7 +69,7 @@ def test_amplification_data_is_the_library_results():
     assert set(lines) == {"clones", "variation-ratio-lower", "efmrtt19"}
     assert lines["clones"].kind == "upper" and lines["variation-ratio-lower"].kind == "lower"
     for j, n in enumerate(lines["clones"].x):
-        direct = {r.method: r for r in compare(R.general_ldp(0.5), n, delta_value=1e-8,
+        direct = {r.method: r for r in compare(R.general_ldp(0.5), n, delta=1e-8,
                                                methods=["clones", "variation-ratio-lower"])}
         assert lines["clones"].y[j] == direct["clones"].upper
         assert lines["variation-ratio-lower"].y[j] == direct["variation-ratio-lower"].lower

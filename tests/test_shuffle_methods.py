@@ -186,11 +186,11 @@ def test_auto_skips_what_it_cannot_finish_and_says_so():
 def test_compare_reports_a_skipped_method_unless_named(monkeypatch):
     rz = R.grr(1.0, 3)
     monkeypatch.setattr(methods, "BUDGET_SECONDS", 1e-9)
-    rows = {r.method: r for r in shuffle.compare(rz, 4, epsilon_value=0.3)}
+    rows = {r.method: r for r in shuffle.compare(rz, 4, epsilon=0.3)}
     assert isinstance(rows["exact"], Inapplicable)
     assert "skipped for cost" in rows["exact"].reason and "estimated" in rows["exact"].reason
     assert rows["exact"].params["estimated_seconds"] > 1e-9
-    named = shuffle.compare(rz, 4, epsilon_value=0.3, methods=["exact"])
+    named = shuffle.compare(rz, 4, epsilon=0.3, methods=["exact"])
     assert isinstance(named[0], Result) and named[0].kind is Kind.EXACT
     # auto skips it too, and says so
     res = shuffle.delta(rz, 4, 0.3)

@@ -16,7 +16,7 @@ def test_report_is_the_comparison_with_its_tightest_proven_ends():
     hand, the lower end the largest proven lower bound, and the gap their ratio minus 1."""
     methods = ["clones", "variation-ratio", "variation-ratio-labelled", "variation-ratio-lower", "exact"]
     rep = shuffle_report("binary-rr", 20, delta=1e-3, methods=methods, eps0=1.0)
-    by_hand = compare(rz.binary_rr(1.0), 20, delta_value=1e-3, methods=methods)
+    by_hand = compare(rz.binary_rr(1.0), 20, delta=1e-3, methods=methods)
     ends = lambda rs: [(r.method, getattr(r, "lower", None), getattr(r, "upper", None)) for r in rs]  # noqa: E731
     assert ends(rep.results) == ends(by_hand)
     proven = [r for r in by_hand if isinstance(r, Result) and r.status is Status.PROVEN]

@@ -39,9 +39,9 @@ def check_compare(name, n, eps0, query):
     rz = _randomizer(name, eps0)
     kind, value = query
     if kind == "delta":
-        rows = compare(rz, n, delta_value=value)
+        rows = compare(rz, n, delta=value)
     else:
-        rows = compare(rz, n, epsilon_value=value * eps0)
+        rows = compare(rz, n, epsilon=value * eps0)
     assert rows
     for row in rows:
         assert isinstance(row, (Result, Inapplicable)), row

@@ -31,9 +31,9 @@ def _check(rows):
 def _run(eps0, n, delta=None, epsilon=None):
     rz = R.general_ldp(eps0)
     if delta is not None:
-        _check(compare(rz, n, delta_value=delta))
+        _check(compare(rz, n, delta=delta))
     else:
-        _check(compare(rz, n, epsilon_value=epsilon))
+        _check(compare(rz, n, epsilon=epsilon))
 
 
 @pytest.mark.parametrize("eps0,n,delta", [(50.0, 1000, 1e-6), (30.0, 100, 1e-6), (20.0, 3, 0.5)])

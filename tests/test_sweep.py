@@ -78,7 +78,7 @@ def test_rows_are_the_library_results(reference):
     assert [(r["eps0"], r["n"], r["delta"]) for r in rows[::4]][:3] == [("0.5", "10", "0.001"), ("0.5", "10", "1e-06"),
                                                                       ("0.5", "20", "0.001")]
     for row in rows[::3]:
-        direct = compare(R.binary_rr(float(row["eps0"])), int(row["n"]), delta_value=float(row["delta"]),
+        direct = compare(R.binary_rr(float(row["eps0"])), int(row["n"]), delta=float(row["delta"]),
                          methods=[row["method"]])[0]
         d = direct.as_dict()
         assert row["applicable"] == ("true" if d["applicable"] else "false")

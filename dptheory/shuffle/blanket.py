@@ -29,13 +29,13 @@ from ..inverse import SearchParameters, epsilon_bracket
 SOURCE = "Balle, Bell, Gascon, Nissim (2019), privacy blanket (constants of the authors' implementation)"
 
 
-def constants(kind: str, eps0_value: float, epsilon: float, k_value: int | None = None):
+def constants(kind: str, eps0: float, epsilon: float, k: int | None = None):
     """(gamma, b, b_plus, c) for the blanket bounds: ``generic`` eps0-LDP, k-ary ``rr``, ``laplace``."""
-    g, _, b, b_plus, c = _constants(kind, eps0_value, epsilon, k_value)
+    g, _, b, b_plus, c = _constants(kind, eps0, epsilon, k)
     return g, b, b_plus, c
 
 
-def _constants(kind: str, e0: float, e: float, k_value=None):
+def _constants(kind: str, e0: float, e: float, k=None):
     """(gamma, log(1 - gamma), b, b_plus, c), each written as sums and products of positive terms
     (no cancellation; the authors' forms, e.g. e^eps0 - e^-eps0, cancel at small eps0):
 
@@ -55,7 +55,7 @@ def _constants(kind: str, e0: float, e: float, k_value=None):
                 math.exp(e0) * -math.expm1(e - 2 * e0),
                 math.exp(e0) * (a * a + 2 * math.exp(e) * -math.expm1(-4 * e0)))
     if kind == "rr":
-        kk = int(k_value)
+        kk = int(k)
         z = math.exp(e0) + kk - 1
         g, one_minus_g = kk / z, math.expm1(e0) / z
         return (g, math.log(one_minus_g), one_minus_g * kk * (math.exp(e) + 1),
@@ -79,24 +79,24 @@ def _constants_rtol(e0: float, e: float) -> float:
     return 2 * rounding.EPS * (12 + 2 * e + 4 * e0)
 
 
-def log_delta(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None) -> float:
+def log_delta(bound: str, kind: str, eps0, n, epsilon, k=None) -> float:
     """log delta(epsilon) of the Hoeffding or Bennett blanket bound (an upper bound; 0 for eps >= eps0),
     as computed in float64 (within :func:`log_delta_enclosure`)."""
-    return _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value)[0]
+    return _log_delta_with_error(bound, kind, eps0, n, epsilon, k)[0]
 
 
-def log_delta_enclosure(bound: str, kind: str, eps0_value, n_value, epsilon, k_value=None) -> tuple[float, float]:
+def log_delta_enclosure(bound: str, kind: str, eps0, n, epsilon, k=None) -> tuple[float, float]:
     """Certified (lower, upper) of the log of the blanket bound at epsilon: the float64 value
     widened by its error bound (:func:`_log_delta`), rounded outwards, capped at 0."""
-    v, err = _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value)
+    v, err = _log_delta_with_error(bound, kind, eps0, n, epsilon, k)
     if not math.isfinite(v):
         return v, v
     return rounding.down(v, err), min(0.0, rounding.up(v, err))
 
 
-def _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value=None) -> tuple[float, float]:
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    nn = validate.integer("n", n_value, low=1)
+def _log_delta_with_error(bound, kind, eps0, n, epsilon, k=None) -> tuple[float, float]:
+    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    nn = validate.integer("n", n, low=1)
     e = validate.real("epsilon", epsilon, low=0.0, low_open=True)
     if e >= e0:
         return -math.inf, 0.0
@@ -105,8 +105,8 @@ def _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value=Non
     # delta is non-increasing in epsilon, so the bound at any epsilon' <= epsilon holds at epsilon
     # too: past the bound's minimiser its value there is used (the raw bound turns up near eps0);
     # and a hockey-stick divergence is at most 1 (at tiny epsilon the terms overflow)
-    e_star, log_star, err_star = _minimiser(bound, kind, e0, nn, k_value)
-    value, err = _log_delta(bound, kind, e0, nn, e, k_value)
+    e_star, log_star, err_star = _minimiser(bound, kind, e0, nn, k)
+    value, err = _log_delta(bound, kind, e0, nn, e, k)
     if e >= e_star and log_star < value:
         value, err = log_star, err_star
     if value >= 0.0:
@@ -115,19 +115,19 @@ def _log_delta_with_error(bound, kind, eps0_value, n_value, epsilon, k_value=Non
 
 
 @functools.lru_cache(maxsize=256)
-def _minimiser(bound, kind, e0, nn, k_value) -> tuple[float, float, float]:
+def _minimiser(bound, kind, e0, nn, k) -> tuple[float, float, float]:
     """(epsilon*, raw log delta there, its error bound): the minimiser of the raw bound over
     (0, eps0), by a bounded scalar search (the evaluations are closed forms of a few
     microseconds)."""
     def f(e):
-        v = _log_delta(bound, kind, e0, nn, e, k_value)[0]
+        v = _log_delta(bound, kind, e0, nn, e, k)[0]
         return v if math.isfinite(v) else 1e300
 
     from scipy import optimize  # 1 s to import: only where a blanket bound is minimised
 
     res = optimize.minimize_scalar(f, bounds=(e0 * 1e-9, e0 * (1 - 1e-12)), method="bounded",
                                    options={"xatol": e0 * 1e-10})
-    value, err = _log_delta(bound, kind, e0, nn, float(res.x), k_value)
+    value, err = _log_delta(bound, kind, e0, nn, float(res.x), k)
     return float(res.x), (value if math.isfinite(value) else 1e300), err
 
 
@@ -144,7 +144,7 @@ def _phi(u: float) -> float:
     return (1 + u) * math.log1p(u) - u
 
 
-def _log_delta(bound, kind, e0, nn, e, k_value) -> tuple[float, float]:
+def _log_delta(bound, kind, e0, nn, e, k) -> tuple[float, float]:
     """(log of the raw bound, an absolute error bound of that float64 value).
 
     Error analysis, first order, with r the relative error bound of the constants
@@ -156,7 +156,7 @@ def _log_delta(bound, kind, e0, nn, e, k_value) -> tuple[float, float]:
     1 / (1 - e^(Z - A)) and e^(Z - A) / (1 - e^(Z - A)). The terms are summed with one EPS of
     each partial sum, and the total is doubled."""
     eps = rounding.EPS
-    g, log_one_minus_g, b, b_plus, c = _constants(kind, e0, e, k_value)
+    g, log_one_minus_g, b, b_plus, c = _constants(kind, e0, e, k)
     r = _constants_rtol(e0, e)
     a = math.expm1(e)
     r_a = eps * (2 + e)
@@ -212,15 +212,15 @@ def _log_delta(bound, kind, e0, nn, e, k_value) -> tuple[float, float]:
     return value, 2 * total
 
 
-def epsilon(bound: str, kind: str, eps0_value, n_value, delta_value, k_value=None) -> tuple[float, float]:
+def epsilon(bound: str, kind: str, eps0, n, delta, k=None) -> tuple[float, float]:
     """Certified bracket of the smallest epsilon with blanket delta(epsilon) <= delta (eps0 if none)."""
-    d = validate.delta("delta", delta_value)
+    d = validate.delta("delta", delta)
 
     def bounds(e, _tol):
         if e <= 0:
             return 0.0, 0.0
-        return log_delta_enclosure(bound, kind, eps0_value, n_value, e, k_value)
+        return log_delta_enclosure(bound, kind, eps0, n, e, k)
 
     # shuffling an eps0-LDP randomizer is eps0-DP: eps0 is a theory bound on the answer
-    bracket = epsilon_bracket(bounds, d, SearchParameters(upper=float(eps0_value), rtol=1e-9, atol=1e-15))
+    bracket = epsilon_bracket(bounds, d, SearchParameters(upper=float(eps0), rtol=1e-9, atol=1e-15))
     return bracket.lower, bracket.upper

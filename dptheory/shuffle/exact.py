@@ -649,6 +649,10 @@ def delta(randomizer, inputs0, inputs1, epsilon, digits=None):
     return mp_adaptive(fn, digits)
 
 
+#: :func:`delta` under a name the parameter ``delta`` of :func:`epsilon` does not hide
+_delta_at = delta
+
+
 def delta_enclosure(randomizer, inputs0, inputs1, epsilon) -> tuple[float, float, float]:
     """(lower, value, upper): certified float64 enclosure of :func:`delta` for one dataset pair."""
     a, b = _check_neighbours(inputs0, inputs1)
@@ -658,7 +662,7 @@ def delta_enclosure(randomizer, inputs0, inputs1, epsilon) -> tuple[float, float
     return lo, v, hi
 
 
-def epsilon(randomizer, inputs0, inputs1, delta_value, digits=None) -> Result:
+def epsilon(randomizer, inputs0, inputs1, delta, digits=None) -> Result:
     """Certified bracket of the smallest epsilon >= 0 with delta(epsilon) <= delta for two datasets."""
     a, b = _check_neighbours(inputs0, inputs1)
     m = _float_matrix(randomizer)
@@ -672,16 +676,16 @@ def epsilon(randomizer, inputs0, inputs1, delta_value, digits=None) -> Result:
             return enc.log_lower, enc.log_upper
     else:
         def bounds(e, _tol):
-            v = delta(randomizer, a, b, e, digits=digits)
+            v = _delta_at(randomizer, a, b, e, digits=digits)
             return (rounding.log_down(rounding.mp_down(v * (1 - mpmath.mpf(10) ** (2 - digits)))),
                     rounding.log_up(rounding.mp_up(v * (1 + mpmath.mpf(10) ** (2 - digits)))))
 
-    bracket = epsilon_bracket(bounds, delta_value, SearchParameters(upper=eps_max, rtol=1e-9, atol=1e-15))
+    bracket = epsilon_bracket(bounds, delta, SearchParameters(upper=eps_max, rtol=1e-9, atol=1e-15))
     return Result("epsilon", bracket.lower, bracket.upper, Kind.EXACT, Status.PROVEN, "exact",
                   "exact enumeration of the shuffled histogram", params={"inputs0": a, "inputs1": b})
 
 
-def worst_case(randomizer, n_value, epsilon_value, *, exhaustive: bool | None = None, max_datasets: int = 2000):
+def worst_case(randomizer, n, epsilon, *, exhaustive: bool | None = None, max_datasets: int = 2000):
     """Largest exact delta(epsilon) over the searched datasets: (delta, inputs0, inputs1, exhaustive).
 
     Exhaustive (one dataset per symmetry orbit) when ``exhaustive`` is True, or when it is None
@@ -689,7 +693,7 @@ def worst_case(randomizer, n_value, epsilon_value, *, exhaustive: bool | None = 
     lower bound on the shuffled mechanism's delta). The value is the computed float; it is within
     the enclosure :meth:`Engine.evaluate` certifies (and within :func:`delta_error`).
     """
-    nn = validate.integer("n", n_value, low=1)
+    nn = validate.integer("n", n, low=1)
     table = _float_matrix(randomizer)
     if exhaustive is None:
         exhaustive = count_datasets(symmetry_blocks(table), nn) <= max_datasets
@@ -700,5 +704,5 @@ def worst_case(randomizer, n_value, epsilon_value, *, exhaustive: bool | None = 
         for a, b in datasets(table.shape[0], nn, exhaustive=False):
             pairs.append(_dataset(randomizer, a, b))
         eng = Engine(randomizer, nn, pairs=pairs)
-    _, value, _, a, b = eng.evaluate(epsilon_value)
+    _, value, _, a, b = eng.evaluate(epsilon)
     return value, a, b, exhaustive

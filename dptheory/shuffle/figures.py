@@ -21,31 +21,31 @@ FIGURE_METHODS = ("variation-ratio", "variation-ratio-labelled", "stronger-clone
                   "blanket-hoeffding", "blanket-bennett", "efmrtt19")
 
 
-def optimal_subset_size(eps0_value: float, d_value: int) -> int:
-    return max(1, min(d_value - 1, int(math.floor(d_value / (math.exp(eps0_value) + 1)))))
+def optimal_subset_size(eps0: float, d: int) -> int:
+    return max(1, min(d - 1, int(math.floor(d / (math.exp(eps0) + 1)))))
 
 
-def mechanism(name: str, eps0_value: float, d_value: int):
+def mechanism(name: str, eps0: float, d: int):
     """The randomizer of Figure 1 (``subset``) or Figure 2 (``local-hash``)."""
     if name == "subset":
-        return R.subset_selection(eps0_value, d_value, optimal_subset_size(eps0_value, d_value))
+        return R.subset_selection(eps0, d, optimal_subset_size(eps0, d))
     if name == "local-hash":
-        return R.optimal_local_hash(eps0_value)
+        return R.optimal_local_hash(eps0)
     raise validate.DomainError(f"name = {name!r} is invalid: must be 'subset' or 'local-hash'")
 
 
-def amplification(name: str, n_value: int, d_value: int, eps0_grid, delta_value=None,
+def amplification(name: str, n: int, d: int, eps0_grid, delta=None,
                   methods=FIGURE_METHODS, rtol: float = 1e-3) -> list[dict]:
     """Rows {eps0, method, epsilon (upper end), ratio = eps0/epsilon, kind, status} for the grid.
 
     The "existing" baselines use the general eps0-LDP class (the privacy blanket with the generic
     constants), as in the paper's "privacy-blanket,general" curve.
     """
-    n = validate.integer("n", n_value, low=2)
-    delta = 0.01 / n if delta_value is None else validate.delta("delta", delta_value)
+    n = validate.integer("n", n, low=2)
+    delta = 0.01 / n if delta is None else validate.delta("delta", delta)
     rows = []
     for e0 in np.atleast_1d(eps0_grid):
-        rz = mechanism(name, float(e0), d_value)
+        rz = mechanism(name, float(e0), d)
         for slug in methods:
             target = rz if slug.startswith("variation-ratio") or slug == "stronger-clones" else R.general_ldp(float(e0))
             try:

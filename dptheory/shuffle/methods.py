@@ -457,17 +457,17 @@ def _tightest(randomizer: Randomizer, nn: int, quantity: str, compute, key) -> R
     return best
 
 
-def delta(randomizer: Randomizer, n, epsilon_value, method: str = "auto", *, rtol: float = 1e-6) -> Result:
+def delta(randomizer: Randomizer, n, epsilon, method: str = "auto", *, rtol: float = 1e-6) -> Result:
     """delta(epsilon) of n shuffled users of ``randomizer``; see :func:`epsilon`."""
     nn = validate.integer("n", n, low=1)
-    e = validate.real("epsilon", epsilon_value, low=0.0)
+    e = validate.real("epsilon", epsilon, low=0.0)
     if method != "auto":
         return _method(method).delta(randomizer, nn, e, rtol)
     # compared in log space: bounds below the float range still order correctly
     return _tightest(randomizer, nn, "delta", lambda m: m.delta(randomizer, nn, e, rtol), lambda res: res.log_upper)
 
 
-def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, methods=None,
+def compare(randomizer: Randomizer, n, *, delta=None, epsilon=None, methods=None,
             rtol: float = 1e-3) -> list[Result | Inapplicable]:
     """Run every method (or those named): a :class:`Result` per method that applies, an
     :class:`Inapplicable` with the failed condition for the others. Never raises for a method
@@ -475,15 +475,15 @@ def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, 
     :data:`BUDGET_SECONDS` is not started: its row is :class:`Inapplicable`, the reason giving the
     estimate; a method named in ``methods`` always runs."""
     nn = validate.integer("n", n, low=1)
-    if (delta_value is None) == (epsilon_value is None):
-        raise validate.DomainError("give exactly one of delta_value and epsilon_value")
-    if delta_value is not None:
-        validate.delta("delta", delta_value)
+    if (delta is None) == (epsilon is None):
+        raise validate.DomainError("give exactly one of delta and epsilon")
+    if delta is not None:
+        validate.delta("delta", delta)
     else:
-        validate.real("epsilon", epsilon_value, low=0.0)
+        validate.real("epsilon", epsilon, low=0.0)
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     named = methods is not None
-    quantity = "epsilon" if delta_value is not None else "delta"
+    quantity = "epsilon" if delta is not None else "delta"
     out: list[Result | Inapplicable] = []
     for m in [_method(slug) for slug in (methods or METHODS)]:
         if not named:
@@ -493,10 +493,10 @@ def compare(randomizer: Randomizer, n, *, delta_value=None, epsilon_value=None, 
                                         params={"n": nn, "estimated_seconds": cost}))
                 continue
         try:
-            if delta_value is not None:
-                out.append(m.epsilon(randomizer, nn, delta_value, rtol))
+            if delta is not None:
+                out.append(m.epsilon(randomizer, nn, delta, rtol))
             else:
-                out.append(m.delta(randomizer, nn, epsilon_value))
+                out.append(m.delta(randomizer, nn, epsilon))
         except (ConditionError, NotApplicable) as exc:
             reason = str(exc)
             if reason.startswith(m.slug + ": "):

@@ -105,11 +105,11 @@ def shuffle_report(randomizer, n, *, delta=None, epsilon=None, methods=None, rto
         randomizer = build_randomizer(randomizer, **randomizer_parameters)
     nn = validate.integer("n", n, low=1)
     if epsilon is not None:
-        results = compare(randomizer, nn, epsilon_value=epsilon, methods=methods)
+        results = compare(randomizer, nn, epsilon=epsilon, methods=methods)
         quantity, setting = "delta", {"epsilon": float(epsilon)}
     else:
         d = 1e-8 if delta is None else delta
-        results = compare(randomizer, nn, delta_value=d, methods=methods, rtol=rtol)
+        results = compare(randomizer, nn, delta=d, methods=methods, rtol=rtol)
         quantity, setting = "epsilon", {"delta": float(d)}
     summary = summarize(results)
     parameters = {"randomizer": randomizer.name, "eps0": randomizer.eps0, "p": randomizer.p,

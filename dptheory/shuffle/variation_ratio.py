@@ -215,16 +215,16 @@ def theorem_4_8(n_value, p_value, beta_value, q_value, epsilon, digits=None):
         return +total
 
 
-def algorithm_1(n_value, p_value, beta_value, q_value, delta_value, iterations: int) -> float:
+def algorithm_1(n, p, beta, q, delta, iterations: int) -> float:
     """Algorithm 1 as printed: bisection of [0, log p] for ``iterations`` steps, returning eps_H.
 
     The divergence at each trial epsilon is the certified value of Theorem 4.8 (:func:`log_delta`);
     a trial is refined until its enclosure is on one side of delta, so every bisection decision is
     the one the exact algorithm makes. Used to reproduce Table 5.
     """
-    nn = validate.integer("n", n_value, low=1)
-    pv, bv, qv = check_parameters(p_value, beta_value, q_value)
-    target = math.log(validate.delta("delta", delta_value))
+    nn = validate.integer("n", n, low=1)
+    pv, bv, qv = check_parameters(p, beta, q)
+    target = math.log(validate.delta("delta", delta))
     t = validate.integer("iterations", iterations, low=1)
     lo, hi = 0.0, math.log(pv)
     pr = pair(pv, bv, qv, nn - 1)
@@ -240,7 +240,7 @@ def algorithm_1(n_value, p_value, beta_value, q_value, delta_value, iterations: 
                 hi = mid
                 break
             if rtol < 1e-13:
-                raise ArithmeticError(f"Algorithm 1: delta({mid}) equals the target {delta_value} to 13 digits")
+                raise ArithmeticError(f"Algorithm 1: delta({mid}) equals the target {delta} to 13 digits")
             rtol *= 0.01
     return hi
 
