@@ -65,6 +65,7 @@ from scipy import fft as sfft
 from scipy import special
 
 from . import rounding, validate
+from .hull import lower_hull
 from .inverse import SearchParameters, epsilon_bracket
 from .results import Kind, Result, Status
 
@@ -822,7 +823,7 @@ def min_tradeoff_hull(f, g):
             py.append(min(fv[i - 1] + t * (fv[i] - fv[i - 1]), gv[i - 1] + t * (gv[i] - gv[i - 1])))
         px.append(xs[i])
         py.append(min(fv[i], gv[i]))
-    hx, hy = _lower_hull(px, py)
+    hx, hy = lower_hull(px, py)
     # the hull of points below a trade-off function: knots move down by rounding only
     hy = np.maximum(np.minimum(np.array(hy) - 4 * _U, 1.0 - np.array(hx)), 0.0)
     hy = np.minimum.accumulate(hy)
@@ -844,14 +845,3 @@ def _lower_from_knots(xs, ys):
     return PiecewiseLinear(p_mass, q_mass)
 
 
-def _lower_hull(xs, ys):
-    hull: list[tuple[float, float]] = []
-    for x, y in sorted(zip(xs, ys)):
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) <= 0:
-                hull.pop()
-            else:
-                break
-        hull.append((x, y))
-    return [h[0] for h in hull], [h[1] for h in hull]

@@ -56,6 +56,7 @@ import numpy as np
 from scipy import special
 
 from . import rounding, validate
+from .hull import lower_hull_indices
 from .pld import PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
 from .results import Result
 
@@ -402,7 +403,7 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
         n += 1
     xs = np.concatenate([[0.0], yk])
     vs = np.concatenate([[max(p_total - margin, 0.0)], v])
-    hull = _lower_hull_indices(xs, vs)
+    hull = lower_hull_indices(xs, vs)
     # slopes of the minorant, and the masses m_k = e^{l_k} (slope to the right - slope to the left)
     hx, hv = xs[hull], vs[hull]
     slopes = np.diff(hv) / np.diff(hx)
@@ -414,37 +415,6 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
         log_m = np.log(masses)
     return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,
                tilt=tilt, note=note)
-
-
-def _lower_hull_indices(xs, ys) -> np.ndarray:
-    """Indices of the lower convex hull of points sorted by x (strictly increasing).
-
-    Vectorised pruning: a point on or above the segment between its two neighbours (in the
-    current list) is not a vertex of the lower hull of any set containing them, so every such
-    point is dropped at once; repeated until none is left (a few passes for points that are
-    nearly convex already), then finished by the monotone chain if passes run out."""
-    idx = np.arange(len(xs))
-    for _ in range(64):
-        if len(idx) < 3:
-            return idx
-        x, y = xs[idx], ys[idx]
-        cross = (x[1:-1] - x[:-2]) * (y[2:] - y[:-2]) - (y[1:-1] - y[:-2]) * (x[2:] - x[:-2])
-        drop = cross <= 0  # the middle point is on or above the chord of its neighbours
-        if not np.any(drop):
-            return idx
-        keep = np.ones(len(idx), dtype=bool)
-        keep[1:-1] = ~drop
-        idx = idx[keep]
-    hull: list[int] = []
-    for i in idx.tolist():
-        while len(hull) >= 2:
-            j, k = hull[-2], hull[-1]
-            if (xs[k] - xs[j]) * (ys[i] - ys[j]) - (ys[k] - ys[j]) * (xs[i] - xs[j]) <= 0:
-                hull.pop()
-            else:
-                break
-        hull.append(i)
-    return np.array(hull, dtype=np.int64)
 
 
 class SubsampledGaussian:

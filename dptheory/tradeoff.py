@@ -33,6 +33,7 @@ from scipy import integrate, special
 
 from . import divergences, rounding, validate
 from .formula import Formula, Parts, register
+from .hull import lower_hull
 from .inverse import SearchParameters, epsilon_bracket
 from .profile import gdp_delta, gdp_delta_result, gdp_log_delta
 from .results import Kind, Result, Status
@@ -676,26 +677,12 @@ class PiecewiseLinear(TradeOff):
                 pts_y.append(fa[i - 1] + t * (fa[i] - fa[i - 1]))
             pts_x.append(xs[i])
             pts_y.append(pick(fa[i], fb[i]))
-        hx, hy = _lower_hull(pts_x, pts_y)
+        hx, hy = lower_hull(pts_x, pts_y)
         one = 1 if self.digits is None else mpmath.mpf(1)
         zero = 0 * one
         p_mass = [zero] + [max(b - a, zero) for a, b in zip(hx, hx[1:])]
         q_mass = [max(one - hy[0], zero)] + [max(a - b, zero) for a, b in zip(hy, hy[1:])]
         return PiecewiseLinear(p_mass, q_mass, digits=self.digits)
-
-
-def _lower_hull(xs, ys):
-    """Lower convex hull of points sorted by x (Andrew's monotone chain)."""
-    hull: list[tuple[float, float]] = []
-    for x, y in sorted(zip(xs, ys)):
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) <= 0:
-                hull.pop()
-            else:
-                break
-        hull.append((x, y))
-    return [h[0] for h in hull], [h[1] for h in hull]
 
 
 def _canonical(p_arr: np.ndarray, q_arr: np.ndarray):

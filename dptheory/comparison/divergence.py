@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from .. import rounding, tradeoff, validate
+from ..hull import lower_hull
 from ..results import Kind, Result, Status
 from . import bayes_error as be
 
@@ -519,7 +520,7 @@ def sandwich(f, points: int = 8000) -> tuple[tradeoff.PiecewiseLinear, tradeoff.
     vals = np.asarray(f(alphas), dtype=float)
     up_vals = np.minimum(rounding.up(vals, be.CLOSED_FORM_ABS_ERR + 4 * EPS), 1.0 - alphas)
     up_vals = np.maximum(up_vals, 0.0)
-    hx, hy = tradeoff._lower_hull(list(alphas), list(up_vals))
+    hx, hy = lower_hull(list(alphas), list(up_vals))
     upper = tradeoff.from_knots(hx, hy, tol=1e-15)
     # lower: lines l_k(alpha) = c_k - s_k alpha, c_k = R_lo(pi_k)/(1 - pi_k), s_k = pi_k/(1 - pi_k)
     pis = np.unique(np.concatenate([1.0 / (1.0 + np.exp(-u)), [0.0], brk]))
@@ -578,7 +579,7 @@ def _lower_from_lines(c, s, slack) -> tradeoff.PiecewiseLinear:
     order = np.argsort(ka, kind="stable")
     ka, kb = ka[order], np.minimum.accumulate(kb[order])
     kb = np.minimum(kb, 1.0 - ka)
-    hx, hy = tradeoff._lower_hull(list(ka), list(kb))
+    hx, hy = lower_hull(list(ka), list(kb))
     return tradeoff.from_knots(hx, hy, tol=1e-15)
 
 

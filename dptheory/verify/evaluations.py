@@ -35,6 +35,7 @@ import math
 import mpmath
 from mpmath import mpf
 
+from ..hull import lower_hull
 from .oracles import GUARD, INF, _invert, _power_error, _unit, tradeoff_value
 
 #: the largest number of other users whose pair is enumerated (about n^2/2 atoms)
@@ -233,31 +234,34 @@ def _tradeoff_knots(p: list, q: list) -> list:
     return knots
 
 
-def _lower_hull(points: list) -> list:
-    """The lower convex hull of points (Andrew's monotone chain), left to right."""
-    hull: list = []
-    for pt in sorted(points):
-        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (pt[1] - hull[-2][1])
-                                  - (hull[-1][1] - hull[-2][1]) * (pt[0] - hull[-2][0])) <= 0:
-            hull.pop()
-        hull.append(pt)
-    return hull
-
-
 @functools.lru_cache(maxsize=16)
 def _shuffle_fdp_hull(eps0: float, n: int, digits: int) -> tuple:
     w, pair = p0q0_pair(eps0, n, digits)
     with mpmath.workdps(digits + GUARD):
         knots = [(a, 2 * w * (1 - a) + (1 - 2 * w) * b) for a, b in _tradeoff_knots(pair.p, pair.q)]
-        hull = _lower_hull(knots + [(b, a) for a, b in knots] + [(mpf(1), mpf(0)), (mpf(0), mpf(1))])
+        pts = knots + [(b, a) for a, b in knots] + [(mpf(1), mpf(0)), (mpf(0), mpf(1))]
+        hull = list(zip(*lower_hull([x for x, _ in pts], [y for _, y in pts])))
         # every vertex coordinate is a sum of at most len(p) probabilities, each within rel
         return hull, 100 * (pair.rel + 2 * _unit(digits)) * (len(pair.p) + 1)
 
 
 def shuffle_fdp_tradeoff(eps0: float, n: int, alpha: float, digits: int) -> tuple:
-    """C(f_Shuffle)(alpha) of Wang et al. (2023), Thm 4.2: f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0)
-    (Id(alpha) = 1 - alpha), symmetrised, C(f) = min{f, f^-1}** (the convex envelope: the lower
-    convex hull of the vertices of f and of f^-1, the mirror images of f's)."""
+    """max(C(f_Shuffle), f_{eps0,0})(alpha): C(f_Shuffle) of Wang et al. (2023), Thm 4.2, with
+    f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0) (Id(alpha) = 1 - alpha), symmetrised,
+    C(f) = min{f, f^-1}** (the convex envelope: the lower convex hull of the vertices of f and of
+    f^-1, the mirror images of f's); f_{eps0,0}(alpha) = max(0, 1 - e^eps0 alpha,
+    e^-eps0 (1 - alpha)), the trade-off function of eps0-DP (the shuffled mechanism is a
+    post-processing of the victim's eps0-LDP report)."""
+    lo, hi = _shuffle_fdp_envelope(eps0, n, alpha, digits)
+    with mpmath.workdps(digits + GUARD):
+        a, e = mpf(alpha), mpmath.exp(mpf(eps0))
+        cap = max(mpf(0), 1 - e * a, (1 - a) / e)
+        u = 8 * _unit(digits)
+        return max(lo, cap * (1 - u)), max(hi, cap * (1 + u))
+
+
+def _shuffle_fdp_envelope(eps0: float, n: int, alpha: float, digits: int) -> tuple:
+    """C(f_Shuffle)(alpha) of :func:`shuffle_fdp_tradeoff`, enclosed."""
     hull, err = _shuffle_fdp_hull(eps0, n, digits)
     with mpmath.workdps(digits + GUARD):
         a = mpf(alpha)

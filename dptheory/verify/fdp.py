@@ -44,7 +44,7 @@ def _delta_oracle(case: dict, digits: int):
 
 
 register_check(
-    "shuffle-fdp/tradeoff", kind=Kind.LOWER, status=Status.PROVEN, cases=_tradeoff_cases,
+    "shuffle-fdp/tradeoff", kind=Kind.LOWER, status=lambda case: fdp.status()[0], cases=_tradeoff_cases,
     bound=lambda c: [float(v) for v in fdp.shuffle_tradeoff(c["eps0"], c["n"])(c["alphas"])],
     oracle=lambda c, digits: [oracles.enumeration_tradeoff("binary-rr", c["eps0"], c["n"], a, digits)
                               for a in c["alphas"]],
