@@ -266,7 +266,7 @@ def rdp_sweep(eps0, n, *, orders=None, delta=None, compositions=1, methods=None,
     Grid columns: ``eps0, n, compositions, delta`` (``delta`` empty for curves).
     """
     from .shuffle.rdp import RDP_METHODS
-    from .shuffle.rdp.orders import parse_orders
+    from .rdp import parse_orders
 
     e0s = parse_values("eps0", eps0, low=0.0, low_open=True)
     ns = parse_values("n", n, integer=True, low=2)

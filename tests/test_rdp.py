@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dptheory import mechanisms, profile, rdp
+from dptheory import mechanisms, profile, rdp, validate
 from tests.conftest import raises_naming
 
 ORDERS = rdp.default_orders()
@@ -205,3 +205,13 @@ def test_composition_and_gdp_curve_round_up():
         ref = [mpmath.mpf(x) * mpmath.mpf(0.3) ** 2 / 2 for x in o]
         assert all(g >= r for g, r in zip(rdp.gdp_to_rdp(0.3, o), ref))
     assert rdp.compose([math.inf], [1.0])[0] == math.inf
+
+
+def test_parse_orders_grammar_and_errors():
+    from dptheory.rdp import parse_orders
+
+    assert parse_orders("2..4").tolist() == [2.0, 3.0, 4.0]
+    assert parse_orders("2..3:0.5, 8,2").tolist() == [2.0, 2.5, 3.0, 8.0]
+    for bad in ("x", "4..2", "2..4:0", "1", "0.5,2"):
+        with pytest.raises(validate.DomainError, match="orders"):
+            parse_orders(bad)

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .. import mechanisms, validate
+from .. import mechanisms
+from ..rdp import parse_orders
 from .output import emit_json, fmt, fmt_bound, table, wrapped
 
 
@@ -16,22 +17,15 @@ def add_parser(sub) -> None:
     p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon")
     p.add_argument("--k", type=float, default=2, help="randomized response: number of options")
     p.add_argument("--delta", type=float, default=1e-6)
-    p.add_argument("--orders", default="2,4,8,16,32", help="comma-separated Renyi orders")
+    p.add_argument("--orders", default="2,4,8,16,32", help="Renyi orders: a list like 2,4,8 or a range like 2..64 (default 2,4,8,16,32)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
-
-
-def _orders(text: str) -> list[float]:
-    try:
-        return [float(v) for v in text.split(",")]
-    except ValueError:
-        raise validate.DomainError(f"orders = {text!r} is invalid: must be comma-separated numbers > 1") from None
 
 
 def run(args) -> int:
     mech = mechanisms.from_name(args.name, sigma=args.sigma, scale=args.scale, sensitivity=args.sensitivity,
                                 eps0=args.eps0, k=args.k)
-    rep = mechanisms.report(mech, args.delta, _orders(args.orders))
+    rep = mechanisms.report(mech, args.delta, parse_orders(args.orders))
     if args.json:
         emit_json(rep.as_dict())
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import validate
 from ..results import Curve
 from ..shuffle import rdp as shuffle_rdp
-from ..shuffle.rdp.orders import parse_orders
+from ..rdp import parse_orders
 from .. import latex as tex
 from .output import emit_json, fmt_bound, latex_table, table, wide_table, wrapped
 

@@ -20,7 +20,7 @@ def curves(eps0="1", n=1e4, orders="2..64", methods="", compositions=1) -> list[
     approximations (not bounds) dashed; the shaded band runs between the best proven bounds."""
     from ..results import Curve
     from ..shuffle import rdp
-    from ..shuffle.rdp.orders import parse_orders
+    from ..rdp import parse_orders
 
     o = parse_orders(orders)
     slugs = [m.strip() for m in methods.split(",") if m.strip()] or None

@@ -36,26 +36,3 @@ def interpolate(integer_fn, orders) -> np.ndarray:
         low_part = w * (f - 1) * vals[f] if f >= 2 else 0.0
         out[k] = (low_part + (1 - w) * (c - 1) * vals[c]) / (lv - 1)
     return out
-
-
-def parse_orders(text: str) -> np.ndarray:
-    """'2..64' (integers), '2..64:0.5' (a step), or a comma-separated list; pieces may be mixed."""
-    out: list[float] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        if not piece:
-            continue
-        try:
-            if ".." in piece:
-                rng, _, step = piece.partition(":")
-                a, b = (float(v) for v in rng.split(".."))
-                st = float(step) if step else 1.0
-                if st <= 0 or b < a:
-                    raise ValueError
-                out.extend(np.arange(a, b + st / 2, st).tolist())
-            else:
-                out.append(float(piece))
-        except ValueError:
-            raise validate.DomainError(
-                f"orders = {text!r} is invalid: use a list like 2,4,8 or a range like 2..64 (orders > 1)") from None
-    return validate.real_array("orders", np.unique(out), low=1.0, low_open=True)
