@@ -35,16 +35,9 @@ def shuffle_tradeoff(eps0=2.0, n=50, points=61, reduction="stronger-clones") -> 
 
 def comparison(first="gaussian(mu=1)", second="laplace(eps=1)", points=101) -> list[Panel]:
     """Two mechanisms' trade-off curves and Bayes error curves R_min(pi), with Delta both ways in
-    the title (Kaissis et al. 2024, Figure 3, for the defaults)."""
-    from ..comparison import delta_divergence, parse_mechanism
-    from ..comparison import bayes_error as be
+    the title (Kaissis et al. 2024, Figure 3, for the defaults): the panels of
+    :func:`dptheory.comparison.compare`'s report, so that the figure shows the certified Delta of
+    ``dptheory compare`` (from the lower and upper curves of a mechanism known through bounds)."""
+    from ..comparison import compare
 
-    a, b = parse_mechanism(first), parse_mechanism(second)
-    f, g = a.tradeoff(), b.tradeoff()
-    xs = np.linspace(0.0, 1.0, int(points))
-    forward, backward = delta_divergence(f, g), delta_divergence(g, f)
-    trade = [Series(m.name, xs, np.asarray(c(xs), dtype=float), m.kind, "proven") for m, c in ((a, f), (b, g))]
-    bayes = [Series(m.name, xs, be.enclosure(c).bounds(xs)[0], m.kind, "proven") for m, c in ((a, f), (b, g))]
-    title = f"Delta = {forward.upper:.3g} (first||second), {backward.upper:.3g} (second||first)"
-    return [Panel("trade-off functions", "alpha", "beta = f(alpha)", trade),
-            Panel(f"Bayes error: {title}", "prior pi", "R_min(pi)", bayes)]
+    return compare(first, second).panels(int(points))
