@@ -557,22 +557,12 @@ def parse_orders(text: str) -> np.ndarray:
     """Renyi orders from text, the grammar of every command's ``--orders``: '2..64' (integers),
     '2..64:0.5' (a step), or a comma-separated list; pieces may be mixed. Sorted, duplicates
     dropped, each > 1."""
-    out: list[float] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        if not piece:
-            continue
-        try:
-            if ".." in piece:
-                rng, _, step = piece.partition(":")
-                a, b = (float(v) for v in rng.split(".."))
-                st = float(step) if step else 1.0
-                if st <= 0 or b < a:
-                    raise ValueError
-                out.extend(np.arange(a, b + st / 2, st).tolist())
-            else:
-                out.append(float(piece))
-        except ValueError:
-            raise validate.DomainError(
-                f"orders = {text!r} is invalid: use a list like 2,4,8 or a range like 2..64 (orders > 1)") from None
+
+    def linear(a: float, b: float, step: str) -> list[float]:
+        st = float(step) if step else 1.0
+        if not st > 0 or b < a:
+            raise ValueError
+        return np.arange(a, b + st / 2, st).tolist()
+
+    out = validate.value_list("orders", text, linear, "a list like 2,4,8 or a range like 2..64 (orders > 1)")
     return validate.real_array("orders", np.unique(out), low=1.0, low_open=True)

@@ -61,26 +61,14 @@ def parse_values(name: str, text, *, integer: bool = False, low: float | None = 
     grammar = "a list like 0.5,1,2 or a log-spaced range a..b (a point per decade) or a..b:m (m per decade)"
     if not isinstance(text, str):
         text = ",".join(str(v) for v in (text if isinstance(text, (list, tuple)) else [text]))
-    values: list[float] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        if not piece:
-            continue
-        try:
-            if ".." in piece:
-                rng, _, per = piece.partition(":")
-                a_text, _, b_text = rng.partition("..")
-                a, b = float(a_text), float(b_text)
-                m = int(per) if per else 1
-                if not (math.isfinite(a) and math.isfinite(b)) or a <= 0 or b < a or m < 1 or (per and float(per) != m):
-                    raise ValueError
-                values.extend(_log_range(a, b, m))
-            else:
-                values.append(float(piece))
-        except ValueError:
-            raise DomainError(f"{name} = {text!r} is invalid: use {grammar}") from None
-    if not values:
-        raise DomainError(f"{name} = {text!r} is invalid: no value given; use {grammar}")
+
+    def logarithmic(a: float, b: float, per: str) -> list[float]:
+        m = int(per) if per else 1
+        if not (math.isfinite(a) and math.isfinite(b)) or a <= 0 or b < a or m < 1 or (per and float(per) != m):
+            raise ValueError
+        return _log_range(a, b, m)
+
+    values = validate.value_list(name, text, logarithmic, grammar)
     out = []
     for v in values:
         if integer:

@@ -200,3 +200,27 @@ def mp_pmf(name: str, value: Any, *, tol: mpmath.mpf | float | None = None) -> l
     if abs(total - 1) > limit:
         raise DomainError(f"{name} sums to {mpmath.nstr(total, 17)}: a probability vector must sum to 1 (tolerance {mpmath.nstr(limit, 3)})")
     return items
+
+
+def value_list(name: str, text: str, expand_range, grammar: str) -> list[float]:
+    """The numbers of a command-line list: comma-separated pieces, each a number or a range
+    ``a..b`` or ``a..b:x``, expanded by ``expand_range(a, b, x_text)`` (``x_text`` "" when
+    absent; it raises ValueError for a range it rejects). Raises DomainError naming ``name``,
+    the text and ``grammar`` for anything else, or for an empty list."""
+    values: list[float] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if not piece:
+            continue
+        try:
+            if ".." in piece:
+                rng, _, extra = piece.partition(":")
+                a_text, _, b_text = rng.partition("..")
+                values.extend(expand_range(float(a_text), float(b_text), extra))
+            else:
+                values.append(float(piece))
+        except ValueError:
+            raise DomainError(f"{name} = {text!r} is invalid: use {grammar}") from None
+    if not values:
+        raise DomainError(f"{name} = {text!r} is invalid: no value given; use {grammar}")
+    return values

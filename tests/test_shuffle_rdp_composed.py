@@ -69,6 +69,22 @@ def test_kov_baseline_splits_delta_exactly_and_composes_by_kov():
     assert e < eps0 and e <= res.upper <= T * e  # amplified per round; composition adds at most T times
 
 
+def test_kov_baseline_with_subsampling_splits_delta_over_the_subsampled_rounds():
+    """With Poisson subsampling (Girgis et al. Figure 5), a round's delta after subsampling is
+    rate * delta_round = delta / (2 T) (Li, Qardaji, Su 2012), and the slack makes the total
+    1 - (1 - delta/(2T))^T (1 - slack) exactly delta (in mpmath at 40 digits, written here): a
+    slack formed from the unsubsampled delta_round was negative at rate 1e-3 (a crash)."""
+    T, delta, rate = 10**4, 1e-8, 1e-3
+    for protocol in ("exact", "notebook"):
+        res = composed.fmt_kov_epsilon(3.0, 10**6, T, delta, rate=rate, protocol=protocol)
+        with mpmath.workdps(40):
+            d_r = mpmath.mpf(delta) / (2 * T)
+            exact_slack = 1 - (1 - mpmath.mpf(delta)) / (1 - d_r) ** T
+            slack = mpmath.mpf(res.params["slack"])
+            assert 0 < slack <= exact_slack <= slack * (1 + 1e-12)
+        assert res.status is Status.UNPROVEN and math.isfinite(res.upper)
+
+
 def test_bad_bound_and_protocol_are_named():
     from dptheory.validate import DomainError
 

@@ -36,7 +36,7 @@ import mpmath
 from mpmath import mpf
 
 from ..hull import lower_hull
-from .oracles import GUARD, INF, _invert, _power_error, _unit, tradeoff_value
+from .oracles import GUARD, INF, _invert, _power_error, _unit, golden_section, tradeoff_value
 
 #: the largest number of other users whose pair is enumerated (about n^2/2 atoms)
 MAX_OTHERS = 400
@@ -395,15 +395,7 @@ def _blanket_minimiser(bound: str, randomizer: str, eps0: float, n: int, digits:
 
     grid = [eps0 * i / 400 for i in range(1, 400)]
     best = min(grid, key=f)
-    lo, hi = max(best - eps0 / 400, eps0 * 1e-9), min(best + eps0 / 400, eps0 * (1 - 1e-12))
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if f(x1) < f(x2):
-            hi = x2
-        else:
-            lo = x1
-    return 0.5 * (lo + hi)
+    return golden_section(f, max(best - eps0 / 400, eps0 * 1e-9), min(best + eps0 / 400, eps0 * (1 - 1e-12)), 60)
 
 
 def blanket_delta(bound: str, randomizer: str, eps0: float, n: int, epsilon: float, digits: int):

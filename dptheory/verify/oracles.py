@@ -350,6 +350,20 @@ def gaussian_delta(mu: float, epsilon: float, digits: int) -> tuple:
         return max(mpf(0), a - b - err), a - b + err
 
 
+def golden_section(f, lo, hi, iterations: int, ratio=(math.sqrt(5) - 1) / 2):
+    """The midpoint of the final bracket of a golden-section search for the minimum of ``f`` on
+    [lo, hi] (floats or mpmath numbers: ``ratio`` in the same type). Every point is a valid
+    argument: callers use it where any point gives a one-sided bound and a near-optimal one a
+    tight bound."""
+    for _ in range(iterations):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if f(a) < f(b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
 def gaussian_delta_tradeoff_view(mu: float, epsilon: float, digits: int) -> tuple:
     """(lower end, inf) of delta(eps) from the trade-off view: delta = sup_alpha 1 - e^eps alpha -
     f(alpha) with f(alpha) = Phi(Phi^-1(1 - alpha) - mu) (Dong, Roth, Su 2022, Prop. 2.12);
@@ -360,15 +374,8 @@ def gaussian_delta_tradeoff_view(mu: float, epsilon: float, digits: int) -> tupl
         def value(z):
             return 1 - g * mpmath.ncdf(-z) - mpmath.ncdf(z - m)
 
-        lo, hi = mpf(-40), mpf(40) + mpf(epsilon) / m
-        ratio = (mpmath.sqrt(5) - 1) / 2
-        for _ in range(200):
-            a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-            if value(a) < value(b):
-                lo = a
-            else:
-                hi = b
-        best = value((lo + hi) / 2)
+        best = value(golden_section(lambda z: -value(z), mpf(-40), mpf(40) + mpf(epsilon) / m, 200,
+                                    (mpmath.sqrt(5) - 1) / 2))
         err = 20 * _unit(digits) * (1 + g)
         return max(mpf(0), best - err), INF
 
@@ -572,15 +579,9 @@ def gaussian_delta_divergence_lower(mu: float, mu_tilde: float, digits: int) -> 
 
         grid = [mpf(x) / 4 for x in range(-80, 81)]
         best = max(grid, key=value)
-        lo, hi = best - mpf(1) / 4, best + mpf(1) / 4
-        ratio = (mpmath.sqrt(5) - 1) / 2
-        for _ in range(90):
-            a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-            if value(a) < value(b):
-                lo = a
-            else:
-                hi = b
-        return max(mpf(0), value((lo + hi) / 2), value(best)), INF
+        refined = golden_section(lambda e: -value(e), best - mpf(1) / 4, best + mpf(1) / 4, 90,
+                                 (mpmath.sqrt(5) - 1) / 2)
+        return max(mpf(0), value(refined), value(best)), INF
 
 
 def rr_composed_delta(eps0: float, k: int, rounds: int, epsilon: float, digits: int) -> tuple:

@@ -55,10 +55,11 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
     else:
         raise validate.DomainError(f"protocol = {protocol!r} is invalid: must be 'exact' or 'notebook'")
     eps_r, d_r = subsample_dp(eps_round, d_round, g) if g < 1 else (eps_round, d_round)
-    # the slack making the total 1 - (1 - d_r)^T (1 - slack) exactly d: 1 - (1 - d)/(1 - d_round)^T,
-    # formed without cancellation (a few ulps) and rounded down (less slack, a total below d and a
-    # larger KOV epsilon: conservative); the closed form's value rounded up
-    slack = rounding.down(-math.expm1(math.log1p(-d) - T * math.log1p(-d_round)), rel_err=16 * rounding.EPS)
+    # the slack making the total 1 - (1 - d_r)^T (1 - slack) exactly d: 1 - (1 - d)/(1 - d_r)^T, with
+    # d_r the per-round delta KOV composes (rate * d_round after subsampling), formed without
+    # cancellation (a few ulps) and rounded down (less slack, a total below d and a larger KOV
+    # epsilon: conservative); the closed form's value rounded up
+    slack = rounding.down(-math.expm1(math.log1p(-d) - T * math.log1p(-d_r)), rel_err=16 * rounding.EPS)
     eps_val = rounding.up(float(kov_closed_form(eps_r, d_r, T, slack)[0]), rel_err=rounding.CLOSED_FORM_RTOL)
     return Result("epsilon", eps_val, eps_val, Kind.UPPER, Status.PROVEN if g == 1 else Status.UNPROVEN,
                   f"clones-kov-{protocol}", clones.SOURCE_2021 + ", composed by Kairouz, Oh, Viswanath (2015)"
