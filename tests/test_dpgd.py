@@ -87,3 +87,29 @@ def test_bad_input():
         dpgd.dpgd_tradeoff(dpgd.constant(1.0), cells=3)
     with raises_naming("alpha", "[0, 1]"):
         dpgd.dpgd_tradeoff(dpgd.constant(1.0), points=11, cells=100).curve([0.5, 1.5])
+
+
+def test_report_of_a_constant_gap_bounds_the_gaussian_delta_from_above():
+    """With a constant gap mu the two outputs are N(0, 1) and N(mu, 1): T(X, Y) = G_mu, whose
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (Dong, Roth, Su 2022, Cor. 2.13),
+    here in mpmath at 40 digits. The report's delta is an upper bound, close to it."""
+    import mpmath
+
+    from dptheory.mixtures.dpgd import dpgd_report, example_gap
+
+    rep = dpgd_report(example_gap("constant", mu=1.0), [0.0, 0.5, 1.0], show=5, example="constant")
+    assert rep["example"] == "constant" and len(rep["curve"].grid) == 5
+    with mpmath.workdps(40):
+        for row in rep["profile"]:
+            e, mu = mpmath.mpf(row["epsilon"]), mpmath.mpf(1)
+            exact = mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+            assert row["delta"].upper >= exact
+            assert row["delta"].upper <= exact * (1 + 1e-2)
+
+
+def test_unknown_example_is_named():
+    from dptheory.mixtures.dpgd import example_gap
+    from dptheory.validate import DomainError
+
+    with pytest.raises(DomainError, match="example = 'D.9'.*D.1, D.2, D.3, constant"):
+        example_gap("D.9")

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
-from ..validate import DomainError
 from .output import emit_json, fmt_bound, fmt_positive, table
 
 HELP = "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Thm 5.1)"
@@ -34,44 +31,18 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _gap(args):
-    from ..mixtures import dpgd
-
-    if args.example == "D.1":
-        return dpgd.least_squares(args.a, args.sigma)
-    if args.example == "D.2":
-        return dpgd.clipped_least_squares(args.a, args.c, args.sigma)
-    if args.example == "D.3":
-        return dpgd.logistic(args.M, args.sigma)
-    return dpgd.constant(args.mu)
-
-
 def compute(args) -> dict:
-    from .. import validate
-    from ..mixtures import STATEMENTS, dpgd
-    from ..results import Result
+    from ..mixtures import dpgd
+    from ..validate import value_list
 
-    try:
-        epsilons = [float(v) for v in args.epsilon.split(",") if v.strip()]
-    except ValueError:
-        raise DomainError(f"--epsilon = {args.epsilon!r} is invalid: must be comma-separated real numbers") from None
-    for e in epsilons:
-        validate.real("--epsilon", e)
-    show = validate.integer("--show", args.show, low=2, high=10001)
-    f = dpgd.dpgd_tradeoff(_gap(args), points=args.points, cells=args.cells)
-    st = STATEMENTS["dpgd"]
-    grid = np.linspace(0.0, 1.0, show)
-    a, b = f.knots()
-    profile = []
-    for e in epsilons:
-        lo, hi = f.log_delta_enclosure(e)
-        # delta of a lower bound on the trade-off function: an upper bound on delta(epsilon)
-        profile.append({"epsilon": e, "delta": Result.from_log(
-            "delta", lo, hi, kind="upper", status=st.status, method=st.name, source=st.source,
-            note="delta of the certified lower bound on the trade-off curve", params={"epsilon": e})})
-    return {**st.as_dict(), "example": args.example, "params": dict(f.gap.params),
-            "max_error": f.max_error, "knots": [[float(x), float(y)] for x, y in zip(a, b)],
-            "curve": f.curve(grid), "profile": profile}
+    epsilons = value_list("--epsilon", args.epsilon, _no_range, "comma-separated real numbers")
+    gap = dpgd.example_gap(args.example, a=args.a, c=args.c, M=args.M, sigma=args.sigma, mu=args.mu)
+    return dpgd.dpgd_report(gap, epsilons, show=args.show, points=args.points, cells=args.cells,
+                            example=args.example)
+
+
+def _no_range(a, b, extra):
+    raise ValueError
 
 
 def run(args) -> int:

@@ -338,3 +338,45 @@ def dpgd_alpha_printed(gap: MeanGap, t) -> float:
     edges = [-40.0] + [p for p in pts if -40 < p < 40] + [40.0]
     return math.fsum(integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-12, limit=400)[0]
                      for lo, hi in zip(edges, edges[1:]))
+
+
+EXAMPLES = ("D.1", "D.2", "D.3", "constant")
+
+
+def example_gap(example: str, *, a=0.7, c=1.5, M=1.0, sigma=1.0, mu=1.0) -> MeanGap:
+    """The mean gap of Example D.1 (least squares: slope ``a``), D.2 (clipped at ``c``), D.3
+    (logistic, ``M``) with noise ``sigma``, or a ``constant`` gap ``mu``."""
+    if example == "D.1":
+        return least_squares(a, sigma)
+    if example == "D.2":
+        return clipped_least_squares(a, c, sigma)
+    if example == "D.3":
+        return logistic(M, sigma)
+    if example == "constant":
+        return constant(mu)
+    raise validate.DomainError(f"example = {example!r} is invalid: must be one of {', '.join(EXAMPLES)}")
+
+
+def dpgd_report(gap: MeanGap, epsilons=(), *, show: int = 11, points: int = 201, cells: int = 20000,
+                example: str | None = None) -> dict:
+    """What ``dptheory fdp dpgd`` prints: the statement (kind, status, source), the certified
+    lower bound's knots and largest gap to its upper companion, the Thm 5.1 curve enclosed on
+    ``show`` equally spaced alphas (a :class:`Curve`), and at each epsilon an upper bound on
+    delta(epsilon) (a :class:`Result`: delta of a lower bound on the trade-off function bounds
+    the true delta from above). ``example``: the label shown (default: the gap's name)."""
+    from ..results import Result
+
+    eps = [validate.real("epsilon", e) for e in epsilons]
+    n_show = validate.integer("show", show, low=2, high=10001)
+    f = dpgd_tradeoff(gap, points=points, cells=cells)
+    st = statement("dpgd")
+    profile = []
+    for e in eps:
+        lo, hi = f.log_delta_enclosure(e)
+        profile.append({"epsilon": e, "delta": Result.from_log(
+            "delta", lo, hi, kind="upper", status=st.status, method=st.name, source=st.source,
+            note="delta of the certified lower bound on the trade-off curve", params={"epsilon": e})})
+    a, b = f.knots()
+    return {**st.as_dict(), "example": example or gap.name, "params": dict(gap.params), "max_error": f.max_error,
+            "knots": [[float(x), float(y)] for x, y in zip(a, b)], "curve": f.curve(np.linspace(0.0, 1.0, n_show)),
+            "profile": profile}
