@@ -11,6 +11,8 @@ import math
 import mpmath
 import pytest
 
+from dptheory.results import Status
+from dptheory.shuffle import rounds
 from dptheory.shuffle.rdp import rdp_route_epsilon
 from dptheory.shuffle.rounds import round_pld, rounds_delta, rounds_epsilon, rounds_pld
 from dptheory.validate import DomainError
@@ -211,3 +213,43 @@ def test_small_n_large_eps0_t_keeps_the_grid_bounded_and_stays_above_exact(eps0,
                                 for k in range(rounds + 1))
             res = rounds_delta(eps0, 1, rounds, eps)
             assert mpmath.mpf(res.upper) >= exact, (eps, res.upper, exact)
+
+
+def test_pure_composition_bound_is_the_exact_delta_of_composed_randomized_response():
+    """pure_composition_log_delta against the hockey-stick divergence of the T-fold products of
+    eps0-randomized response's two rows, summed over all 2^T outcomes in mpmath at 40 digits
+    (written here); T = 1 is the eps0-DP bound (e^eps0 - e^eps)_+ / (e^eps0 + 1)."""
+    import itertools
+
+    import mpmath
+
+    from dptheory.shuffle.rounds import pure_composition_log_delta
+
+    for e0, T in ((0.5, 1), (0.5, 3), (1.3, 5), (2.0, 8)):
+        for eps in (0.0, 0.3 * e0, e0, 2.5 * e0, T * e0 - 1e-9, T * e0):
+            lo, up = pure_composition_log_delta(e0, T, eps)
+            with mpmath.workdps(40):
+                E = mpmath.exp(mpmath.mpf(e0))
+                p, q = E / (1 + E), 1 / (1 + E)
+                # P(bits) - g Q(bits) = P(bits) (1 - e^(eps - L eps0)), L the privacy loss in units of
+                # eps0 (#ones - #zeros): exactly 0 where eps = L eps0
+                exact = mpmath.fsum(max(mpmath.mpf(0), mpmath.fprod(p if b else q for b in bits)
+                                        * -mpmath.expm1(mpmath.mpf(eps) - (2 * sum(bits) - T) * mpmath.mpf(e0)))
+                                    for bits in itertools.product((0, 1), repeat=T))
+            if exact == 0:
+                assert up == -math.inf
+            else:
+                assert lo <= mpmath.log(exact) <= up and up - lo < 1e-12, (e0, T, eps, lo, up, exact)
+
+
+def test_rounds_delta_is_zero_from_T_eps0_on_and_never_above_the_pure_composition_bound():
+    """T composed eps0-DP rounds are (T eps0)-DP: delta(T eps0) = 0 exactly, where the PLD's
+    discretisation alone left 9.4e-6 (eps0 = 0.5, n = 2, T = 2); below it the result is at most
+    the T-fold randomized response's delta."""
+    from dptheory.shuffle.rounds import pure_composition_log_delta
+
+    res = rounds.rounds_delta(0.5, 2, 2, 1.0)
+    assert res.upper == 0.0 and res.status is Status.PROVEN
+    for eps in (0.0, 0.2, 0.7):
+        r = rounds.rounds_delta(0.5, 3, 2, eps)
+        assert r.log_upper <= pure_composition_log_delta(0.5, 2, eps)[1]

@@ -54,6 +54,7 @@ absolute error, in the tilted norm of its own masses.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -311,6 +312,81 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
     return step.self_compose(T)
 
 
+SOURCE_PURE_COMPOSITION = ("each round is eps0-DP (post-processing of the victim's eps0-LDP report), and T "
+                           "eps0-DP mechanisms compose to at most the T-fold randomized response "
+                           "(Kairouz, Oh, Viswanath 2015, Thm 3.3)")
+
+
+def pure_composition_log_delta(eps0: float, rounds: int, epsilon: float) -> tuple[float, float]:
+    """(log lower, log upper) of the delta(epsilon) of T-fold composed eps0-randomized response,
+    which bounds the delta of any T composed eps0-DP mechanisms (Kairouz, Oh, Viswanath 2015,
+    Thm 3.3):
+
+        delta(eps) = sum over k with (T - 2k) eps0 > eps of C(T, k) p^(T-k) q^k (1 - e^(eps - (T-2k) eps0)),
+
+    p = e^eps0/(1 + e^eps0), q = 1 - p; 0 for eps >= T eps0. Every term is positive and formed in
+    log space (-log1p for log p and log q, -expm1 for the bracket); the bound on the error counts
+    a few ulps of each logarithm's magnitude, and the rounding of the exponent
+    eps - (T - 2k) eps0 moves the bracket's argument to the end that widens the interval."""
+    e0, T, eps = float(eps0), int(rounds), float(epsilon)
+    k = np.arange(0, T + 1, dtype=float)
+    # x = eps - (T - 2k) eps0 in floats is within dx of the real number the float inputs define:
+    # a term with x + dx < 0 is positive, one with x - dx >= 0 is 0, one in between is bounded by
+    # its bracket at x - dx (upper end only)
+    x = eps - (T - 2 * k) * e0
+    dx = 2 * _U * (abs(eps) + np.abs(T - 2 * k) * e0)
+    # where the rounding would widen a bracket by more than 1e-13 relative (the loss near eps: a
+    # few terms, the losses are 2 eps0 apart; at most 64, the nearest) the exponent in exact
+    # arithmetic, rounded once
+    near = np.nonzero(np.abs(x) <= 1e13 * dx)[0]
+    for i in near[np.argsort(np.abs(x[near]))][:64]:
+        exact = Fraction(eps) - int(T - 2 * k[i]) * Fraction(e0)
+        x[i], dx[i] = float(exact), abs(float(exact)) * _U
+        if exact >= 0:
+            x[i], dx[i] = 1.0, 0.0
+    keep = x - dx < 0
+    if not np.any(keep):
+        return -math.inf, -math.inf
+    from scipy.special import gammaln
+
+    k, x, dx = k[keep], x[keep], dx[keep]
+    log_p, log_q = -math.log1p(math.exp(-e0)), -math.log1p(math.exp(e0))
+    lg = (gammaln(T + 1.0), gammaln(k + 1.0), gammaln(T - k + 1.0))
+    base = lg[0] - lg[1] - lg[2] + (T - k) * log_p + k * log_q
+    size = abs(lg[0]) + np.abs(lg[1]) + np.abs(lg[2]) + (T - k) * abs(log_p) + k * abs(log_q)
+    sure = x + dx < 0
+    with np.errstate(divide="ignore"):
+        up_terms = base + np.log(-np.expm1(x - dx))
+        lo_terms = np.where(sure, base + np.log(-np.expm1(np.minimum(x + dx, 0.0))), -np.inf)
+    err = 8 * _U * (float(np.max(size + np.abs(up_terms - base))) + 1.0)
+
+    def total(terms):
+        top = float(np.max(terms))
+        if top == -math.inf:
+            return -math.inf
+        return top + math.log(float(np.sum(np.exp(terms - top))))
+
+    hi, lo = total(up_terms), total(lo_terms)
+    err += 4 * _U * (abs(hi) + math.log(k.size) + 1.0)
+    return (rounding.down(lo, abs_err=err) if lo > -math.inf else -math.inf), rounding.up(hi, abs_err=err)
+
+
+def _capped(res: Result, e0: float, T: int, eps: float) -> Result:
+    """min(res, the T-fold eps0-DP bound of :func:`pure_composition_log_delta`) as one Result
+    (both are upper bounds on the same delta; the smaller holds). Exactly 0 from T eps0 on,
+    where the PLD's discretisation would leave a positive remainder."""
+    lo, up = pure_composition_log_delta(e0, T, eps)
+    res_lo = res.log_lower if res.log_lower is not None else rounding.log_down(res.lower)
+    res_up = res.log_upper if res.log_upper is not None else rounding.log_up(res.upper)
+    if up >= res_up:
+        return res
+    note = (f"min with the T-fold eps0-DP bound, the smaller here ({SOURCE_PURE_COMPOSITION})"
+            + (f"; {res.note}" if res.note else ""))
+    return Result.from_log("delta", min(lo, res_lo), up, kind=res.kind, status=Status.PROVEN,
+                           method=res.method, source=res.source, note=note,
+                           params={**res.params, "bound": "pure-composition"})
+
+
 def _labelled(res: Result, e0, nn, T, red) -> Result:
     st, why = status(red)
     note = res.note + (f"; {why}" if st is not Status.PROVEN else "")
@@ -328,7 +404,7 @@ def rounds_delta(eps0, n, rounds, epsilon, *, interval=None, reduction=DEFAULT_R
     eps = validate.real("epsilon", epsilon)
     red = clones.reduction(reduction)
     res = rounds_pld(e0, nn, T, interval=interval, reduction=red).delta(eps)
-    return _labelled(res, e0, nn, T, red)
+    return _capped(_labelled(res, e0, nn, T, red), e0, T, eps)
 
 
 def rounds_deltas(eps0, n, rounds, epsilons, *, interval=None, reduction=DEFAULT_REDUCTION) -> list[Result]:
@@ -337,7 +413,7 @@ def rounds_deltas(eps0, n, rounds, epsilons, *, interval=None, reduction=DEFAULT
     eps = [validate.real("epsilon", e) for e in epsilons]
     red = clones.reduction(reduction)
     pld = rounds_pld(e0, nn, T, interval=interval, reduction=red)
-    return [_labelled(pld.delta(e), e0, nn, T, red) for e in eps]
+    return [_capped(_labelled(pld.delta(e), e0, nn, T, red), e0, T, e) for e in eps]
 
 
 def rounds_epsilon(eps0, n, rounds, delta, *, interval=None, reduction=DEFAULT_REDUCTION) -> Result:
