@@ -88,6 +88,13 @@ def show_formula(formula) -> None:
         print("  where $" + "$, $".join(conditions) + "$")
 
 
+def inside_certified(label: str, closed: float, certified, slack: float = 1e-14) -> bool:
+    """Print a closed form's value beside a certified numerical interval (a Result) of the same
+    quantity, and whether it lies inside (up to ``slack``, the closed form's own float error)."""
+    print(f"   {label}: closed form {closed:.15g}, certified [{certified.lower:.15g}, {certified.upper:.15g}]")
+    return certified.lower - slack <= closed <= certified.upper + slack
+
+
 def latex_table(header: list[str], rows: list[list[str]], caption: str | None = None) -> str:
     """A booktabs tabular (for the figure scripts' data)."""
     cols = "l" + "r" * (len(header) - 1)

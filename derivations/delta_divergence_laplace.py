@@ -25,7 +25,7 @@ Run: python derivations/delta_divergence_laplace.py   (prints LaTeX and one "che
 
 import sympy as sp
 
-from _derivation import Checks, is_zero, show_expr, show_formula
+from _derivation import Checks, inside_certified, is_zero, show_expr, show_formula
 from dptheory import tradeoff
 from dptheory.comparison import closed_forms as cf
 from dptheory.comparison.divergence import delta_divergence
@@ -121,8 +121,7 @@ def check_numeric(pairs=((1.0, 2.0), (0.3, 0.31), (3.0, 0.5), (0.05, 6.0))) -> b
     for x, y in pairs:
         num = delta_divergence(tradeoff.laplace(x), tradeoff.laplace(y), method="numeric")
         closed = float(cf.DELTA_LAPLACE(x, y))
-        print(f"   eps = {x}, {y}: closed form {closed:.15g}, certified [{num.lower:.15g}, {num.upper:.15g}]")
-        ok = ok and num.lower - 1e-14 <= closed <= num.upper + 1e-14
+        ok = inside_certified(f"eps = {x}, {y}", closed, num) and ok
     return ok
 
 

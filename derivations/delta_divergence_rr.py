@@ -27,7 +27,7 @@ Run: python derivations/delta_divergence_rr.py   (prints LaTeX and one "check ..
 
 import sympy as sp
 
-from _derivation import Checks, is_zero, show_expr, show_formula
+from _derivation import Checks, inside_certified, is_zero, show_expr, show_formula
 from dptheory import tradeoff
 from dptheory.comparison import closed_forms as cf
 from dptheory.comparison.divergence import delta_divergence
@@ -122,8 +122,7 @@ def check_against_rr_numeric() -> bool:
         for curve, name in ((tradeoff.gaussian(m), "G"), (tradeoff.laplace(m), "Lap")):
             closed = max(0.0, float(curve.bayes_error(0.5)) - 1 / (1 + float(sp.exp(e))))
             num = delta_divergence(curve, RandomizedResponse(e).tradeoff(), method="numeric")
-            print(f"   {name}_{m} vs RR_{e}: closed form {closed:.15g}, certified [{num.lower:.15g}, {num.upper:.15g}]")
-            ok = ok and num.lower - 1e-13 <= closed <= num.upper + 1e-13
+            ok = inside_certified(f"{name}_{m} vs RR_{e}", closed, num, 1e-13) and ok
     return ok
 
 
@@ -133,8 +132,7 @@ def check_numeric() -> bool:
         num = delta_divergence(RandomizedResponse(x, kv).tradeoff(), RandomizedResponse(y, kv).tradeoff(),
                                method="numeric")
         closed = float(cf.DELTA_RR_K(x, y, kv))
-        print(f"   k = {kv}, eps = {x}, {y}: closed form {closed:.15g}, certified [{num.lower:.15g}, {num.upper:.15g}]")
-        ok = ok and num.lower - 1e-14 <= closed <= num.upper + 1e-14
+        ok = inside_certified(f"k = {kv}, eps = {x}, {y}", closed, num) and ok
     return ok
 
 
