@@ -179,3 +179,52 @@ def test_no_floating_point_warning_at_huge_n_and_eps0():
         warnings.simplefilter("error")
         res = METHODS["variation-ratio-lower"].epsilon(randomizers.general_ldp(20.0), 10**12, 1e-8)
     assert 0 < res.lower <= res.upper < 20
+
+
+# ----------------------------------------------------------------------------- issue 9: near eps0
+
+from tests.oracles import count_pair as CP  # noqa: E402
+
+
+def _oracle_contains(enc, pair: dict, eps):
+    """The enclosure contains the oracle's enclosure of the pair's divergence (tests/oracles/count_pair.py)."""
+    lo, hi = CP.hockey_stick(pair, eps)
+    low_ok = enc.log_lower == -math.inf or mpmath.exp(mpmath.mpf(enc.log_lower)) <= hi
+    high_ok = lo == 0 or mpmath.exp(mpmath.mpf(enc.log_upper)) >= lo
+    return low_ok and high_ok, (mpmath.nstr(lo, 17), mpmath.nstr(hi, 17))
+
+
+#: issue 9's minimal pair (grr d=3, eps0=20, n=4): a clone of type 0 has rho = 2e-9 after the
+#: relabelling, and pi_m is within an ulp of 1. Its divergence at the epsilon below is
+#: 0.013034113431913 (the 40-digit mpmath value of the issue, and tests/oracles/count_pair.py);
+#: the float path returned [0.0130341195347, 0.0130341195348].
+ISSUE_9_PAIR = dict(others=3, clone_prob=4.122307227883698e-09, theta_p=0.9999999979388464,
+                    theta_q=2.0611536181902037e-09, victim_prob=0.9999999979388463, clone_bias=0.5)
+ISSUE_9_EPS = 19.986880190786845
+
+
+def test_oracle_self_check():
+    assert CP._self_check()
+
+
+def test_issue_9_pair_near_eps0_contains_the_oracle_value():
+    pair = CountPair(**ISSUE_9_PAIR)
+    lo, hi = CP.hockey_stick(ISSUE_9_PAIR, ISSUE_9_EPS)
+    assert abs(lo - mpmath.mpf("0.013034113431913")) < 1e-15  # the issue's 40-digit value
+    for enc in (pair.log_delta(ISSUE_9_EPS), pair._float_log_delta(ISSUE_9_EPS, rtol=1e-6)):
+        ok, ref = _oracle_contains(enc, ISSUE_9_PAIR, ISSUE_9_EPS)
+        assert ok, (enc, ref)
+
+
+@pytest.mark.parametrize("rho", [0.5, 2e-9, 1 - 2**-30, 3e-14])
+@pytest.mark.parametrize("r", [1e-12, 1e-9, 1e-6, 1e-3])
+def test_float_enclosure_near_the_largest_ratio_contains_the_oracle_value(rho, r):
+    """The float64 enclosure alone (no mpmath fallback) is a true enclosure near the largest
+    likelihood ratio, with clones of either bias (a small rho, and 1 - rho small: the relabelling
+    carries both exactly) and the victim nearly always present."""
+    t = 1e-9
+    pair = dict(others=5, clone_prob=3e-9, theta_p=1 - t, theta_q=t, victim_prob=1 - 2e-9, clone_bias=rho)
+    eps = math.log((1 - t) / t) * (1 - r)
+    enc = CountPair(**pair)._float_log_delta(eps, rtol=1e-6)
+    ok, ref = _oracle_contains(enc, pair, eps)
+    assert ok, (enc, ref)
