@@ -350,6 +350,55 @@ def test_near_eps0_cases_of_issue_9():
     failures.assert_none()
 
 
+def _command_rows(capsys, argv):
+    """Run ``dptheory shuffle`` through the command's entry point: exit status 0, no traceback."""
+    from dptheory.cli import main
+
+    code = main(["shuffle", *argv, "--json"])
+    out = capsys.readouterr()
+    assert code == 0 and "Traceback" not in out.err, (argv, out.err[-2000:])
+    return json.loads(out.out)["results"]
+
+
+def _rows_consistent(rows, failures, where, exact=None):
+    """Every proven lower end below every proven upper end, and both sides of ``exact``, an
+    (lo, hi) enclosure of the exact value from the oracle, if given."""
+    proven = [r for r in rows if r.get("applicable") and r["status"] == "proven"]
+    uppers = [r for r in proven if r["kind"] in ("upper", "exact")]
+    lowers = [r for r in proven if r["kind"] in ("lower", "exact")]
+    for r in proven:
+        failures.check(0 <= r["lower"] <= r["upper"] <= 1, where, r["method"], "interval", r["lower"], r["upper"])
+    for lo_row in lowers:
+        for up_row in uppers:
+            failures.check(lo_row["lower"] <= up_row["upper"], where, lo_row["method"], "lower", lo_row["lower"],
+                           "above", up_row["method"], "upper", up_row["upper"])
+    if exact is not None:
+        lo, hi = exact
+        for r in uppers:
+            failures.check(mpf(r["upper"]) >= lo, where, r["method"], "upper", r["upper"], "below the exact", lo)
+        for r in lowers:
+            failures.check(mpf(r["lower"]) <= hi, where, r["method"], "lower", r["lower"], "above the exact", hi)
+
+
+def test_command_near_eps0_cases_of_issue_9(capsys):
+    """Issue 9, defects 1 and 2: at eps0 = 20..50, epsilon within 1e-9 relative of eps0, the
+    command raised "empty interval" (a float enclosure that missed the truth, intersected with the
+    mpmath one), and variation-ratio-lower was above the exact value. Through the command: exit 0,
+    and every row on its side of the exact value (tests/oracles/exact_shuffle.py) where n is small
+    enough for the oracle, of every proven upper bound otherwise."""
+    failures = Failures()
+    grr = registry_case("grr", 20.0, d=3)
+    for e in (19.986880190786845, 19.99999999686572):
+        argv = ["--randomizer", "grr", "--d", "3", "--eps0", "20", "--n", "4", "--epsilon", repr(e)]
+        _rows_consistent(_command_rows(capsys, argv), failures, argv, exact=grr.oracle(4).delta(e))
+    for argv in (["--randomizer", "unary-encoding", "--d", "4", "--eps0", "50", "--n", "10",
+                  "--epsilon", "49.999999994999996"],
+                 ["--randomizer", "subset-selection", "--d", "5", "--k", "2", "--eps0", "35", "--n", "10",
+                  "--epsilon", "34.99999999720006"]):
+        _rows_consistent(_command_rows(capsys, argv), failures, argv)
+    failures.assert_none()
+
+
 @FAST
 @given(data=st.data())
 def test_epsilon_brackets_the_exact_value(data):

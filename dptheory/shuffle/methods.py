@@ -321,12 +321,7 @@ def _blanket_log_delta(bound):
         kind, k = _blanket_kind(rz)
         if e <= 0:
             return Enclosure(0.0, 0.0)
-        v = blanket.log_delta(bound, kind, rz.eps0, n, e, k)
-        if not math.isfinite(v):
-            return Enclosure(v, v)
-        v = min(v, 0.0)
-        err = 1e-12 * (1 + abs(v))
-        return Enclosure(rounding.down(v, err), min(0.0, rounding.up(v, err)))
+        return Enclosure(*blanket.log_delta_enclosure(bound, kind, rz.eps0, n, e, k))
     return fn
 
 
