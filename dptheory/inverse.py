@@ -138,6 +138,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     f_lower = f_upper = math.nan  # mid log delta minus target at the ends, where seen
     theory_upper = params.upper is not None
     seen_below = False
+    seen_zero = False
 
     def done() -> bool:
         return math.isfinite(upper) and upper - lower <= params.rtol * upper + params.atol
@@ -170,6 +171,14 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                     continue
                 break  # bracketed between an evaluated point and the theory limit
             if side < 0 and lower == params.lower and math.isnan(f_lower):
+                if lower == 0 and not seen_zero:
+                    # below the target at the first point: try epsilon = 0 once before shrinking
+                    # towards it (each shrinking step is an evaluation; at large n the answer is
+                    # often exactly 0)
+                    seen_zero = True
+                    s0, _ = classify(0.0)
+                    if s0 < 0:
+                        return Bracket(0.0, 0.0, count)
                 if e <= 1e-12 * max(1.0, upper):
                     s0, _ = classify(0.0, tighten=True)
                     if s0 < 0:

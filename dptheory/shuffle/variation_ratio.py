@@ -459,21 +459,36 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     if uniform:
         lf, enc = at(bv)
         return Enclosure(lf + enc.log_lower, lf + enc.log_upper)
-    # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest
+    # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest. At large
+    # n the maximiser is a tiny beta' (where the clones stop amplifying), so an interval is split
+    # at its geometric middle when its ends are far apart in ratio, and [0, b] at b/64: the
+    # refinement then converges in O(log) steps, not O(1/width) halvings. After
+    # LABELLED_MAX_EVALUATIONS the current enclosure is returned (sound, possibly wider than rtol).
     points = [bv * (k / 8) for k in range(9)]
     values = {b: at(b) for b in points}
-    for _ in range(2000):
+    while True:
         lower = max(lf + enc.log_lower for lf, enc in values.values())
         bounds = [(values[points[i + 1]][0] + values[points[i]][1].log_upper, i) for i in range(len(points) - 1)]
         upper, worst = max(bounds)
         if upper == -math.inf or -math.expm1(lower - upper) <= max(rtol, 1e-12) * 2:
             break
-        middle = 0.5 * (points[worst] + points[worst + 1])
-        if not points[worst] < middle < points[worst + 1]:
+        # the grid's share of the width (upper end above the best point's own upper end) is
+        # small against the points' own width (their float error, which more points cannot narrow)
+        top = max(lf + enc.log_upper for lf, enc in values.values())
+        if (lower > -math.inf and upper - top <= max(2 * max(rtol, 1e-12), 0.1 * (top - lower))) \
+                or len(values) >= LABELLED_MAX_EVALUATIONS:
+            break
+        a, b = points[worst], points[worst + 1]
+        middle = b / 64 if a == 0 else (math.sqrt(a) * math.sqrt(b) if b > 4 * a else 0.5 * (a + b))
+        if not a < middle < b:
             break
         values[middle] = at(middle)
         points.insert(worst + 1, middle)
     return Enclosure(lower, upper)
+
+
+#: evaluations of the labelled bound's maximisation over beta' (each a count-pair divergence)
+LABELLED_MAX_EVALUATIONS = 2000
 
 
 # ----------------------------------------------------------------------------- lower bound
