@@ -228,3 +228,19 @@ def test_unbounded_likelihood_ratio_gives_an_unbounded_epsilon_not_an_exception(
     assert res.upper == math.inf and res.lower > 0 and "no finite epsilon" in res.note
     far = shuffle.delta(rz, 1, 800.0, method="variation-ratio")
     assert far.lower == 0.0 and 0 < far.upper <= 1
+
+
+@pytest.mark.parametrize("bias", [-0.99, 0.0, 0.99])
+@pytest.mark.parametrize("epsilon", [0.01, 0.7, 30.0])
+def test_closed_form_delta_counts_the_forms_rounding(bias, epsilon):
+    """Issue 9 (4): delta(epsilon) of a closed form epsilon(delta) comes from the one inverter
+    (dptheory.inverse.delta_bracket) and counts the form's own error (rounding.CLOSED_FORM_RTOL):
+    a form eps(d) = log(1/d) computed with a relative error of up to 0.99 CLOSED_FORM_RTOL must
+    still give an enclosure of the true delta = e^-epsilon (the bisection it replaces took the
+    float form as exact and missed it by the form's error)."""
+    from dptheory import rounding
+
+    form = lambda d: math.log(1 / d) * (1 + bias * rounding.CLOSED_FORM_RTOL)  # noqa: E731
+    enc = methods._closed_form_delta(form, epsilon)
+    assert enc.log_lower <= -epsilon <= enc.log_upper
+    assert enc.log_upper - enc.log_lower <= 4 * rounding.CLOSED_FORM_RTOL * epsilon + 1e-10

@@ -35,13 +35,13 @@ from .. import validate
 from ..formula import Formula, Parts, register
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
+from ..rounding import EPS
 from . import exact
 from .pairs import CountPair, Enclosure
 from .pairs import mp_delta as pairs_mp_delta
 from .randomizers import Randomizer
 
 SOURCE = "Wang et al. (2024)"
-_EPS = 2.0**-52
 REFUTATION = ("refuted for beta below (p-1)/(p+1): exact enumeration of GRR on 3 options, eps0 = 1, n = 2 "
               "exceeds it at eps = 0.7 (0.086025 > 0.072135; digest seed-002 §8.4)")
 
@@ -76,12 +76,12 @@ def input_rtol(p_value) -> float:
     floats stand for (each within a few ulps, as from e^eps0 or a table formula): alpha = beta/(p-1)
     and p/(p+1) lose a factor p/(p-1) to the subtraction."""
     if math.isinf(p_value):
-        return 8 * _EPS
-    return 16 * _EPS * (1 + p_value / (p_value - 1))
+        return 8 * EPS
+    return 16 * EPS * (1 + p_value / (p_value - 1))
 
 
 #: relative error of p/(p+1) and 1/(p+1) from a float p within a few ulps of the real one
-THETA_RTOL = 8 * _EPS
+THETA_RTOL = 8 * EPS
 
 
 def pair(p_value, beta_value, q_value, others: int, *, exact=None) -> CountPair:
@@ -524,7 +524,7 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int, *, exac
     if np.all(s0 | s1):  # every output favours x0 or x1: the masses are exactly 1
         v, s = 1.0, 1.0
     # the pmfs are floats within a few ulps of the randomizer's; sums of k of them add k ulps
-    u = 8 * _EPS * (m.shape[1] + 8)
+    u = 8 * EPS * (m.shape[1] + 8)
     spec = None if exact is None else _lower_pair_spec(exact, x0, x1, x_star, s0, s1)
     return CountPair(others, min(1.0, s), _mask_sum(r0[s0]) / v, _mask_sum(r1[s0]) / v,
                      victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u,
