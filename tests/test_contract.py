@@ -350,6 +350,47 @@ def test_near_eps0_cases_of_issue_9():
     failures.assert_none()
 
 
+#: every finite registry randomizer, at the sizes the oracle affords (kind, params, n)
+NEAR_EPS0_FINITE = [("binary-rr", {}, 5), ("grr", {"d": 3}, 4), ("subset-selection", {"d": 4, "k": 2}, 2),
+                    ("unary-encoding", {"d": 2}, 3), ("local-hash", {"l": 2, "d": 2}, 2)]
+NEAR_EPS0_R = [1e-12, 1e-9, 1e-6, 1e-3]
+
+
+def _near_eps0(kind, params, n, eps0, rs, failures):
+    """delta at epsilon = eps0 (1 - r) of every method against the exact value; for the general
+    class and Laplace (no finite pmfs), every proven upper bound of the general class against
+    the exact value of binary randomized response, a member of it."""
+    if kind in ("general", "laplace", "optimal-local-hash"):
+        member = registry_case("binary-rr", eps0)
+        factory, names = REGISTRY[kind]
+        rz = factory(eps0, *[params[x] for x in names[1:]])
+        case = Case(rz)
+        for r in rs:
+            e = eps0 * (1 - r)
+            lo, _ = member.oracle(n).delta(e)
+            for method in METHODS.values():
+                res = run(method, case, n, failures, epsilon=e)
+                if kind == "general" and res is not None and method.kind is Kind.UPPER and res.status is Status.PROVEN:
+                    failures.check(mpf(res.upper) >= lo, method.slug, case, n, e, "upper", res.upper,
+                                   "below binary-rr's exact", mpmath.nstr(lo, 17))
+        return
+    case = registry_case(kind, eps0, **params)
+    for r in rs:
+        delta_against_exact(case, n, eps0 * (1 - r), failures)
+
+
+@pytest.mark.parametrize("eps0", [1.0, 13.0, 20.0, 50.0])
+def test_near_eps0_every_randomizer(eps0):
+    """Issue 9 (5): the near-eps0 regime (epsilon = eps0 (1 - r), r from 1e-12 to 1e-3) for EVERY
+    registry randomizer up to eps0 = 50, every method against the independent oracle
+    (tests/oracles/exact_shuffle.py; binary randomized response for the general class)."""
+    failures = Failures()
+    for kind, params, n in NEAR_EPS0_FINITE + [("general", {}, 3), ("laplace", {}, 3),
+                                                ("optimal-local-hash", {}, 3)]:
+        _near_eps0(kind, params, n, eps0, NEAR_EPS0_R, failures)
+    failures.assert_none()
+
+
 def _command_rows(capsys, argv):
     """Run ``dptheory shuffle`` through the command's entry point: exit status 0, no traceback."""
     from dptheory.cli import main
