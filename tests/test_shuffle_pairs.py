@@ -228,3 +228,75 @@ def test_float_enclosure_near_the_largest_ratio_contains_the_oracle_value(rho, r
     enc = CountPair(**pair)._float_log_delta(eps, rtol=1e-6)
     ok, ref = _oracle_contains(enc, pair, eps)
     assert ok, (enc, ref)
+
+
+def _captured_pairs(monkeypatch, kinds, eps0s, ns, rs):
+    """The count pairs (with their exact parameters) that the pair-based methods build for these
+    randomizers near eps0, with the float enclosures they computed."""
+    from dptheory.shuffle import METHODS, pairs as pairs_module
+    from dptheory.shuffle.randomizers import REGISTRY
+    from dptheory.results import NotApplicable
+
+    captured = []
+    original = pairs_module.CountPair._float_log_delta
+
+    def spy(self, eps, **kwargs):
+        enc = original(self, eps, **kwargs)
+        captured.append((self, eps, enc))
+        return enc
+
+    monkeypatch.setattr(pairs_module.CountPair, "_float_log_delta", spy)
+    small = {"d": 3, "k": 1, "l": 2}
+    slugs = ["variation-ratio", "variation-ratio-labelled", "variation-ratio-lower", "clones", "stronger-clones"]
+    for kind in kinds:
+        factory, names = REGISTRY[kind]
+        for eps0 in eps0s:
+            rz = factory(eps0, *[small[x] for x in names[1:]])
+            for n in ns:
+                for r in rs:
+                    for slug in slugs:
+                        try:
+                            METHODS[slug].delta(rz, n, eps0 * (1 - r))
+                        except NotApplicable:
+                            pass
+    monkeypatch.undo()
+    return captured
+
+
+def _check_float_enclosures(captured):
+    seen, bad = set(), []
+    for pair, eps, enc in captured:
+        if pair.exact is not None:
+            with mpmath.workdps(80):
+                s, tp, tq, v, rho = pair.exact()
+            spec = dict(others=pair.others, clone_prob=s, theta_p=tp, theta_q=tq, victim_prob=v, clone_bias=rho)
+        elif pair.input_rtol == 0 and pair.theta_rtol == 0:
+            spec = dict(others=pair.others, clone_prob=pair.clone_prob, theta_p=pair.theta_p, theta_q=pair.theta_q,
+                        victim_prob=pair.victim_prob, clone_bias=pair.clone_bias)
+        else:
+            continue  # the enclosure is of every pair within the tolerances: no single reference
+        key = (repr(sorted(spec.items(), key=str)), eps)
+        if key in seen:
+            continue
+        seen.add(key)
+        ok, ref = _oracle_contains(enc, spec, eps)
+        if not ok:
+            bad.append((pair, eps, enc, ref))
+    return len(seen), bad
+
+
+def test_float_enclosures_of_the_methods_pairs_near_eps0(monkeypatch):
+    """Issue 9 (1): every float64 enclosure the pair-based methods compute near eps0 (GRR and
+    unary encoding, eps0 = 20 and 50, r = 1e-12 .. 1e-3) contains the oracle's value of the pair
+    (its exact parameters, tests/oracles/count_pair.py)."""
+    captured = _captured_pairs(monkeypatch, ["grr", "unary-encoding"], [20.0, 50.0], [4], [1e-12, 1e-9, 1e-6, 1e-3])
+    checked, bad = _check_float_enclosures(captured)
+    assert checked >= 20 and not bad, bad[:5]
+
+
+@pytest.mark.slow
+def test_slow_float_enclosures_of_the_methods_pairs_near_eps0(monkeypatch):
+    captured = _captured_pairs(monkeypatch, ["grr", "unary-encoding", "subset-selection", "binary-rr", "local-hash"],
+                               [13.0, 20.0, 35.0, 50.0], [2, 4, 10], [1e-12, 1e-10, 1e-9, 3e-7, 1e-5, 1e-3])
+    checked, bad = _check_float_enclosures(captured)
+    assert checked >= 500 and not bad, bad[:5]
