@@ -138,6 +138,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     f_lower = f_upper = math.nan  # mid log delta minus target at the ends, where seen
     theory_upper = params.upper is not None
     seen_below = False
+    seen_zero = False
 
     def done() -> bool:
         return math.isfinite(upper) and upper - lower <= params.rtol * upper + params.atol
@@ -170,6 +171,14 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                     continue
                 break  # bracketed between an evaluated point and the theory limit
             if side < 0 and lower == params.lower and math.isnan(f_lower):
+                if lower == 0 and not seen_zero:
+                    # below the target at the first point: try epsilon = 0 once before shrinking
+                    # towards it (each shrinking step is an evaluation; at large n the answer is
+                    # often exactly 0)
+                    seen_zero = True
+                    s0, _ = classify(0.0)
+                    if s0 < 0:
+                        return Bracket(0.0, 0.0, count)
                 if e <= 1e-12 * max(1.0, upper):
                     s0, _ = classify(0.0, tighten=True)
                     if s0 < 0:
@@ -225,3 +234,66 @@ def _straddle(classify, e: float, lower: float, upper: float, params: SearchPara
             break
         step *= 2.0
     return lower, upper
+
+
+def delta_bracket(epsilon_of_delta: Callable[[float], float], epsilon: float, *, form_rtol: float,
+                  log_floor: float = -700.0, log_tol: float = 1e-12, max_evaluations: int = 200) -> "tuple[float, float] | None":
+    """Certified ``(log_lower, log_upper)`` of ``delta(epsilon) = inf{delta : eps(delta) <= epsilon}``
+    for a closed form eps(delta), non-increasing in delta, computed to the relative error
+    ``form_rtol`` (raising :class:`dptheory.validate.ConditionError` outside its conditions, read
+    as "not reached"). Bisection on log delta in ``[log_floor, 0)``: a point where
+    ``eps (1 + form_rtol) <= epsilon`` is certainly at or above the answer, one where
+    ``eps (1 - form_rtol) > epsilon`` (or outside the conditions) certainly below; a point that
+    is neither (the form within its own error of epsilon) ends the search, the bracket
+    then spanning it. Returns None when the form does not reach epsilon below delta = 1, and
+    ``(-inf, log_floor)`` when it does already at ``e^log_floor``.
+    """
+    def side(ld: float) -> int:
+        """-1: certainly delta(epsilon) <= e^ld; +1: certainly above; 0: undecided."""
+        try:
+            eps = float(epsilon_of_delta(math.exp(ld)))
+        except validate.ConditionError:
+            return 1
+        if eps * (1 + form_rtol) <= epsilon:
+            return -1
+        if eps * (1 - form_rtol) > epsilon:
+            return 1
+        return 0
+
+    hi = math.log1p(-1e-6)
+    if side(hi) >= 0:
+        # not certainly reached below delta = 1
+        return None
+    lo = float(log_floor)
+    s_lo = side(lo)
+    if s_lo < 0:
+        return -math.inf, lo
+    count = 2
+    while hi - lo > log_tol * (1 + abs(hi)) and count < max_evaluations:
+        mid = 0.5 * (lo + hi)
+        s_mid = side(mid)
+        count += 1
+        if s_mid < 0:
+            hi = mid
+        elif s_mid > 0:
+            lo, s_lo = mid, 1
+        else:
+            # the form is within its own error of epsilon here: step outwards to certified points
+            # (hi is certified already; lo is once a point with side +1 is seen)
+            for direction in (1.0, -1.0):
+                step = log_tol * (1 + abs(mid))
+                while count < max_evaluations:
+                    x = mid + direction * step
+                    if not lo < x < hi:
+                        break
+                    count += 1
+                    sx = side(x)
+                    if direction > 0 and sx < 0:
+                        hi = x
+                        break
+                    if direction < 0 and sx > 0:
+                        lo, s_lo = x, 1
+                        break
+                    step *= 2
+            break
+    return (lo if s_lo > 0 else -math.inf), hi

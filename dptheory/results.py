@@ -286,4 +286,10 @@ class Enclosure:
         return -math.expm1(self.log_lower - self.log_upper)
 
     def result(self, quantity: str = "delta", **fields) -> Result:
-        return Result.from_log(quantity, self.log_lower, self.log_upper, **fields)
+        """The :class:`Result` of this enclosure. For a delta, the one place where the upper end is
+        clipped to 1 (a hockey-stick divergence is at most 1, so min(1, bound) is still a bound),
+        unless the lower end is above 1 too (a defect that must not be hidden)."""
+        log_upper = self.log_upper
+        if quantity == "delta" and self.log_lower <= 0.0:
+            log_upper = min(log_upper, 0.0)
+        return Result.from_log(quantity, self.log_lower, log_upper, **fields)

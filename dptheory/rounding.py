@@ -87,22 +87,23 @@ def down_nonneg(x, abs_err=0.0, rel_err=0.0):
 
 
 def exp_up(log_x):
-    """exp of a log-space upper end, rounded up: never 0 for a finite argument."""
+    """exp of a log-space upper end, rounded up: never 0 for a finite argument; exactly 1 at 0
+    (exp(0) = 1 is exact: a delta whose log is capped at 0 stays at most 1)."""
     arr = np.asarray(log_x, dtype=float)
     _check_nan(arr)
     with np.errstate(over="ignore", under="ignore"):
         out = _step(np.exp(arr), np.inf, ULPS)
-    out = np.where(np.isneginf(arr), 0.0, np.maximum(out, _TINY))
+    out = np.where(np.isneginf(arr), 0.0, np.where(arr == 0, 1.0, np.maximum(out, _TINY)))
     return out if out.ndim else float(out)
 
 
 def exp_down(log_x):
-    """exp of a log-space lower end, rounded down (0 below the float range)."""
+    """exp of a log-space lower end, rounded down (0 below the float range; exactly 1 at 0)."""
     arr = np.asarray(log_x, dtype=float)
     _check_nan(arr)
     with np.errstate(over="ignore", under="ignore"):
         out = _step(np.exp(arr), -np.inf, ULPS)
-    out = np.maximum(out, 0.0)
+    out = np.where(arr == 0, 1.0, np.maximum(out, 0.0))
     return out if out.ndim else float(out)
 
 

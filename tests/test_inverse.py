@@ -63,3 +63,17 @@ def test_bad_parameters_are_named():
         SearchParameters(rtol=-1.0)
     with pytest.raises(DomainError, match="delta"):
         epsilon_bracket(exponential(), 1.5)
+
+
+def test_zero_is_tried_once_before_shrinking_towards_it():
+    """Issue 9 (stalls): a profile below delta at the first guess and at 0 was shrunk towards 0 by
+    factors of 4 (about 20 evaluations from a guess of 1e-3, each a costly divergence at large n);
+    epsilon = 0 is now tried at once. The profile here is e^-eps - 20 (below 1/2 everywhere)."""
+    calls = []
+
+    def profile(e, tol):
+        calls.append(e)
+        return -e - 20.0, -e - 20.0
+
+    b = epsilon_bracket(profile, 0.5, SearchParameters(initial_guess=1e-3, rtol=1e-3))
+    assert (b.lower, b.upper) == (0.0, 0.0) and len(calls) <= 2, calls

@@ -153,9 +153,44 @@ def test_command_small_n_has_exact_and_delta_mode(capsys):
     assert rows["variation-ratio-labelled"]["upper"] >= rows["exact"]["lower"]
 
 
+def _binary_rr_delta(eps0, n, others_ones, epsilon):
+    """delta(epsilon) of n shuffled users of binary randomized response, victim input 1 against 0,
+    ``others_ones`` of the other users with input 1 (the rest 0): a direct sum over the count of
+    1s with scipy (independent of dptheory's pairs). One dataset of a member of the general
+    eps0-LDP class, so the class's epsilon(delta) is at least this dataset's."""
+    import numpy as np
+    from scipy.signal import fftconvolve
+    from scipy.stats import binom
+
+    th = math.exp(eps0) / (1 + math.exp(eps0))
+    c = others_ones
+    ones = binom.pmf(np.arange(c + 1), c, th)
+    zeros = binom.pmf(np.arange(n - c), n - 1 - c, 1 - th)
+    b = np.maximum(fftconvolve(ones, zeros), 0.0) if 0 < c < n - 1 else (ones if c else zeros)
+    bm1, b0 = np.concatenate([[0.0], b]), np.concatenate([b, [0.0]])
+    p_law, q_law = th * bm1 + (1 - th) * b0, (1 - th) * bm1 + th * b0
+    return float(np.maximum(p_law - math.exp(epsilon) * q_law, 0.0).sum())
+
+
 def test_bare_command_runs_the_default_job(capsys):
+    """The default job (general eps0 = 1, n = 1e6, delta = 1e-8): its answer against an
+    independent reference, binary randomized response (a member of the class) summed directly.
+    The proven upper bound must leave every dataset's delta at most 1e-8 (0 or n-1 others with
+    input 1: 1.5e-10 at the upper end 0.00501); the proven lower bound must have a dataset above
+    1e-8 (all others with input 1: 1.00006e-8 at the lower end 0.0041054, where the lower bound
+    is tight)."""
     code, out, _ = run(capsys)
     assert code == 0 and "variation-ratio" in out and "delta = 1e-08" in out
+    code, out, _ = run(capsys, "shuffle", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["parameters"]["n"] == 10**6 and data["parameters"]["delta"] == 1e-8
+    upper, lower = data["summary"]["upper"], data["summary"]["lower"]
+    assert upper["kind"] == "upper" and upper["status"] == "proven" and lower["kind"] == "lower"
+    n = 10**6
+    for c in (0, n - 1):
+        assert _binary_rr_delta(1.0, n, c, upper["upper"]) <= 1e-8
+    assert _binary_rr_delta(1.0, n, n - 1, lower["lower"]) > 1e-8
+    assert lower["lower"] <= upper["upper"] <= 1.3 * lower["lower"]
 
 
 @pytest.mark.parametrize("argv,fragment", [
@@ -228,3 +263,19 @@ def test_unbounded_likelihood_ratio_gives_an_unbounded_epsilon_not_an_exception(
     assert res.upper == math.inf and res.lower > 0 and "no finite epsilon" in res.note
     far = shuffle.delta(rz, 1, 800.0, method="variation-ratio")
     assert far.lower == 0.0 and 0 < far.upper <= 1
+
+
+@pytest.mark.parametrize("bias", [-0.99, 0.0, 0.99])
+@pytest.mark.parametrize("epsilon", [0.01, 0.7, 30.0])
+def test_closed_form_delta_counts_the_forms_rounding(bias, epsilon):
+    """Issue 9 (4): delta(epsilon) of a closed form epsilon(delta) comes from the one inverter
+    (dptheory.inverse.delta_bracket) and counts the form's own error (rounding.CLOSED_FORM_RTOL):
+    a form eps(d) = log(1/d) computed with a relative error of up to 0.99 CLOSED_FORM_RTOL must
+    still give an enclosure of the true delta = e^-epsilon (the bisection it replaces took the
+    float form as exact and missed it by the form's error)."""
+    from dptheory import rounding
+
+    form = lambda d: math.log(1 / d) * (1 + bias * rounding.CLOSED_FORM_RTOL)  # noqa: E731
+    enc = methods._closed_form_delta(form, epsilon)
+    assert enc.log_lower <= -epsilon <= enc.log_upper
+    assert enc.log_upper - enc.log_lower <= 4 * rounding.CLOSED_FORM_RTOL * epsilon + 1e-10

@@ -179,3 +179,124 @@ def test_no_floating_point_warning_at_huge_n_and_eps0():
         warnings.simplefilter("error")
         res = METHODS["variation-ratio-lower"].epsilon(randomizers.general_ldp(20.0), 10**12, 1e-8)
     assert 0 < res.lower <= res.upper < 20
+
+
+# ----------------------------------------------------------------------------- issue 9: near eps0
+
+from tests.oracles import count_pair as CP  # noqa: E402
+
+
+def _oracle_contains(enc, pair: dict, eps):
+    """The enclosure contains the oracle's enclosure of the pair's divergence (tests/oracles/count_pair.py)."""
+    lo, hi = CP.hockey_stick(pair, eps)
+    low_ok = enc.log_lower == -math.inf or mpmath.exp(mpmath.mpf(enc.log_lower)) <= hi
+    high_ok = lo == 0 or mpmath.exp(mpmath.mpf(enc.log_upper)) >= lo
+    return low_ok and high_ok, (mpmath.nstr(lo, 17), mpmath.nstr(hi, 17))
+
+
+#: issue 9's minimal pair (grr d=3, eps0=20, n=4): a clone of type 0 has rho = 2e-9 after the
+#: relabelling, and pi_m is within an ulp of 1. Its divergence at the epsilon below is
+#: 0.013034113431913 (the 40-digit mpmath value of the issue, and tests/oracles/count_pair.py);
+#: the float path returned [0.0130341195347, 0.0130341195348].
+ISSUE_9_PAIR = dict(others=3, clone_prob=4.122307227883698e-09, theta_p=0.9999999979388464,
+                    theta_q=2.0611536181902037e-09, victim_prob=0.9999999979388463, clone_bias=0.5)
+ISSUE_9_EPS = 19.986880190786845
+
+
+def test_oracle_self_check():
+    assert CP._self_check()
+
+
+def test_issue_9_pair_near_eps0_contains_the_oracle_value():
+    pair = CountPair(**ISSUE_9_PAIR)
+    lo, hi = CP.hockey_stick(ISSUE_9_PAIR, ISSUE_9_EPS)
+    assert abs(lo - mpmath.mpf("0.013034113431913")) < 1e-15  # the issue's 40-digit value
+    for enc in (pair.log_delta(ISSUE_9_EPS), pair._float_log_delta(ISSUE_9_EPS, rtol=1e-6)):
+        ok, ref = _oracle_contains(enc, ISSUE_9_PAIR, ISSUE_9_EPS)
+        assert ok, (enc, ref)
+
+
+@pytest.mark.parametrize("rho", [0.5, 2e-9, 1 - 2**-30, 3e-14])
+@pytest.mark.parametrize("r", [1e-12, 1e-9, 1e-6, 1e-3])
+def test_float_enclosure_near_the_largest_ratio_contains_the_oracle_value(rho, r):
+    """The float64 enclosure alone (no mpmath fallback) is a true enclosure near the largest
+    likelihood ratio, with clones of either bias (a small rho, and 1 - rho small: the relabelling
+    carries both exactly) and the victim nearly always present."""
+    t = 1e-9
+    pair = dict(others=5, clone_prob=3e-9, theta_p=1 - t, theta_q=t, victim_prob=1 - 2e-9, clone_bias=rho)
+    eps = math.log((1 - t) / t) * (1 - r)
+    enc = CountPair(**pair)._float_log_delta(eps, rtol=1e-6)
+    ok, ref = _oracle_contains(enc, pair, eps)
+    assert ok, (enc, ref)
+
+
+def _captured_pairs(monkeypatch, kinds, eps0s, ns, rs):
+    """The count pairs (with their exact parameters) that the pair-based methods build for these
+    randomizers near eps0, with the float enclosures they computed."""
+    from dptheory.shuffle import METHODS, pairs as pairs_module
+    from dptheory.shuffle.randomizers import REGISTRY
+    from dptheory.results import NotApplicable
+
+    captured = []
+    original = pairs_module.CountPair._float_log_delta
+
+    def spy(self, eps, **kwargs):
+        enc = original(self, eps, **kwargs)
+        captured.append((self, eps, enc))
+        return enc
+
+    monkeypatch.setattr(pairs_module.CountPair, "_float_log_delta", spy)
+    small = {"d": 3, "k": 1, "l": 2}
+    slugs = ["variation-ratio", "variation-ratio-labelled", "variation-ratio-lower", "clones", "stronger-clones"]
+    for kind in kinds:
+        factory, names = REGISTRY[kind]
+        for eps0 in eps0s:
+            rz = factory(eps0, *[small[x] for x in names[1:]])
+            for n in ns:
+                for r in rs:
+                    for slug in slugs:
+                        try:
+                            METHODS[slug].delta(rz, n, eps0 * (1 - r))
+                        except NotApplicable:
+                            pass
+    monkeypatch.undo()
+    return captured
+
+
+def _check_float_enclosures(captured):
+    seen, bad = set(), []
+    for pair, eps, enc in captured:
+        if pair.exact is not None:
+            with mpmath.workdps(80):
+                s, tp, tq, v, rho = pair.exact()
+            spec = dict(others=pair.others, clone_prob=s, theta_p=tp, theta_q=tq, victim_prob=v, clone_bias=rho)
+        elif pair.input_rtol == 0 and pair.theta_rtol == 0:
+            spec = dict(others=pair.others, clone_prob=pair.clone_prob, theta_p=pair.theta_p, theta_q=pair.theta_q,
+                        victim_prob=pair.victim_prob, clone_bias=pair.clone_bias)
+        else:
+            continue  # the enclosure is of every pair within the tolerances: no single reference
+        key = (repr(sorted(spec.items(), key=str)), eps)
+        if key in seen:
+            continue
+        seen.add(key)
+        ok, ref = _oracle_contains(enc, spec, eps)
+        if not ok:
+            bad.append((pair, eps, enc, ref))
+    return len(seen), bad
+
+
+def test_float_enclosures_of_the_methods_pairs_near_eps0(monkeypatch):
+    """Issue 9 (1): every float64 enclosure the pair-based methods compute near eps0 (GRR and
+    unary encoding, eps0 = 20 and 50, r = 1e-12 .. 1e-3) contains the oracle's value of the pair
+    (its exact parameters, tests/oracles/count_pair.py)."""
+    captured = _captured_pairs(monkeypatch, ["grr", "unary-encoding"], [20.0, 50.0], [4], [1e-12, 1e-9, 1e-6, 1e-3])
+    checked, bad = _check_float_enclosures(captured)
+    assert checked >= 20 and not bad, bad[:5]
+
+
+@pytest.mark.slow
+def test_slow_float_enclosures_of_the_methods_pairs_near_eps0(monkeypatch):
+    captured = _captured_pairs(monkeypatch, ["grr", "unary-encoding", "subset-selection", "binary-rr", "local-hash"],
+                               [13.0, 20.0, 35.0, 50.0], [2, 4, 10], [1e-12, 1e-10, 1e-9, 3e-7, 1e-5, 1e-3])
+    checked, bad = _check_float_enclosures(captured)
+    assert checked >= 500 and not bad, bad[:5]

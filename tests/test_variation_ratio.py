@@ -255,3 +255,29 @@ def test_algorithm_1_validation():
         vr.algorithm_1(100, math.e, 0.3, math.e, 1.5, 10)
     with pytest.raises(DomainError, match="n = "):
         vr.theorem_4_8(0, math.e, 0.3, math.e, 0.1)
+
+
+def test_labelled_maximum_at_huge_n_needs_few_evaluations(monkeypatch):
+    """Issue 9 (stalls): Laplace, eps0 = 0.01, n = 1e12, epsilon = eps0 (1 - 1e-10). The maximiser
+    over beta' is about 1e-14 (where the clones stop amplifying) and each pair's enclosure is a few
+    per cent wide (its float error); linear halving ran 2000 evaluations (9 s) without closing
+    the gap. Geometric splits, and stopping once the grid's share of the width is small against
+    the points' own, take far fewer; the enclosure still holds the value at every beta' of a grid
+    around the maximiser (each a separate uniform evaluation)."""
+    rz = R.REGISTRY["laplace"][0](0.01)
+    e, others = 0.009999999999, 10**12 - 1
+    calls = []
+    original = vr.labelled_pair
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(vr, "labelled_pair", counted)
+    enc = vr.labelled_log_delta(rz.p, rz.beta, rz.q, others, e, uniform=False, rtol=1e-6)
+    assert len(calls) <= 200
+    monkeypatch.setattr(vr, "labelled_pair", original)
+    for b in np.geomspace(1e-16, 1e-12, 9):
+        lab = vr.labelled_log_delta(rz.p, b, rz.q, others, e, uniform=True, rtol=1e-6)
+        assert lab.log_lower <= enc.log_upper
+    assert enc.log_lower > -math.inf and enc.relative_width() < 0.1

@@ -23,7 +23,7 @@ import numpy as np
 from .. import validate
 from ..formula import Formula, Parts, register
 from .. import rounding
-from ..inverse import SearchParameters, epsilon_bracket
+from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
 from . import blanket, clones, exact, variation_ratio as vr
@@ -181,28 +181,13 @@ def _eps_cap(rz: Randomizer) -> float | None:
 
 
 def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> Enclosure:
-    """delta(epsilon) of a closed form epsilon(delta): the smallest delta whose epsilon is <= epsilon
-    (bisection on log delta; the form is non-increasing in delta)."""
-    def ok(ld):
-        try:
-            return eps_of_delta(math.exp(ld)) <= epsilon
-        except ConditionError:
-            return False
-
-    hi, lo = math.log(0.999999), -700.0
-    if not ok(hi):
+    """delta(epsilon) of a closed form epsilon(delta) (non-increasing in delta): the one inverter's
+    certified bracket (:func:`dptheory.inverse.delta_bracket`), counting the form's rounding
+    (:data:`dptheory.rounding.CLOSED_FORM_RTOL`)."""
+    bracket = delta_bracket(eps_of_delta, epsilon, form_rtol=rounding.CLOSED_FORM_RTOL)
+    if bracket is None:
         raise NotApplicable(f"the closed form does not reach epsilon = {epsilon} for any delta < 1 within its conditions")
-    if ok(lo):
-        return Enclosure(-math.inf, lo)
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo < 1e-12 * (1 + abs(hi)):
-            break
-    return Enclosure(lo, hi)
+    return Enclosure(*bracket)
 
 
 # ----------------------------------------------------------------------------- applicability
@@ -321,12 +306,7 @@ def _blanket_log_delta(bound):
         kind, k = _blanket_kind(rz)
         if e <= 0:
             return Enclosure(0.0, 0.0)
-        v = blanket.log_delta(bound, kind, rz.eps0, n, e, k)
-        if not math.isfinite(v):
-            return Enclosure(v, v)
-        v = min(v, 0.0)
-        err = 1e-12 * (1 + abs(v))
-        return Enclosure(rounding.down(v, err), min(0.0, rounding.up(v, err)))
+        return Enclosure(*blanket.log_delta_enclosure(bound, kind, rz.eps0, n, e, k))
     return fn
 
 

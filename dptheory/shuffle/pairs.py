@@ -38,14 +38,13 @@ import numpy as np
 
 from .. import validate
 from ..results import Enclosure
-from ..rounding import mp_down, mp_up
+from ..rounding import EPS, mp_down, mp_up
 from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
                          binom_tail_rtol, log1mexp, logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf)
 
 _NEG_INF = -np.inf
 #: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
 _ARITH_RTOL = 1e-14
-_EPS = float(np.finfo(float).eps)
 
 
 def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
@@ -68,16 +67,25 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
     eps0) A1 is a difference of nearly equal numbers; this term is then what sets the error. A
     relative error u of rho multiplies every atom of B by a factor within (1 +- u)^j and moves A1
     by about 2u A1, which the bound includes too.
+
+    **Relabelling.** Where thp < thq the two message types are exchanged (a bijection of the
+    outcomes): the thetas become 1 - theta (an absolute error of half an ulp, counted in dA1)
+    and B becomes Bin(j, 1 - rho). Both rho and 1 - rho are carried (``rbar``), each to a relative
+    half ulp, and the binomial functions get the one that is exact: 1 - rho rounded in floats
+    would lose the digits of a small rho (at eps0 = 20 a clone of type 0 has rho = 2e-9, and
+    fl(1 - rho) moves it by 5e-8 relative, each atom of B by j times that).
     """
     thp, thq, j, rho, err_p, err_q = np.broadcast_arrays(
         *(np.asarray(v, dtype=float) for v in (thp, thq, j, rho, err_p, err_q)))
     thp, thq, j, rho = (v.copy() for v in (thp, thq, j, rho))
+    rbar = 1.0 - rho
     lg = float(log_gamma)
     gamma = math.exp(lg)
     gm1 = math.expm1(lg)
     u_rho = float(rho_rtol)
     flip = thp < thq
-    thp[flip], thq[flip], rho[flip] = 1 - thp[flip], 1 - thq[flip], 1 - rho[flip]
+    thp[flip], thq[flip] = 1 - thp[flip], 1 - thq[flip]
+    rho[flip], rbar[flip] = rbar[flip], rho[flip].copy()
     out = np.full(thp.shape, _NEG_INF)
     err = np.full(thp.shape, _NEG_INF)
     equal = thp == thq
@@ -89,12 +97,12 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
         # absolute error of A1: the inputs' error (thetas, and 1 - theta after relabelling), the
         # rounding of gamma = e^eps (one ulp) and of the product and difference, rho's share
         # (1 - theta is exact for theta >= 1/2, within half an ulp of 1 otherwise)
-        da1 = (err_p + gamma * err_q + np.where(flip, _EPS * (1 + gamma), 0.0) + 4 * _EPS * (thp + gamma * thq)
-               + 2 * _EPS * gamma * thq
+        da1 = (err_p + gamma * err_q + np.where(flip, EPS * (1 + gamma), 0.0) + 4 * EPS * (thp + gamma * thq)
+               + 2 * EPS * gamma * thq
                + 3 * u_rho * np.abs(a1_all))
         # the largest pmf value of B (at its mode): bounds B(k-1) for every threshold
         mode = np.clip(np.floor((j + 1) * rho), 0, j)
-        log_bmax = binom_logpmf(mode, j, rho)
+        log_bmax = binom_logpmf(mode, j, rho, rbar)
         r_inf = np.where(thq > 0, thp / np.where(thq > 0, thq, 1.0), np.inf)
         r_zero = (1 - thp) / (1 - thq)
         # gamma at the largest ratio to within the error of A1: the divergence is at most
@@ -103,7 +111,7 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
         a0_pos = np.maximum((1 - thp) - gamma * (1 - thq), 0.0)
         err[boundary] = np.logaddexp(np.log(2 * da1[boundary]) + log_bmax[boundary], np.log(a0_pos[boundary]))
     # B a point mass (rho = 0 or 1, or no clones): two atoms, H = A1+ + A0+ directly
-    point = ~equal & ((rho == 0) | (rho == 1) | (j == 0))
+    point = ~equal & ((rho == 0) | (rbar == 0) | (j == 0))
     if np.any(point):
         with np.errstate(divide="ignore"):
             a0p = (1 - thp[point]) - gamma * (1 - thq[point])
@@ -111,7 +119,7 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
             # A0 = (1 - gamma) - A1 moves with A1, and with the rounding of its three operations;
             # a positive part moves only where its argument is within its error of 0 or above
             d1 = da1[point]
-            d0 = d1 + 4 * _EPS * ((1 - thp[point]) + gamma * (1 - thq[point]))
+            d0 = d1 + 4 * EPS * ((1 - thp[point]) + gamma * (1 - thq[point]))
             err[point] = np.log(np.where(a1_all[point] > -d1, d1, 0.0) + np.where(a0p > -d0, d0, 0.0))
     boundary &= ~point
     live = ~equal & ~boundary & ~point & (gamma < r_inf)
@@ -121,24 +129,24 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
         err[everything] = np.log(da1[everything]) + log_bmax[everything]
     mid = live & ~everything
     if np.any(mid):
-        tp, tq, jj, rr = thp[mid], thq[mid], j[mid], rho[mid]
+        tp, tq, jj, rr, rb, fl = thp[mid], thq[mid], j[mid], rho[mid], rbar[mid], flip[mid]
         a1 = a1_all[mid]
         a0 = a1 + gm1
         xs = a0 / a1
-        a_star = xs * rr * (jj + 1) / ((1 - rr) + xs * rr)
+        a_star = xs * rr * (jj + 1) / (rb + xs * rr)
         k0 = np.floor(a_star) + 1
         la1 = np.log(a1)
         best = np.full(tp.shape, _NEG_INF)
         best_err = np.full(tp.shape, _NEG_INF)
         # B and R at the highest candidate, then downwards: R(k-1) = 1 + R(k) / x_k (stable)
         k_hi = np.clip(k0 + 1.0, 1.0, jj)
-        lb = binom_logpmf(k_hi, jj, rr)
-        lr, rel = binom_log_mills(k_hi, jj, rr)
+        lb = binom_logpmf(k_hi, jj, rr, rb)
+        lr, rel = _log_mills(k_hi, jj, rr, rb, fl)
         for step in range(4):
             k = k_hi - step
             valid = k >= 1
             with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                lx = np.log(k * (1 - rr)) - np.log((jj - k + 1) * rr)  # log x_k = log B(k-1)/B(k)
+                lx = np.log(k * rb) - np.log((jj - k + 1) * rr)  # log x_k = log B(k-1)/B(k)
                 first = np.exp(la1 + lx)
                 second = gm1 * np.exp(lr)
                 bracket = first - second
@@ -167,9 +175,9 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
             if gm1 >= 0:
                 a1_hi = a1 + dd
                 xs_hi = (a1_hi + gm1) / a1_hi
-                k_lo = np.floor(xs_hi * rr * (jj + 1) / ((1 - rr) + xs_hi * rr)) - 1
+                k_lo = np.floor(xs_hi * rr * (jj + 1) / (rb + xs_hi * rr)) - 1
                 idx = np.clip(np.maximum(k_lo - 1, mode[mid]), 0, jj)
-                log_b = binom_logpmf(idx, jj, rr)
+                log_b = binom_logpmf(idx, jj, rr, rb)
             else:
                 log_b = log_bmax[mid]
             cond = np.log(dd) + log_b
@@ -184,6 +192,23 @@ def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
         out[mid] = best
         err[mid] = np.logaddexp(best_err, cond)
     return out, err
+
+
+def _log_mills(k, j, p, q, reflect):
+    """log of the binomial Mills ratio R(k) = P[Bin(j, p) >= k] / P[Bin(j, p) = k] and its relative
+    error bound (as :func:`dptheory.precision.binom_log_mills`), q = 1 - p. Where ``reflect``, q is
+    the exact parameter and p its rounded complement: R is then computed from the reflected count,
+    P[Bin(j, q) <= j - k] / P[Bin(j, q) = j - k], by functions of q alone (a quotient of a tail and a
+    pmf, each within :func:`dptheory.precision.binom_tail_rtol`: twice that bound)."""
+    k, j, p, q, reflect = np.broadcast_arrays(k, j, p, q, reflect)
+    out, rel = binom_log_mills(k, j, np.where(reflect, 0.5, p))
+    rel = np.broadcast_to(np.asarray(rel, dtype=float), out.shape).copy()
+    if np.any(reflect):
+        kr, jr, qr, pr = k[reflect], j[reflect], q[reflect], p[reflect]
+        tail, _ = binom_logcdf(jr - kr, jr, qr)
+        out[reflect] = tail - binom_logpmf(jr - kr, jr, qr, pr)
+        rel[reflect] = 2 * binom_tail_rtol(jr)
+    return out, rel
 
 
 def _log_binom_range(lo, hi, n, s):
@@ -323,7 +348,7 @@ def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_
 
 
 #: above this epsilon, e^epsilon overflows float64
-_EPS_FLOAT_MAX = 700.0
+_EPSILON_FLOAT_MAX = 700.0
 
 #: largest number of other users for which :meth:`CountPair.log_delta` falls back to the mpmath sum
 #: when the float64 error bound is not small against the value (the sum costs O(N) tails)
@@ -405,42 +430,72 @@ class CountPair:
             # Bin(m-1; n, s) / Bin(m; n, s) = m (1-s) / ((n-m+1) s)
             return base + np.log(m) + math.log1p(-s) - np.log(n - m + 1.0) - math.log(s)
 
-    def _theta_given(self, m):
+    def _presence(self, m):
+        """(pi_m, 1 - pi_m) at counts m, pi_m = P[victim present | K = m], each from the log-odds
+        without cancellation: 1/(1 + e^-lo) and 1/(1 + e^lo). (1 - pi_m as 1 - pi_m in floats
+        loses every digit when pi_m is within an ulp of 1, and the conditional theta of type-1
+        clones, (1 - pi_m) rho, with it: at eps0 = 20 that moved delta by 5e-7 relative.)"""
         lo = self._log_odds_present(m)
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):
             pi = np.where(np.isposinf(lo), 1.0, np.where(np.isneginf(lo), 0.0, 1.0 / (1.0 + np.exp(-lo))))
+            pibar = np.where(np.isposinf(lo), 0.0, np.where(np.isneginf(lo), 1.0, 1.0 / (1.0 + np.exp(lo))))
+        return lo, pi, pibar
+
+    def _theta_given(self, m):
+        """The conditional thetas (under P, under Q) of the victim-or-clone message given K = m:
+        pi_m theta + (1 - pi_m) rho."""
+        _, pi, pibar = self._presence(m)
         rho = self.clone_bias
-        return pi * self.theta_p + (1 - pi) * rho, pi * self.theta_q + (1 - pi) * rho
+        return pi * self.theta_p + pibar * rho, pi * self.theta_q + pibar * rho
 
     def _theta_err(self, m):
         """Absolute error bounds (of tp, of tq) of the conditional thetas of :meth:`_theta_given`
-        at counts m: the inputs' error (``theta_rtol``, and ``input_rtol`` through pi_m), the
-        rounding of tp = pi theta + (1 - pi) rho, and the error of pi_m, whose log-odds are a sum of
-        a few logarithms (an error of a few ulps of their magnitudes)."""
-        tp, tq = self._theta_given(m)
-        r = self.theta_rtol + 4 * _EPS
+        at counts m, against the pair the float parameters stand for.
+
+        * Rounding: pi and 1 - pi are each within 2 EPS relative of the logistic function at the
+          computed log-odds (exp within an ulp, scaled by the other one's share; one addition,
+          one division); the two products and the sum add EPS relative of tp (all terms are
+          non-negative). So 3 EPS tp, taken as 4 EPS tp.
+        * The thetas' own error (``theta_rtol`` relative), and rho's (``input_rtol`` relative,
+          unless rho = 1/2): the terms pi theta and (1 - pi) rho move by those fractions.
+        * The error of the log-odds (rounding: a few ulps of the sum of the magnitudes of the
+          five logarithms; inputs: s moves by u s, which moves log((1 - s)/s) by at most
+          u/(1 - s) to first order, doubled) moves pi by pi (1 - pi) (e^d - 1) and 1 - pi by the
+          opposite amount: tp by that times |theta - rho|.
+        * victim_prob v moves by u v (1 - v may be 0 in the pair and u v in the floats):
+          pi = 1/(1 + x c) with x = (1 - v)/v, c = w_absent/w_present, moves by at most
+          pi^2 c u / v.
+        """
+        lo, pi, pibar = self._presence(m)
+        rho = self.clone_bias
+        tp, tq = pi * self.theta_p + pibar * rho, pi * self.theta_q + pibar * rho
+        rho_rtol = 0.0 if rho == 0.5 else self.input_rtol
+        err_p = (4 * EPS) * tp + self.theta_rtol * pi * self.theta_p + rho_rtol * pibar * rho
+        err_q = (4 * EPS) * tq + self.theta_rtol * pi * self.theta_q + rho_rtol * pibar * rho
         n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
         m = np.asarray(m, dtype=float)
-        if s in (0.0, 1.0) and u == 0:
-            return r * tp, r * tq
+        if (s in (0.0, 1.0) or v in (0.0, 1.0)) and u == 0:
+            # pi_m is 0 or 1 exactly (or undefined: NaN, handled by the caller)
+            return err_p, err_q
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # inf errors cap at 1
             # log(w_present / w_absent) without v: m (1-s) / ((n-m+1) s)
-            l_ratio = np.log(m) + math.log1p(-s) - np.log(np.maximum(n - m + 1.0, 1.0)) - math.log(max(s, 1e-300)) \
-                if 0 < s < 1 else np.zeros(m.shape)
+            if 0 < s < 1:
+                log_m, log_rest = np.log(m), np.log(np.maximum(n - m + 1.0, 1.0))
+                l_ratio = log_m + math.log1p(-s) - log_rest - math.log(s)
+                size = np.abs(log_m) + np.abs(log_rest) + abs(math.log(s)) + abs(math.log1p(-s))
+            else:
+                l_ratio = np.zeros(m.shape)
+                size = np.zeros(m.shape)
             l_ratio = np.where(m > n, np.inf, l_ratio)  # no count m without the victim
-            lo = self._log_odds_present(m)
-            pi = np.where(np.isposinf(lo), 1.0, np.where(np.isneginf(lo), 0.0, 1.0 / (1.0 + np.exp(-np.nan_to_num(lo)))))
-            size = np.abs(l_ratio) + abs(math.log(max(s, 1e-300))) + abs(math.log1p(-min(s, 1 - 1e-16))) + 8.0
-            base = abs(math.log(v) - math.log1p(-v)) if 0 < v < 1 else 0.0
-            # relative error of the odds: rounding of the logs, s and 1 - s (relative u each)
-            lo_err = 4 * _EPS * (size + base) + 2 * u * (1 + np.abs(m - n * s) / max(1 - s, 1e-300))
-            dpi = pi * (1 - pi) * np.minimum(lo_err, 1.0)
-            # v moves by u v (1 - v may be 0 in the pair and u v in the floats): pi = 1/(1 + x c)
-            # with x = (1 - v)/v, c = w_absent / w_present, so pi moves by at most pi^2 c u / v
+            base = abs(math.log(v)) + abs(math.log1p(-v)) if 0 < v < 1 else 0.0
+            # absolute error of the log-odds: five logs and four additions (3.5 EPS of the sum of
+            # the magnitudes), and the clone probability's input error
+            lo_err = 4 * EPS * (size + base) + (2 * u / (1 - s) if 0 < s < 1 else 0.0)
+            dpi = pi * pibar * np.expm1(np.minimum(lo_err, 1.0))
             if u > 0 and 0 < v < 1:
                 dpi = dpi + np.minimum(pi * pi * np.exp(-l_ratio) * u / v, 1.0)
-            err_p = np.nan_to_num(r * tp + dpi * abs(self.theta_p - self.clone_bias), nan=1.0, posinf=1.0)
-            err_q = np.nan_to_num(r * tq + dpi * abs(self.theta_q - self.clone_bias), nan=1.0, posinf=1.0)
+            err_p = np.nan_to_num(err_p + dpi * abs(self.theta_p - rho), nan=1.0, posinf=1.0)
+            err_q = np.nan_to_num(err_q + dpi * abs(self.theta_q - rho), nan=1.0, posinf=1.0)
         return err_p, err_q
 
     def _log_weights(self, ma, mb):
@@ -505,15 +560,26 @@ class CountPair:
         contains the divergence of the pair the float parameters stand for (see ``input_rtol``).
         Where the float64 error bound is not small against the value (epsilon just below the
         largest likelihood ratio) and N is at most :data:`MP_FALLBACK_MAX_OTHERS`, the value is
-        recomputed with mpmath (:meth:`mp_log_delta`) and the narrower enclosure is returned.
+        recomputed with mpmath (:meth:`mp_log_delta`) and that enclosure is returned alone: it is
+        computed from the exact parameters, and is not intersected with the float one (two
+        enclosures that should both hold can only be intersected when both are certified; a
+        float bound that misses the truth would then make the result wrong or empty).
         """
         eps = validate.real("epsilon", epsilon)
         rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-        if eps > _EPS_FLOAT_MAX:
-            # e^eps overflows: delta is non-increasing in epsilon, so delta(_EPS_FLOAT_MAX) bounds it
+        enc = self._float_log_delta(eps, rtol=rtol, max_rounds=max_rounds)
+        n, u = self.others, self.input_rtol
+        if enc.relative_width() > rtol and n <= MP_FALLBACK_MAX_OTHERS and (self.exact is not None or (u == 0 and self.theta_rtol == 0)):
+            return self.mp_log_delta(eps, digits=max(20, int(-math.log10(rtol)) + 12))
+        return enc
+
+    def _float_log_delta(self, eps: float, *, rtol: float, max_rounds: int = 60) -> Enclosure:
+        """The float64 enclosure of :meth:`log_delta` (no mpmath fallback)."""
+        if eps > _EPSILON_FLOAT_MAX:
+            # e^eps overflows: delta is non-increasing in epsilon, so delta(_EPSILON_FLOAT_MAX) bounds it
             # from above, and 0 from below (a pair with an unbounded likelihood ratio keeps
             # positive mass there)
-            return Enclosure(_NEG_INF, self.log_delta(_EPS_FLOAT_MAX, rtol=rtol).log_upper)
+            return Enclosure(_NEG_INF, self._float_log_delta(_EPSILON_FLOAT_MAX, rtol=rtol, max_rounds=max_rounds).log_upper)
         n, s, v, u = self.others, self.clone_prob, self.victim_prob, self.input_rtol
         # m = 0: both laws are the point (0, 0)
         whole = -math.expm1(eps) if eps < 0 else 0.0
@@ -525,7 +591,7 @@ class CountPair:
         # (1 - s)^n by n u s/(1 - s) relative
         base_err = _NEG_INF
         if whole > 0 and (base > _NEG_INF or u > 0):
-            rel = 4 * _EPS * (1 + abs(log_zero_w if log_zero_w > _NEG_INF else 0.0))
+            rel = 4 * EPS * (1 + abs(log_zero_w if log_zero_w > _NEG_INF else 0.0))
             rel += n * u * s / (1 - s) if s < 1 else 0.0
             with np.errstate(divide="ignore"):
                 # v moves by u v: the weight (1 - v)(1 - s)^n by u v (1 - s)^n
@@ -539,10 +605,6 @@ class CountPair:
 
         enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
                                    base=base, base_err=base_err, max_rounds=max_rounds)
-        if enc.relative_width() > rtol and n <= MP_FALLBACK_MAX_OTHERS and (self.exact is not None or (u == 0 and self.theta_rtol == 0)):
-            mp_enc = self.mp_log_delta(eps, digits=max(20, int(-math.log10(rtol)) + 12))
-            if mp_enc.log_upper - mp_enc.log_lower < enc.log_upper - enc.log_lower:
-                return Enclosure(max(enc.log_lower, mp_enc.log_lower), min(enc.log_upper, mp_enc.log_upper))
         return enc
 
     def _initial_edges(self, central: int = 32) -> np.ndarray:

@@ -35,13 +35,13 @@ from .. import validate
 from ..formula import Formula, Parts, register
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
+from ..rounding import EPS
 from . import exact
 from .pairs import CountPair, Enclosure
 from .pairs import mp_delta as pairs_mp_delta
 from .randomizers import Randomizer
 
 SOURCE = "Wang et al. (2024)"
-_EPS = 2.0**-52
 REFUTATION = ("refuted for beta below (p-1)/(p+1): exact enumeration of GRR on 3 options, eps0 = 1, n = 2 "
               "exceeds it at eps = 0.7 (0.086025 > 0.072135; digest seed-002 §8.4)")
 
@@ -76,12 +76,12 @@ def input_rtol(p_value) -> float:
     floats stand for (each within a few ulps, as from e^eps0 or a table formula): alpha = beta/(p-1)
     and p/(p+1) lose a factor p/(p-1) to the subtraction."""
     if math.isinf(p_value):
-        return 8 * _EPS
-    return 16 * _EPS * (1 + p_value / (p_value - 1))
+        return 8 * EPS
+    return 16 * EPS * (1 + p_value / (p_value - 1))
 
 
 #: relative error of p/(p+1) and 1/(p+1) from a float p within a few ulps of the real one
-THETA_RTOL = 8 * _EPS
+THETA_RTOL = 8 * EPS
 
 
 def pair(p_value, beta_value, q_value, others: int, *, exact=None) -> CountPair:
@@ -459,21 +459,36 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     if uniform:
         lf, enc = at(bv)
         return Enclosure(lf + enc.log_lower, lf + enc.log_upper)
-    # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest
+    # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest. At large
+    # n the maximiser is a tiny beta' (where the clones stop amplifying), so an interval is split
+    # at its geometric middle when its ends are far apart in ratio, and [0, b] at b/64: the
+    # refinement then converges in O(log) steps, not O(1/width) halvings. After
+    # LABELLED_MAX_EVALUATIONS the current enclosure is returned (sound, possibly wider than rtol).
     points = [bv * (k / 8) for k in range(9)]
     values = {b: at(b) for b in points}
-    for _ in range(2000):
+    while True:
         lower = max(lf + enc.log_lower for lf, enc in values.values())
         bounds = [(values[points[i + 1]][0] + values[points[i]][1].log_upper, i) for i in range(len(points) - 1)]
         upper, worst = max(bounds)
         if upper == -math.inf or -math.expm1(lower - upper) <= max(rtol, 1e-12) * 2:
             break
-        middle = 0.5 * (points[worst] + points[worst + 1])
-        if not points[worst] < middle < points[worst + 1]:
+        # the grid's share of the width (upper end above the best point's own upper end) is
+        # small against the points' own width (their float error, which more points cannot narrow)
+        top = max(lf + enc.log_upper for lf, enc in values.values())
+        if (lower > -math.inf and upper - top <= max(2 * max(rtol, 1e-12), 0.1 * (top - lower))) \
+                or len(values) >= LABELLED_MAX_EVALUATIONS:
+            break
+        a, b = points[worst], points[worst + 1]
+        middle = b / 64 if a == 0 else (math.sqrt(a) * math.sqrt(b) if b > 4 * a else 0.5 * (a + b))
+        if not a < middle < b:
             break
         values[middle] = at(middle)
         points.insert(worst + 1, middle)
     return Enclosure(lower, upper)
+
+
+#: evaluations of the labelled bound's maximisation over beta' (each a count-pair divergence)
+LABELLED_MAX_EVALUATIONS = 2000
 
 
 # ----------------------------------------------------------------------------- lower bound
@@ -509,7 +524,7 @@ def lower_bound_pair(matrix, x0: int, x1: int, x_star: int, others: int, *, exac
     if np.all(s0 | s1):  # every output favours x0 or x1: the masses are exactly 1
         v, s = 1.0, 1.0
     # the pmfs are floats within a few ulps of the randomizer's; sums of k of them add k ulps
-    u = 8 * _EPS * (m.shape[1] + 8)
+    u = 8 * EPS * (m.shape[1] + 8)
     spec = None if exact is None else _lower_pair_spec(exact, x0, x1, x_star, s0, s1)
     return CountPair(others, min(1.0, s), _mask_sum(r0[s0]) / v, _mask_sum(r1[s0]) / v,
                      victim_prob=min(1.0, v), clone_bias=clone0 / s if s > 0 else 0.5, input_rtol=u, theta_rtol=u,
