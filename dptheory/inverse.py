@@ -92,6 +92,10 @@ class _Budget(Exception):
     """Raised inside the search when ``max_evaluations`` is reached."""
 
 
+#: log-width of the first enclosure at each point of :func:`epsilon_bracket`
+COARSE_TOL = 0.5
+
+
 def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchParameters = SearchParameters()) -> Bracket:
     """Certified bracket of ``inf{epsilon >= 0 : delta(epsilon) <= delta}``.
 
@@ -122,15 +126,19 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         return lo, hi
 
     def classify(e: float, tighten: bool = False) -> tuple[int, float]:
-        """+1: delta(e) > target; -1: delta(e) <= target; 0: undecided. And a mid log delta."""
-        tol = tol0
-        for _ in range(5 if tighten else 1):
-            lo, hi = enclose(e, tol)
+        """+1: delta(e) > target; -1: delta(e) <= target; 0: undecided. And a mid log delta.
+        A point far from the target is decided by a coarse enclosure (log width COARSE_TOL),
+        which costs a refining profile much less; the tolerance tol0 is asked for only where
+        that does not decide."""
+        tols = [tol0 * 1e-2 ** i for i in range(5 if tighten else 1)]
+        if not tighten and tol0 < COARSE_TOL:
+            tols.insert(0, COARSE_TOL)
+        for tol in tols:
+            lo, hi = enclose(e, max(tol, 1e-15))
             if lo > target_up:
                 return 1, 0.5 * (lo + hi)
             if hi <= target_down:
                 return -1, (0.5 * (lo + hi) if math.isfinite(lo) else hi)
-            tol = max(tol * 1e-2, 1e-15)
         return 0, 0.5 * (lo + hi) if math.isfinite(lo) else hi
 
     lower = float(params.lower)

@@ -77,3 +77,25 @@ def test_zero_is_tried_once_before_shrinking_towards_it():
 
     b = epsilon_bracket(profile, 0.5, SearchParameters(initial_guess=1e-3, rtol=1e-3))
     assert (b.lower, b.upper) == (0.0, 0.0) and len(calls) <= 2, calls
+
+
+def test_points_far_from_the_target_are_decided_by_a_coarse_enclosure():
+    """Issue 9 (stalls): a refining profile (its cost grows as the asked log-width shrinks) was
+    asked for the full tolerance at every point, even where delta is orders of magnitude from the
+    target (Laplace, eps0 = 0.1, n = 1e12, delta = 0.5: 6.4 s in the labelled bound at eps = 0).
+    A far point is now decided at COARSE_TOL; only points near the answer get the fine tolerance,
+    and the bracket is as narrow as asked."""
+    from dptheory.inverse import COARSE_TOL
+
+    asked = []
+
+    def profile(e, tol):  # delta = e^-eps, enclosed to exactly the asked width
+        asked.append((e, tol))
+        return -e - tol / 2, -e + tol / 2
+
+    b = epsilon_bracket(profile, 1e-6, SearchParameters(rtol=1e-6))
+    exact = math.log(1e6)
+    assert b.lower <= exact <= b.upper and b.upper - b.lower <= 1e-6 * b.upper + 1e-12
+    fine = [e for e, tol in asked if tol < COARSE_TOL]
+    far = [e for e in fine if abs(e - exact) > 2 * COARSE_TOL]
+    assert not far, far
