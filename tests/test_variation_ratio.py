@@ -281,3 +281,37 @@ def test_labelled_maximum_at_huge_n_needs_few_evaluations(monkeypatch):
         lab = vr.labelled_log_delta(rz.p, b, rz.q, others, e, uniform=True, rtol=1e-6)
         assert lab.log_lower <= enc.log_upper
     assert enc.log_lower > -math.inf and enc.relative_width() < 0.1
+
+
+def test_lower_bound_skips_choices_dominated_at_a_smaller_epsilon_without_changing_the_bound():
+    """Issue 9 (speed at n = 1e12, delta = 1e-100): the inverter's later points reuse upper ends
+    computed at smaller epsilons (a divergence is non-increasing in epsilon) to skip dominated
+    dataset choices. The certified lower end is the same as from a cold start, the upper end still
+    bounds the maximum (it is at least the lower end), and fewer pairs are evaluated."""
+    from dptheory.shuffle import pairs
+    from dptheory.shuffle import randomizers as R
+
+    m = R.REGISTRY["unary-encoding"][0](1.0, 4).pmfs
+    calls = []
+    original = pairs.CountPair.log_delta
+
+    def counting(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    def cold(eps):
+        vr._lower_log_delta.cache_clear()
+        vr._UPPER_SEEN.clear()
+        vr._LAST_BEST.clear()
+        return vr.lower_log_delta(m, 10**6, eps, rtol=1e-3)[0]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pairs.CountPair, "log_delta", counting)
+        reference = cold(0.012)
+        cold_calls = len(calls)
+        cold(0.01)
+        calls.clear()
+        warm = vr.lower_log_delta(m, 10**6, 0.012, rtol=1e-3)[0]
+        warm_calls = len(calls)
+    assert warm.log_lower == reference.log_lower and warm.log_upper >= warm.log_lower
+    assert warm_calls < cold_calls, (warm_calls, cold_calls)

@@ -632,7 +632,8 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=N
     every choice of :func:`lower_choices`, which is the maximum over every victim pair of largest
     total variation (up to :data:`MAX_VICTIM_ORBITS` classes), every x_star and both directions.
     The order of refinement (the best choice of the previous call for this matrix and n first)
-    changes the work, never the result. Repeated calls with the same arguments (the epsilon
+    changes the work, never the result; nor does skipping a choice whose upper end at a smaller
+    epsilon (from an earlier call, :data:`_UPPER_SEEN`) is already at most the best lower end. Repeated calls with the same arguments (the epsilon
     inverter's) are answered from a cache. ``exact`` as in :func:`lower_bound_pair`.
     """
     m = np.ascontiguousarray(matrix, dtype=float)
@@ -643,6 +644,16 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=N
 
 #: index of the best choice of the last call, per (matrix, shape, others): a hint of the order only
 _LAST_BEST: dict = {}
+
+#: per (matrix, shape, others, exact) and choice: the (epsilon, log upper end) pairs computed so
+#: far. A divergence is non-increasing in epsilon, so an upper end at epsilon' <= epsilon bounds
+#: the choice at epsilon too: a choice whose such upper end is at most the best lower end already
+#: found is skipped without a new evaluation (the inverter's later points reuse the earlier ones)
+_UPPER_SEEN: dict = {}
+
+
+def _seen_upper(seen: list, epsilon: float) -> float:
+    return min((up for e, up in seen if e <= epsilon), default=math.inf)
 
 
 @functools.lru_cache(maxsize=256)
@@ -656,10 +667,17 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
     encs = [None] * len(candidates)
     final = len(SCREENING_ROUNDS) - 1
 
+    seen = _UPPER_SEEN.setdefault((data, shape, others, exact), {})
+    while len(_UPPER_SEEN) > 64:
+        _UPPER_SEEN.pop(next(iter(_UPPER_SEEN)))
+
     def advance(i):
         rounds = SCREENING_ROUNDS[level[i]]
         kw = {} if rounds is None else {"max_rounds": rounds}
         encs[i] = candidates[i][1].log_delta(epsilon, rtol=rtol, **kw)
+        mine = seen.setdefault(i, [])
+        mine.append((epsilon, encs[i].log_upper))
+        del mine[:-16]
 
     best, where = -math.inf, None
     # the choice that was best in the last call for this matrix and n (the inverter's previous
@@ -671,7 +689,11 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
         best, where = encs[hint].log_lower, candidates[hint][0]
     for i in range(len(candidates)):
         if encs[i] is None:
-            advance(i)
+            earlier = _seen_upper(seen.get(i, ()), epsilon)
+            if earlier <= best:  # dominated already (see _UPPER_SEEN): no evaluation needed
+                encs[i], level[i] = Enclosure(-math.inf, earlier), final
+            else:
+                advance(i)
     while True:
         live = [i for i in range(len(candidates)) if level[i] < final and encs[i].log_upper > best]
         if not live:
