@@ -149,12 +149,10 @@ def _notation():
                         break
             tex = ""
             for i, term in enumerate(terms):
-                if i == 0:
-                    pass
-                elif term.could_extract_minus_sign():
+                if i > 0 and term.could_extract_minus_sign():
                     tex += " - "
                     term = -term
-                else:
+                elif i > 0:
                     tex += " + "
                 term_tex = self._print(term)
                 if self._needs_add_brackets(term):

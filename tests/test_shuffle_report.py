@@ -50,3 +50,16 @@ def test_bad_randomizer_names_the_parameter():
     with raises_naming("--d"):
         build_randomizer("grr", eps0=1.0)
     assert build_randomizer("grr", eps0=1.0, d=4).name == rz.grr(1.0, 4).name
+
+
+def test_gap_ratio_is_the_ratio_of_the_conservative_ends_and_inf_past_the_float_range():
+    from dptheory.results import Kind, Result, Status
+    from dptheory.shuffle.report import gap, gap_ratio, log_gap
+
+    up = Result("epsilon", 0.9, 1.5, Kind.UPPER, Status.PROVEN, "a", "s")
+    low = Result("epsilon", 0.5, 0.7, Kind.LOWER, Status.PROVEN, "b", "s")
+    assert gap_ratio(up, low) == pytest.approx(3.0, rel=1e-15) and gap(up, low) == pytest.approx(2.0, rel=1e-15)
+    far_up = Result.from_log("delta", -10.0, -9.0, kind=Kind.UPPER, status=Status.PROVEN, method="a", source="s")
+    far_low = Result.from_log("delta", -2000.0, -1999.0, kind=Kind.LOWER, status=Status.PROVEN, method="b", source="s")
+    assert gap_ratio(far_up, far_low) == float("inf") and log_gap(far_up, far_low) == pytest.approx(1991.0)
+    assert gap_ratio(up, None) is None

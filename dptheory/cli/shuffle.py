@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from ..shuffle import randomizers as rz
 from ..shuffle.methods import METHODS
 from ..shuffle import report
@@ -90,7 +88,7 @@ def answer(summary, quantity: str | None = None) -> list[str]:
         if ratio_minus_1 is not None and ratio_minus_1 < 100:
             out.append(f"  gap: the upper bound is {fmt_bound(100 * ratio_minus_1, 'up')}% above the lower bound")
         else:
-            factor = fmt_positive(math.inf if ratio_minus_1 is None else ratio_minus_1 + 1, log_ratio, "up")
+            factor = fmt_positive(report.gap_ratio(upper, lower), log_ratio, "up")
             out.append(f"  gap: the upper bound is {factor} times the lower bound")
     elif upper is not None and lower is not None:
         out.append("  gap: not stated (the lower bound is 0)")

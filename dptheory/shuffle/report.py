@@ -72,6 +72,15 @@ def gap(upper: Result | None, lower: Result | None) -> float | None:
     return math.expm1(value)
 
 
+def gap_ratio(upper: Result | None, lower: Result | None) -> float | None:
+    """upper / lower of the two conservative ends (inf above the float range: :func:`log_gap`
+    then gives its logarithm); None where :func:`log_gap` is None."""
+    value = log_gap(upper, lower)
+    if value is None:
+        return None
+    return math.inf if value > 700 else math.exp(value)
+
+
 def _log_end(res: Result, end: str) -> float:
     """The log of a Result's end: its log end where it has one (delta), else log of the end."""
     log_value = getattr(res, "log_" + end, None)
