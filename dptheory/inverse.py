@@ -125,13 +125,13 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
             raise ArithmeticError(f"the profile's enclosure at epsilon = {e!r} is nan")
         return lo, hi
 
-    def classify(e: float, tighten: bool = False) -> tuple[int, float]:
+    def classify(e: float, tighten: bool = False, coarse: bool = False) -> tuple[int, float]:
         """+1: delta(e) > target; -1: delta(e) <= target; 0: undecided. And a mid log delta.
-        A point far from the target is decided by a coarse enclosure (log width COARSE_TOL),
-        which costs a refining profile much less; the tolerance tol0 is asked for only where
-        that does not decide."""
+        With ``coarse`` (the points of the search for a bracket, which are often far from the
+        target) a coarse enclosure (log width COARSE_TOL) is tried first, which costs a refining
+        profile much less; the tolerance tol0 is asked for only where that does not decide."""
         tols = [tol0 * 1e-2 ** i for i in range(5 if tighten else 1)]
-        if not tighten and tol0 < COARSE_TOL:
+        if coarse and not tighten and tol0 < COARSE_TOL:
             tols.insert(0, COARSE_TOL)
         for tol in tols:
             lo, hi = enclose(e, max(tol, 1e-15))
@@ -160,7 +160,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
             if e == upper and upper > lower:
                 e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
         while not done():
-            side, mid = classify(e)
+            side, mid = classify(e, coarse=True)
             if side == 0:
                 side, mid = classify(e, tighten=True)
             if side > 0:
@@ -184,7 +184,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                     # towards it (each shrinking step is an evaluation; at large n the answer is
                     # often exactly 0)
                     seen_zero = True
-                    s0, _ = classify(0.0)
+                    s0, _ = classify(0.0, coarse=True)
                     if s0 < 0:
                         return Bracket(0.0, 0.0, count)
                 if e <= 1e-12 * max(1.0, upper):
