@@ -96,7 +96,8 @@ class _Budget(Exception):
 COARSE_TOL = 0.5
 
 
-def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchParameters = SearchParameters()) -> Bracket:
+def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchParameters = SearchParameters(),
+                    *, decide=None) -> Bracket:
     """Certified bracket of ``inf{epsilon >= 0 : delta(epsilon) <= delta}``.
 
     Parameters
@@ -108,6 +109,11 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         The target, in (0, 1).
     params : SearchParameters
         Bracket, tolerances and budget.
+    decide : callable, optional
+        ``(epsilon, tol, above) -> (log_lower, log_upper)``: an enclosure like ``log_delta``'s
+        that may stop as soon as its lower end is certified above ``above`` (its upper end then
+        only needs to be valid, e.g. 0). Used where only the side of the target matters (the
+        probes at epsilon = 0), for profiles whose full enclosure costs much more there.
     """
     target = math.log(validate.delta("delta", delta))
     # the float log of delta is rounded: certify against the float on the safe side of the true log
@@ -115,17 +121,17 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     tol0 = params.tol if params.tol is not None else min(1e-2, max(0.25 * params.rtol * abs(target), 1e-12))
     count = 0
 
-    def enclose(e: float, tol: float) -> tuple[float, float]:
+    def enclose(e: float, tol: float, above: float | None = None) -> tuple[float, float]:
         nonlocal count
         if count >= params.max_evaluations:
             raise _Budget
         count += 1
-        lo, hi = log_delta(e, tol)
+        lo, hi = log_delta(e, tol) if above is None or decide is None else decide(e, tol, above)
         if math.isnan(lo) or math.isnan(hi):
             raise ArithmeticError(f"the profile's enclosure at epsilon = {e!r} is nan")
         return lo, hi
 
-    def classify(e: float, tighten: bool = False, coarse: bool = False) -> tuple[int, float]:
+    def classify(e: float, tighten: bool = False, coarse: bool = False, probe: bool = False) -> tuple[int, float]:
         """+1: delta(e) > target; -1: delta(e) <= target; 0: undecided. And a mid log delta.
         With ``coarse`` (the points of the search for a bracket, which are often far from the
         target) a coarse enclosure (log width COARSE_TOL) is tried first, which costs a refining
@@ -134,7 +140,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         if coarse and not tighten and tol0 < COARSE_TOL:
             tols.insert(0, COARSE_TOL)
         for tol in tols:
-            lo, hi = enclose(e, max(tol, 1e-15))
+            lo, hi = enclose(e, max(tol, 1e-15), target_up if probe else None)
             if lo > target_up:
                 return 1, 0.5 * (lo + hi)
             if hi <= target_down:
@@ -184,11 +190,11 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                     # towards it (each shrinking step is an evaluation; at large n the answer is
                     # often exactly 0)
                     seen_zero = True
-                    s0, _ = classify(0.0, coarse=True)
+                    s0, _ = classify(0.0, coarse=True, probe=True)
                     if s0 < 0:
                         return Bracket(0.0, 0.0, count)
                 if e <= 1e-12 * max(1.0, upper):
-                    s0, _ = classify(0.0, tighten=True)
+                    s0, _ = classify(0.0, tighten=True, probe=True)
                     if s0 < 0:
                         return Bracket(0.0, 0.0, count)
                     break

@@ -99,3 +99,23 @@ def test_points_far_from_the_target_are_decided_by_a_coarse_enclosure():
     fine = [e for e, tol in asked if tol < COARSE_TOL]
     far = [e for e in fine if abs(e - exact) > 2 * COARSE_TOL]
     assert not far, far
+
+
+def test_decide_serves_only_the_probes_at_zero():
+    """A profile may offer a cheaper ``decide`` that stops once its lower end is above a value:
+    the inverter uses it only where just the side of the target matters (the probe at epsilon =
+    0, whose value is not used for interpolation), and the bracket is the same as without it."""
+    decided = []
+
+    def profile(e, tol):
+        return -e - tol / 2, -e + tol / 2
+
+    def decide(e, tol, above):
+        decided.append((e, above))
+        return -e - tol / 2, 0.0  # a valid upper end only
+
+    params = SearchParameters(initial_guess=30.0, rtol=1e-6)
+    plain = epsilon_bracket(profile, 1e-6, params)
+    fast = epsilon_bracket(profile, 1e-6, params, decide=decide)
+    assert decided and all(e == 0.0 for e, _ in decided)
+    assert (fast.lower, fast.upper) == (plain.lower, plain.upper)

@@ -315,3 +315,13 @@ def test_lower_bound_skips_choices_dominated_at_a_smaller_epsilon_without_changi
         warm_calls = len(calls)
     assert warm.log_lower == reference.log_lower and warm.log_upper >= warm.log_lower
     assert warm_calls < cold_calls, (warm_calls, cold_calls)
+
+
+def test_lower_bound_stops_once_certified_above_the_asked_value():
+    """stop_above: the first choice whose certified lower end exceeds it ends the call, with the
+    valid upper end 0 (delta <= 1); the lower end is one of the choices' (at most the full
+    maximum)."""
+    m = R.grr(1.0, 4).pmfs
+    full, _ = vr.lower_log_delta(m, 1000, 0.0, rtol=1e-3)
+    quick, _ = vr.lower_log_delta(m, 1000, 0.0, rtol=1e-3, stop_above=full.log_lower - 5.0)
+    assert quick.log_upper == 0.0 and full.log_lower - 5.0 < quick.log_lower <= full.log_lower + 1e-12

@@ -87,6 +87,9 @@ class Method:
     closed_epsilon: Callable | None = None
     #: (randomizer, n, delta evaluations) -> estimated seconds; None: cheap at every n
     cost_fn: Callable[[Randomizer, int, int], float] | None = None
+    #: (randomizer, n, epsilon, rtol, above) -> Enclosure of log delta that may stop once its
+    #: lower end is above ``above`` (the inverter's ``decide``); None: log_delta serves
+    decide_log_delta: Callable | None = None
 
     def why_not(self, rz: Randomizer, n: int) -> str | None:
         return self.why_not_fn(rz, n)
@@ -129,7 +132,12 @@ class Method:
                 enc = self.log_delta(rz, n, e, tol)
                 return enc.log_lower, enc.log_upper
 
-            bracket = epsilon_bracket(enclosure, delta, search)
+            def decide(e, tol, above):
+                enc = self.decide_log_delta(rz, n, e, tol, above)
+                return enc.log_lower, enc.log_upper
+
+            bracket = epsilon_bracket(enclosure, delta, search,
+                                      decide=None if self.decide_log_delta is None else decide)
             lo, hi = bracket.lower, bracket.upper
             if math.isinf(hi):
                 note = _join(note, f"no finite epsilon: the bound stays above delta up to epsilon = {lo:.6g} "
@@ -287,9 +295,9 @@ def _labelled_log_delta(rz, n, e, tol):
                                  exact=_exact_parameters(rz))
 
 
-def _lower_log_delta(rz, n, e, tol):
+def _lower_log_delta(rz, n, e, tol, above=None):
     source = rz if rz.pmfs is not None else binary_rr(rz.eps0)
-    enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact)
+    enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact, stop_above=above)
     return enc
 
 
@@ -348,7 +356,7 @@ METHODS: dict[str, Method] = {m.slug: m for m in [
            log_delta=_labelled_log_delta),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
-           log_delta=_lower_log_delta),
+           log_delta=_lower_log_delta, decide_log_delta=_lower_log_delta),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
            closed_epsilon=_analytic),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,

@@ -617,7 +617,8 @@ def lower_choices(matrix) -> list[tuple[int, int, int, bool]]:
 SCREENING_ROUNDS = (0, 4, None)
 
 
-def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=None) -> tuple[Enclosure, tuple]:
+def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=None,
+                    stop_above: float | None = None) -> tuple[Enclosure, tuple]:
     """Largest certified lower bound of Theorem 5.1 over the choices of :func:`lower_choices`;
     returns the enclosure and (x0, x1, x_star) of the best choice.
 
@@ -633,13 +634,18 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=N
     total variation (up to :data:`MAX_VICTIM_ORBITS` classes), every x_star and both directions.
     The order of refinement (the best choice of the previous call for this matrix and n first)
     changes the work, never the result; nor does skipping a choice whose upper end at a smaller
-    epsilon (from an earlier call, :data:`_UPPER_SEEN`) is already at most the best lower end. Repeated calls with the same arguments (the epsilon
+    epsilon (from an earlier call, :data:`_UPPER_SEEN`) is already at most the best lower end.
+
+    ``stop_above`` (a log delta): return as soon as a choice's certified lower end exceeds it,
+    with upper end 0 (delta <= 1): for a caller that only needs to know that the maximum is
+    above that value (the inverter's probe at epsilon = 0). Repeated calls with the same arguments (the epsilon
     inverter's) are answered from a cache. ``exact`` as in :func:`lower_bound_pair`.
     """
     m = np.ascontiguousarray(matrix, dtype=float)
     e = validate.real("epsilon", epsilon)
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-    return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol, exact)
+    above = None if stop_above is None else float(stop_above)
+    return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol, exact, above)
 
 
 #: index of the best choice of the last call, per (matrix, shape, others): a hint of the order only
@@ -657,7 +663,8 @@ def _seen_upper(seen: list, epsilon: float) -> float:
 
 
 @functools.lru_cache(maxsize=256)
-def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float, exact=None):
+def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float, exact=None,
+                     stop_above: float | None = None):
     m = np.frombuffer(data, dtype=float).reshape(shape)
     candidates = []
     for x0, x1, xs, reverse in lower_choices(m):
@@ -687,6 +694,8 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
         level[hint] = final
         advance(hint)
         best, where = encs[hint].log_lower, candidates[hint][0]
+        if stop_above is not None and best > stop_above:
+            return Enclosure(best, 0.0), where
     for i in range(len(candidates)):
         if encs[i] is None:
             earlier = _seen_upper(seen.get(i, ()), epsilon)
@@ -705,6 +714,8 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
         advance(i)
         if level[i] == final and encs[i].log_lower > best:
             best, where = encs[i].log_lower, candidates[i][0]
+            if stop_above is not None and best > stop_above:
+                return Enclosure(best, 0.0), where
     if where is None:  # no choice has a positive certified lower end: report the first choice
         where = candidates[0][0]
     elif best > -math.inf:
