@@ -341,11 +341,14 @@ def _read_existing(path: pathlib.Path, sweep: Sweep) -> dict[tuple, list[list[st
     if not text.strip():
         return {}
     records = []
-    try:
-        for record in csv.reader(io.StringIO(text, newline="")):
-            records.append(record)
-    except csv.Error:
-        pass  # cut inside a quoted field: the records before it are kept
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        try:
+            records.append(next(reader))
+        except StopIteration:
+            break
+        except csv.Error:  # cut inside a quoted field: the records before it are kept
+            break
     if not text.endswith("\n") and records:
         records.pop()  # an interrupted write
     if not records:
