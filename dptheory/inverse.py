@@ -110,10 +110,13 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     params : SearchParameters
         Bracket, tolerances and budget.
     decide : callable, optional
-        ``(epsilon, tol, above) -> (log_lower, log_upper)``: an enclosure like ``log_delta``'s
-        that may stop as soon as its lower end is certified above ``above`` (its upper end then
-        only needs to be valid, e.g. 0). Used where only the side of the target matters (the
-        probes at epsilon = 0), for profiles whose full enclosure costs much more there.
+        ``(epsilon, tol, band) -> (log_lower, log_upper)``, ``band = (below, above)`` the log
+        target rounded down and up: an enclosure like ``log_delta``'s that may stop refining as
+        soon as it is certain of the side, its lower end above ``above`` (the upper end then only
+        needs to be valid, e.g. 0) or its upper end at most ``below``; for profiles that are a
+        maximum of several computed terms (one term certified above decides; terms certified
+        below need no refinement). When given it serves every point, and the point's estimate of
+        log delta for the interpolation is the lower end (the upper end where that is -inf).
     """
     target = math.log(validate.delta("delta", delta))
     # the float log of delta is rounded: certify against the float on the safe side of the true log
@@ -121,17 +124,17 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     tol0 = params.tol if params.tol is not None else min(1e-2, max(0.25 * params.rtol * abs(target), 1e-12))
     count = 0
 
-    def enclose(e: float, tol: float, above: float | None = None) -> tuple[float, float]:
+    def enclose(e: float, tol: float) -> tuple[float, float]:
         nonlocal count
         if count >= params.max_evaluations:
             raise _Budget
         count += 1
-        lo, hi = log_delta(e, tol) if above is None or decide is None else decide(e, tol, above)
+        lo, hi = log_delta(e, tol) if decide is None else decide(e, tol, (target_down, target_up))
         if math.isnan(lo) or math.isnan(hi):
             raise ArithmeticError(f"the profile's enclosure at epsilon = {e!r} is nan")
         return lo, hi
 
-    def classify(e: float, tighten: bool = False, coarse: bool = False, probe: bool = False) -> tuple[int, float]:
+    def classify(e: float, tighten: bool = False, coarse: bool = False) -> tuple[int, float]:
         """+1: delta(e) > target; -1: delta(e) <= target; 0: undecided. And a mid log delta.
         With ``coarse`` (the points of the search for a bracket, which are often far from the
         target) a coarse enclosure (log width COARSE_TOL) is tried first, which costs a refining
@@ -140,11 +143,13 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         if coarse and not tighten and tol0 < COARSE_TOL:
             tols.insert(0, COARSE_TOL)
         for tol in tols:
-            lo, hi = enclose(e, max(tol, 1e-15), target_up if probe else None)
+            lo, hi = enclose(e, max(tol, 1e-15))
+            # the estimate of log delta for the interpolation: the middle of the enclosure, or
+            # with ``decide`` its lower end (its upper end may be only a valid bound)
             if lo > target_up:
-                return 1, 0.5 * (lo + hi)
+                return 1, (lo if decide is not None else 0.5 * (lo + hi))
             if hi <= target_down:
-                return -1, (0.5 * (lo + hi) if math.isfinite(lo) else hi)
+                return -1, (hi if not math.isfinite(lo) else lo if decide is not None else 0.5 * (lo + hi))
         return 0, 0.5 * (lo + hi) if math.isfinite(lo) else hi
 
     lower = float(params.lower)
@@ -190,11 +195,11 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
                     # towards it (each shrinking step is an evaluation; at large n the answer is
                     # often exactly 0)
                     seen_zero = True
-                    s0, _ = classify(0.0, coarse=True, probe=True)
+                    s0, _ = classify(0.0, coarse=True)
                     if s0 < 0:
                         return Bracket(0.0, 0.0, count)
                 if e <= 1e-12 * max(1.0, upper):
-                    s0, _ = classify(0.0, tighten=True, probe=True)
+                    s0, _ = classify(0.0, tighten=True)
                     if s0 < 0:
                         return Bracket(0.0, 0.0, count)
                     break

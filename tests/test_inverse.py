@@ -101,21 +101,24 @@ def test_points_far_from_the_target_are_decided_by_a_coarse_enclosure():
     assert not far, far
 
 
-def test_decide_serves_only_the_probes_at_zero():
-    """A profile may offer a cheaper ``decide`` that stops once its lower end is above a value:
-    the inverter uses it only where just the side of the target matters (the probe at epsilon =
-    0, whose value is not used for interpolation), and the bracket is the same as without it."""
-    decided = []
+def test_decide_serves_every_point_and_gives_a_certified_bracket():
+    """A profile may offer a cheaper ``decide(e, tol, band)`` that stops once it is certain of
+    its side of the band (here: above, returning only the valid upper end 0). The inverter then
+    uses it at every point, never the plain profile, and the bracket still contains the answer
+    log(1/delta) of delta(eps) = e^-eps and is as narrow as asked."""
+    plain_calls, bands = [], []
 
     def profile(e, tol):
+        plain_calls.append(e)
         return -e - tol / 2, -e + tol / 2
 
-    def decide(e, tol, above):
-        decided.append((e, above))
-        return -e - tol / 2, 0.0  # a valid upper end only
+    def decide(e, tol, band):
+        bands.append(band)
+        lo, hi = -e - tol / 2, -e + tol / 2
+        return (lo, 0.0) if lo > band[1] else (lo, hi)
 
     params = SearchParameters(initial_guess=30.0, rtol=1e-6)
-    plain = epsilon_bracket(profile, 1e-6, params)
-    fast = epsilon_bracket(profile, 1e-6, params, decide=decide)
-    assert decided and all(e == 0.0 for e, _ in decided)
-    assert (fast.lower, fast.upper) == (plain.lower, plain.upper)
+    b = epsilon_bracket(profile, 1e-6, params, decide=decide)
+    exact = math.log(1e6)
+    assert not plain_calls and bands and all(lo <= math.log(1e-6) <= hi for lo, hi in bands)
+    assert b.lower <= exact <= b.upper and b.upper - b.lower <= 1e-6 * b.upper + 1e-12

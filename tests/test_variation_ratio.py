@@ -284,10 +284,11 @@ def test_labelled_maximum_at_huge_n_needs_few_evaluations(monkeypatch):
 
 
 def test_lower_bound_skips_choices_dominated_at_a_smaller_epsilon_without_changing_the_bound():
-    """Issue 9 (speed at n = 1e12, delta = 1e-100): the inverter's later points reuse upper ends
-    computed at smaller epsilons (a divergence is non-increasing in epsilon) to skip dominated
-    dataset choices. The certified lower end is the same as from a cold start, the upper end still
-    bounds the maximum (it is at least the lower end), and fewer pairs are evaluated."""
+    """Issue 9 (speed at n = 1e12): within one inversion (one LowerMemory), a later point reuses
+    the upper ends computed at smaller epsilons (a divergence is non-increasing in epsilon) to skip
+    dominated dataset choices. The certified lower end is that of the pure call, the upper end
+    still bounds the maximum (it is at least the lower end), and fewer pairs are evaluated; the
+    pure call is a function of its arguments only (the same result after other calls)."""
     from dptheory.shuffle import pairs
     from dptheory.shuffle import randomizers as R
 
@@ -299,29 +300,46 @@ def test_lower_bound_skips_choices_dominated_at_a_smaller_epsilon_without_changi
         calls.append(1)
         return original(self, *args, **kwargs)
 
-    def cold(eps):
-        vr._lower_log_delta.cache_clear()
-        vr._UPPER_SEEN.clear()
-        vr._LAST_BEST.clear()
-        return vr.lower_log_delta(m, 10**6, eps, rtol=1e-3)[0]
-
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pairs.CountPair, "log_delta", counting)
-        reference = cold(0.012)
+        vr._lower_log_delta.cache_clear()
+        reference = vr.lower_log_delta(m, 10**6, 0.012, rtol=1e-3)[0]
         cold_calls = len(calls)
-        cold(0.01)
+        memory = vr.LowerMemory()
+        vr.lower_log_delta(m, 10**6, 0.01, rtol=1e-3, memory=memory)
         calls.clear()
-        warm = vr.lower_log_delta(m, 10**6, 0.012, rtol=1e-3)[0]
+        warm = vr.lower_log_delta(m, 10**6, 0.012, rtol=1e-3, memory=memory)[0]
         warm_calls = len(calls)
     assert warm.log_lower == reference.log_lower and warm.log_upper >= warm.log_lower
     assert warm_calls < cold_calls, (warm_calls, cold_calls)
+    vr._lower_log_delta.cache_clear()
+    again = vr.lower_log_delta(m, 10**6, 0.012, rtol=1e-3)[0]
+    assert (again.log_lower, again.log_upper) == (reference.log_lower, reference.log_upper)
 
 
 def test_lower_bound_stops_once_certified_above_the_asked_value():
-    """stop_above: the first choice whose certified lower end exceeds it ends the call, with the
-    valid upper end 0 (delta <= 1); the lower end is one of the choices' (at most the full
-    maximum)."""
+    """band = (below, above): the first choice whose certified lower end exceeds ``above`` ends
+    the call, with the valid upper end 0 (delta <= 1); the lower end is one of the choices' (at
+    most the full maximum). With ``below`` above every choice's upper end nothing is refined and
+    the upper end is still a valid bound on the maximum."""
     m = R.grr(1.0, 4).pmfs
     full, _ = vr.lower_log_delta(m, 1000, 0.0, rtol=1e-3)
-    quick, _ = vr.lower_log_delta(m, 1000, 0.0, rtol=1e-3, stop_above=full.log_lower - 5.0)
+    quick, _ = vr.lower_log_delta(m, 1000, 0.0, rtol=1e-3, band=(full.log_lower - 6.0, full.log_lower - 5.0))
     assert quick.log_upper == 0.0 and full.log_lower - 5.0 < quick.log_lower <= full.log_lower + 1e-12
+    below, _ = vr.lower_log_delta(m, 1000, 0.0, rtol=1e-3, band=(full.log_upper + 50.0, full.log_upper + 51.0))
+    assert below.log_lower <= full.log_lower and below.log_upper >= full.log_upper
+
+
+def test_epsilon_of_the_lower_bound_does_not_depend_on_what_ran_before():
+    """The inversion's memory is its own: the same epsilon(delta) twice, and after another
+    inversion, gives the same bracket to the last digit (sweeps on processes and on Dask agree)."""
+    from dptheory.shuffle import randomizers as R
+    from dptheory.shuffle.methods import METHODS
+
+    lower = METHODS["variation-ratio-lower"]
+    rz = R.grr(1.0, 4)
+    first = lower.epsilon(rz, 1000, 1e-6)
+    lower.epsilon(rz, 1000, 1e-3)
+    lower.epsilon(rz, 5000, 1e-6)
+    second = lower.epsilon(rz, 1000, 1e-6)
+    assert (first.lower, first.upper) == (second.lower, second.upper)

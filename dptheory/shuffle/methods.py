@@ -87,8 +87,9 @@ class Method:
     closed_epsilon: Callable | None = None
     #: (randomizer, n, delta evaluations) -> estimated seconds; None: cheap at every n
     cost_fn: Callable[[Randomizer, int, int], float] | None = None
-    #: (randomizer, n, epsilon, rtol, above) -> Enclosure of log delta that may stop once its
-    #: lower end is above ``above`` (the inverter's ``decide``); None: log_delta serves
+    #: (randomizer, n, epsilon, rtol, band, state) -> Enclosure of log delta that may stop refining
+    #: once it is certain of its side of the band (the inverter's ``decide``); ``state`` is a dict
+    #: of one inversion (what it learns from point to point); None: log_delta serves
     decide_log_delta: Callable | None = None
 
     def why_not(self, rz: Randomizer, n: int) -> str | None:
@@ -132,8 +133,10 @@ class Method:
                 enc = self.log_delta(rz, n, e, tol)
                 return enc.log_lower, enc.log_upper
 
-            def decide(e, tol, above):
-                enc = self.decide_log_delta(rz, n, e, tol, above)
+            state: dict = {}  # this inversion's only
+
+            def decide(e, tol, band):
+                enc = self.decide_log_delta(rz, n, e, tol, band, state)
                 return enc.log_lower, enc.log_upper
 
             bracket = epsilon_bracket(enclosure, delta, search,
@@ -295,9 +298,16 @@ def _labelled_log_delta(rz, n, e, tol):
                                  exact=_exact_parameters(rz))
 
 
-def _lower_log_delta(rz, n, e, tol, above=None):
+def _lower_log_delta(rz, n, e, tol):
     source = rz if rz.pmfs is not None else binary_rr(rz.eps0)
-    enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact, stop_above=above)
+    enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact)
+    return enc
+
+
+def _lower_decide(rz, n, e, tol, band, state):
+    source = rz if rz.pmfs is not None else binary_rr(rz.eps0)
+    enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact, band=band,
+                                memory=state.setdefault("lower", vr.LowerMemory()))
     return enc
 
 
@@ -356,7 +366,7 @@ METHODS: dict[str, Method] = {m.slug: m for m in [
            log_delta=_labelled_log_delta),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
-           log_delta=_lower_log_delta, decide_log_delta=_lower_log_delta),
+           log_delta=_lower_log_delta, decide_log_delta=_lower_decide),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
            closed_epsilon=_analytic),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,

@@ -25,6 +25,7 @@ bound is not monotone in beta', so it is maximised over every beta' the randomiz
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
@@ -617,8 +618,26 @@ def lower_choices(matrix) -> list[tuple[int, int, int, bool]]:
 SCREENING_ROUNDS = (0, 4, None)
 
 
+@dataclasses.dataclass
+class LowerMemory:
+    """What one epsilon(delta) inversion of :func:`lower_log_delta` learns from point to point:
+    the choice to refine first (the best one at the previous point: usually the best again), and
+    per choice the (epsilon, log upper end) pairs computed so far. A divergence is non-increasing
+    in epsilon, so an upper end at epsilon' <= epsilon bounds the choice at epsilon too, and a
+    choice whose such upper end is at most the best lower end already found is skipped without an
+    evaluation. Kept per inversion (never in a global), so that a computation's result does not
+    depend on what ran before it."""
+
+    hint: int | None = None
+    seen: dict = dataclasses.field(default_factory=dict)
+
+    def upper_seen(self, i: int, epsilon: float) -> float:
+        return min((up for e, up in self.seen.get(i, ()) if e <= epsilon), default=math.inf)
+
+
 def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=None,
-                    stop_above: float | None = None) -> tuple[Enclosure, tuple]:
+                    band: tuple[float, float] | None = None,
+                    memory: LowerMemory | None = None) -> tuple[Enclosure, tuple]:
     """Largest certified lower bound of Theorem 5.1 over the choices of :func:`lower_choices`;
     returns the enclosure and (x0, x1, x_star) of the best choice.
 
@@ -626,46 +645,38 @@ def lower_log_delta(matrix, others: int, epsilon, *, rtol: float = 1e-6, exact=N
     the upper end bounds the largest divergence over the choices from above. Every choice is first
     bounded cheaply (the bucketed sum without refinement, then with a few rounds: certified
     enclosures too); the choice with the highest upper end is refined next (the first one straight
-    to ``rtol``), and a choice is
-    skipped once its upper end is at most the best lower end at ``rtol`` found so far. A skipped
-    choice loses nothing: its lower end at ``rtol`` would be at most its divergence, hence at most
-    that upper end, hence at most the maximum already found. So the result is the maximum over
-    every choice of :func:`lower_choices`, which is the maximum over every victim pair of largest
-    total variation (up to :data:`MAX_VICTIM_ORBITS` classes), every x_star and both directions.
-    The order of refinement (the best choice of the previous call for this matrix and n first)
-    changes the work, never the result; nor does skipping a choice whose upper end at a smaller
-    epsilon (from an earlier call, :data:`_UPPER_SEEN`) is already at most the best lower end.
+    to ``rtol``), and a choice is skipped once its upper end is at most the best lower end at
+    ``rtol`` found so far. A skipped choice loses nothing: its lower end at ``rtol`` would be at
+    most its divergence, hence at most that upper end, hence at most the maximum already found.
+    So the result is the maximum over every choice of :func:`lower_choices`, which is the maximum
+    over every victim pair of largest total variation (up to :data:`MAX_VICTIM_ORBITS` classes),
+    every x_star and both directions. Without ``band`` and ``memory`` the call is a pure function
+    of its arguments, answered from a cache when repeated.
 
-    ``stop_above`` (a log delta): return as soon as a choice's certified lower end exceeds it,
-    with upper end 0 (delta <= 1): for a caller that only needs to know that the maximum is
-    above that value (the inverter's probe at epsilon = 0). Repeated calls with the same arguments (the epsilon
-    inverter's) are answered from a cache. ``exact`` as in :func:`lower_bound_pair`.
+    For an epsilon(delta) inversion (the inverter's ``decide``): ``memory`` (a
+    :class:`LowerMemory` of that inversion) carries the best choice and the upper ends from point
+    to point; ``band`` = (below, above), two log deltas, for a caller that only needs the side of
+    the maximum: the call returns as soon as a choice's certified lower end exceeds ``above``, with
+    upper end 0 (delta <= 1), and a choice whose upper end is at most ``below`` is not refined
+    (the maximum's side does not depend on it). ``exact`` as in :func:`lower_bound_pair`.
     """
     m = np.ascontiguousarray(matrix, dtype=float)
     e = validate.real("epsilon", epsilon)
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-    above = None if stop_above is None else float(stop_above)
-    return _lower_log_delta(m.tobytes(), m.shape, validate.integer("others", others, low=0), e, rtol, exact, above)
-
-
-#: index of the best choice of the last call, per (matrix, shape, others): a hint of the order only
-_LAST_BEST: dict = {}
-
-#: per (matrix, shape, others, exact) and choice: the (epsilon, log upper end) pairs computed so
-#: far. A divergence is non-increasing in epsilon, so an upper end at epsilon' <= epsilon bounds
-#: the choice at epsilon too: a choice whose such upper end is at most the best lower end already
-#: found is skipped without a new evaluation (the inverter's later points reuse the earlier ones)
-_UPPER_SEEN: dict = {}
-
-
-def _seen_upper(seen: list, epsilon: float) -> float:
-    return min((up for e, up in seen if e <= epsilon), default=math.inf)
+    nn = validate.integer("others", others, low=0)
+    if band is None and memory is None:
+        return _lower_log_delta(m.tobytes(), m.shape, nn, e, rtol, exact)
+    band = None if band is None else (float(band[0]), float(band[1]))
+    return _lower_core(m, nn, e, rtol, exact, band, LowerMemory() if memory is None else memory)
 
 
 @functools.lru_cache(maxsize=256)
-def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float, exact=None,
-                     stop_above: float | None = None):
-    m = np.frombuffer(data, dtype=float).reshape(shape)
+def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rtol: float, exact=None):
+    return _lower_core(np.frombuffer(data, dtype=float).reshape(shape), others, epsilon, rtol, exact, None,
+                       LowerMemory())
+
+
+def _lower_core(m: np.ndarray, others: int, epsilon: float, rtol: float, exact, band, memory: LowerMemory):
     candidates = []
     for x0, x1, xs, reverse in lower_choices(m):
         pr = lower_bound_pair(m, x0, x1, xs, others, exact=exact)
@@ -674,37 +685,33 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
     encs = [None] * len(candidates)
     final = len(SCREENING_ROUNDS) - 1
 
-    seen = _UPPER_SEEN.setdefault((data, shape, others, exact), {})
-    while len(_UPPER_SEEN) > 64:
-        _UPPER_SEEN.pop(next(iter(_UPPER_SEEN)))
-
     def advance(i):
         rounds = SCREENING_ROUNDS[level[i]]
         kw = {} if rounds is None else {"max_rounds": rounds}
         encs[i] = candidates[i][1].log_delta(epsilon, rtol=rtol, **kw)
-        mine = seen.setdefault(i, [])
+        mine = memory.seen.setdefault(i, [])
         mine.append((epsilon, encs[i].log_upper))
         del mine[:-16]
 
     best, where = -math.inf, None
-    # the choice that was best in the last call for this matrix and n (the inverter's previous
-    # epsilon) is refined first, without screening: it is usually the best again
-    hint = _LAST_BEST.get((data, shape, others))
+    # the best choice of the previous point is refined first, without screening
+    hint = memory.hint
     if hint is not None and hint < len(candidates):
         level[hint] = final
         advance(hint)
         best, where = encs[hint].log_lower, candidates[hint][0]
-        if stop_above is not None and best > stop_above:
+        if band is not None and best > band[1]:
             return Enclosure(best, 0.0), where
     for i in range(len(candidates)):
         if encs[i] is None:
-            earlier = _seen_upper(seen.get(i, ()), epsilon)
-            if earlier <= best:  # dominated already (see _UPPER_SEEN): no evaluation needed
+            earlier = memory.upper_seen(i, epsilon)
+            if earlier <= best:  # dominated already (see LowerMemory): no evaluation needed
                 encs[i], level[i] = Enclosure(-math.inf, earlier), final
             else:
                 advance(i)
     while True:
-        live = [i for i in range(len(candidates)) if level[i] < final and encs[i].log_upper > best]
+        floor = best if band is None else max(best, band[0])
+        live = [i for i in range(len(candidates)) if level[i] < final and encs[i].log_upper > floor]
         if not live:
             break
         i = max(live, key=lambda j: encs[j].log_upper)
@@ -714,13 +721,15 @@ def _lower_log_delta(data: bytes, shape: tuple, others: int, epsilon: float, rto
         advance(i)
         if level[i] == final and encs[i].log_lower > best:
             best, where = encs[i].log_lower, candidates[i][0]
-            if stop_above is not None and best > stop_above:
+            if band is not None and best > band[1]:
+                memory.hint = i
                 return Enclosure(best, 0.0), where
-    if where is None:  # no choice has a positive certified lower end: report the first choice
-        where = candidates[0][0]
-    elif best > -math.inf:
-        _LAST_BEST[(data, shape, others)] = [c for c, _ in candidates].index(where)
-        while len(_LAST_BEST) > 64:
-            _LAST_BEST.pop(next(iter(_LAST_BEST)))
+    if where is None or best == -math.inf:
+        # no choice refined to a positive lower end (all below the band, or none positive): the
+        # one with the highest upper end is reported, and refined first at the next point
+        top = max(range(len(candidates)), key=lambda j: encs[j].log_upper)
+        where, memory.hint = candidates[top][0], top
+    else:
+        memory.hint = [c for c, _ in candidates].index(where)
     # every choice's divergence is at most its own upper end (refined or not)
     return Enclosure(best, max(enc.log_upper for enc in encs)), where
