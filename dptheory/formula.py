@@ -706,7 +706,7 @@ def merged_conditions(params, conditions) -> tuple[dict, list]:
             (sym,) = free
             try:
                 allowed = cond.as_set()
-            except (NotImplementedError, TypeError, ValueError):
+            except (NotImplementedError, TypeError, ValueError):  # sympy cannot solve it: kept as a joint condition
                 allowed = None
             if isinstance(allowed, sp.Set):
                 ranges[sym] = ranges.get(sym, _assumed_set(sym)).intersect(allowed)

@@ -112,16 +112,21 @@ def _one_percent_low_gdp(monkeypatch):
     return "gdp/delta"
 
 
-def _one_percent_low_shuffle(monkeypatch):
-    m = shuffle_methods.METHODS["stronger-clones"]
+def _plant_shuffle_method_one_percent_low(monkeypatch, slug: str) -> str:
+    """The shuffle method ``slug``'s delta enclosure planted 1% low (both ends); its check's name."""
+    m = shuffle_methods.METHODS[slug]
     shift = math.log(0.99)
 
     def low(rz, n, e, tol):
         enc = m.log_delta(rz, n, e, tol)
         return dataclasses.replace(enc, log_lower=enc.log_lower + shift, log_upper=enc.log_upper + shift)
 
-    monkeypatch.setitem(shuffle_methods.METHODS, "stronger-clones", dataclasses.replace(m, log_delta=low))
-    return "shuffle/stronger-clones"
+    monkeypatch.setitem(shuffle_methods.METHODS, slug, dataclasses.replace(m, log_delta=low))
+    return f"shuffle/{slug}"
+
+
+def _one_percent_low_shuffle(monkeypatch):
+    return _plant_shuffle_method_one_percent_low(monkeypatch, "stronger-clones")
 
 
 @pytest.mark.parametrize("plant", [_one_percent_low_gdp, _one_percent_low_shuffle])
@@ -196,15 +201,7 @@ def test_clones_one_percent_low_in_the_library_fails_the_run(monkeypatch, capsys
     """The audit's example: shuffle/clones' delta planted 1% low (in the method itself) passed
     `verify --quick` (its worst margin against the true delta is 5%); the clone pair enumerated
     independently catches it."""
-    m = shuffle_methods.METHODS["clones"]
-    shift = math.log(0.99)
-
-    def low(rz, n, e, tol):
-        enc = m.log_delta(rz, n, e, tol)
-        return dataclasses.replace(enc, log_lower=enc.log_lower + shift, log_upper=enc.log_upper + shift)
-
-    monkeypatch.setitem(shuffle_methods.METHODS, "clones", dataclasses.replace(m, log_delta=low))
-    report = verify.run(quick=True, names=["shuffle/clones"])
+    report = verify.run(quick=True, names=[_plant_shuffle_method_one_percent_low(monkeypatch, "clones")])
     (row,) = report.rows
     assert report.exit_code == 1 and row.fails and row.worst_margin > 0 and row.accuracy_margin < 0
     report.print()
