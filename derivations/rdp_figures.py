@@ -1,7 +1,7 @@
 """Data of Girgis et al. (CCS 2021) Figures 2-5 and Chen, Cao, Ge (2024) Figures 2-3, computed by
 the toolkit (the parameters are the captions', digest seed-004 §6 and seed-001 §2.8). Plots them
 when matplotlib is present. The claims these figures support are asserted in
-tests/test_rdp_figures.py.
+tests/figures/test_rdp.py.
 
 Each panel is printed as a plain table and as a LaTeX (booktabs) tabular, and checked: in every
 row each lower bound is at most each upper bound and each exact value of a dominating pair, and every

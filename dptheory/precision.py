@@ -47,7 +47,7 @@ def binom_tail_rtol(n):
     40 standard deviations): the largest ratio error/bound there is 0.18, at n = 1e4, 40
     standard deviations out (9e-13 in a log of -827, 8 ulps).
     A 10-fold margin would need 1e-11 + 8e-14 sqrt(n), which widens the certified sums of
-    shuffle/variation_ratio.py beyond what tests/test_variation_ratio.py asserts at n = 2.
+    shuffle/variation_ratio.py beyond what tests/shuffle/test_variation_ratio.py asserts at n = 2.
     """
     n = np.asarray(n, dtype=float)
     return 1e-12 + 4e-14 * np.sqrt(np.maximum(n, 1.0))

@@ -200,9 +200,9 @@ def test_bad_input_names_the_parameter():
 
 def _clone_pair_pmfs(eps0, n):
     """The FMT21 clone pair (P, Q) of n shuffled eps0-LDP users as pmfs over the counts (a, b),
-    enumerated from its definition at 40 digits (tests/test_shuffle_rounds.py's oracle), rounded
+    enumerated from its definition at 40 digits (tests/shuffle/test_rounds.py's oracle), rounded
     to floats once."""
-    from tests.test_shuffle_rounds import _clone_pair_laws
+    from tests.shuffle.test_rounds import _clone_pair_laws
 
     P, Q = _clone_pair_laws(eps0, n)
     keys = sorted(P)

@@ -16,7 +16,7 @@ import importlib
 import sys
 
 #: subcommand -> the one-line help of ``dptheory --help`` (the same text as the module's own
-#: ``add_parser``; tests/test_cli.py checks that they agree), in the order they are listed
+#: ``add_parser``; tests/cli/test_main.py checks that they agree), in the order they are listed
 SUBCOMMANDS = {
     "shuffle": "privacy amplification by shuffling: epsilon(delta) or delta(epsilon), every method",
     "rdp": "Renyi DP of the shuffle model: every bound, exact values, conversion to (epsilon, delta)",

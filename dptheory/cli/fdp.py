@@ -13,7 +13,7 @@ import importlib
 
 HELP = "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random initialization"
 
-#: sub-subcommand -> the one-line HELP of its module (tests/test_cli_fdp.py checks they agree)
+#: sub-subcommand -> the one-line HELP of its module (tests/cli/test_fdp.py checks they agree)
 SUBCOMMANDS = {
     "shuffle": "f-DP of shuffling: trade-off curve, delta(epsilon) and a GDP description (Wang et al. 2023)",
     "mixture": "f-DP of a mixture of pairs given as pmfs: exact and joint-concavity trade-off curves",

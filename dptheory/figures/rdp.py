@@ -2,7 +2,7 @@
 approximations), and the figures of Girgis et al. (CCS 2021, Figures 2-5) and Chen, Cao, Ge
 (ICASSP 2024, Figures 2-3), computed by the toolkit with the captions' parameters (digests
 seed-004 §6 and seed-001 §2.8; the data code of derivations/rdp_figures.py, whose claims
-tests/test_rdp_figures.py asserts).
+tests/figures/test_rdp.py asserts).
 """
 
 from __future__ import annotations

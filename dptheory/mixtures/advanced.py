@@ -214,7 +214,7 @@ def subsampling_mixture_bound(w, f1: PiecewiseLinear) -> PiecewiseLinear:
     **and** ``T(P_1, P_0)`` (as in sub-sampling, where ``P_0`` and ``P_1`` are outputs on
     neighbouring data too). Lemma A.4 gives
     ``H(P||Q) = w H(P_1 || (1-eta) P_0 + eta Q_1)``, which involves ``P_1`` against ``P_0``;
-    with a bound on ``T(P_1, Q_1)`` alone the statement is false (tests/test_mixtures_errata.py).
+    with a bound on ``T(P_1, Q_1)`` alone the statement is false (tests/mixtures/test_errata.py).
     """
     wv = _weight(w)
     return symmetric_lower(_with_identity(1 - wv, _symmetric_pl("f1", f1)))

@@ -3,7 +3,7 @@
 
 Printed forms that the digest (``spec/seed-000-mixture-fdp.md``) shows to be wrong are listed
 with status ``refuted`` next to the corrected forms; each has an erratum test in
-``tests/test_mixtures_errata.py``.
+``tests/mixtures/test_errata.py``.
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ STATEMENTS = {s.name: s for s in [
        "holds only for x <= x_bar (digest §2.14)"),
     _s("prop-e1", Kind.LOWER, Status.PROVEN, "Prop. E.1 (symmetric f_1 below T(P_1, Q_1) and T(P_1, P_0))"),
     _s("prop-e1-printed", Kind.LOWER, Status.REFUTED, "Prop. E.1 with f_1 <= T(P_1, Q_1) only",
-       "counterexample in tests/test_mixtures_errata.py: P_1 against P_0 enters through Lemma A.4"),
+       "counterexample in tests/mixtures/test_errata.py: P_1 against P_0 enters through Lemma A.4"),
     _s("lemma63-max-case", Kind.LOWER, Status.REFUTED, "Lemma 6.3 with C(F) = max{F, F^-1} (x_bar > F(x_bar))",
-       "counterexample in tests/test_mixtures_errata.py; min{F, F^-1}** is used instead"),
+       "counterexample in tests/mixtures/test_errata.py; min{F, F^-1}** is used instead"),
     _s("example-f3-lemma31", Kind.LOWER, Status.PROVEN, "Example F.3 (Lemma 3.1 bound)"),
     _s("example-f3-lemma63", Kind.LOWER, Status.PROVEN, "Example F.3 (Lemma 6.3 / Prop. E.1 bound)"),
     _s("example-f3-exact", Kind.EXACT, Status.PROVEN, "Example F.3 (Neyman-Pearson: w Id + (1-w) G_mu)"),

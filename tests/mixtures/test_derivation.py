@@ -11,7 +11,7 @@ import sys
 
 import sympy as sp
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECKS = {"lemma-6.2", "lemma-6.3", "example-f3", "thm-5.1", "prop-b.7"}
 
 

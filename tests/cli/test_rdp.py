@@ -9,7 +9,7 @@ import pytest
 
 from dptheory import rdp as rdp_module
 from dptheory.shuffle import rdp
-from tests.test_cli import run
+from tests.cli.test_main import run
 
 ARGS = ["rdp", "--eps0", "1", "--n", "1e4", "--orders", "2..6,8,16", "--json"]
 

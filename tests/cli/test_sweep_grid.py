@@ -1,5 +1,5 @@
 """``dptheory sweep``: the command writes the library's sweep; bad input exits 2 and writes nothing.
-(tests/test_cli_sweep.py is the traceback sweep of every command, a different thing.)"""
+(tests/cli/test_sweep.py is the traceback sweep of every command, a different thing.)"""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from dptheory.shuffle import methods
 from dptheory.shuffle import blanket, randomizers as R
 from dptheory.validate import DomainError
 from tests.conftest import raises_naming
-from tests.test_exact import brute_worst
+from tests.shuffle.test_exact import brute_worst
 
 import mpmath
 

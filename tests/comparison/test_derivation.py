@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DERIVATIONS = ROOT / "derivations"
 SCRIPTS = ("delta_divergence_gaussian.py", "delta_divergence_laplace.py", "delta_divergence_rr.py")
 

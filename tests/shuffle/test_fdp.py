@@ -410,7 +410,7 @@ def _derivation(name):
     import pathlib
     import sys
 
-    root = pathlib.Path(__file__).resolve().parents[1] / "derivations"
+    root = pathlib.Path(__file__).resolve().parents[2] / "derivations"
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     spec = importlib.util.spec_from_file_location(f"derivation_{name}", root / f"{name}.py")
@@ -425,7 +425,7 @@ def _run_script(code_or_path, *, code=False):
     import subprocess
     import sys
 
-    root = pathlib.Path(__file__).resolve().parents[1]
+    root = pathlib.Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     argv = [sys.executable, "-c", code_or_path] if code else [sys.executable, str(root / "derivations" / code_or_path)]
     return subprocess.run(argv, capture_output=True, text=True, cwd=root, env=env)
@@ -477,7 +477,7 @@ def test_wrong_library_threshold_makes_the_script_exit_1():
     runs (as tests/test_derivations.py does for Chen's mu): its checks fail and it exits 1."""
     import pathlib
 
-    root = pathlib.Path(__file__).resolve().parents[1] / "derivations"
+    root = pathlib.Path(__file__).resolve().parents[2] / "derivations"
     code = (
         "import runpy, sys, sympy as sp\n"
         f"sys.path.insert(0, {str(root)!r})\n"
@@ -499,7 +499,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st  # 
 
 from tests.oracles.exact_shuffle import add_message, other_laws  # noqa: E402
 
-# reproducible draws (CI is not a lottery), like tests/test_contract.py's FAST profile
+# reproducible draws (CI is not a lottery), like tests/shuffle/test_contract.py's FAST profile
 SHAPES = settings(max_examples=20, deadline=None, derandomize=True,
                   phases=(Phase.explicit, Phase.reuse, Phase.generate),
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -17,7 +17,7 @@ from dptheory.comparison import closed_forms as cf
 from dptheory.mechanisms import RandomizedResponse
 from dptheory.validate import DomainError
 
-from conftest import pmf_pairs, random_pmf
+from tests.conftest import pmf_pairs, random_pmf
 
 
 @pytest.fixture(autouse=True)
