@@ -156,11 +156,11 @@ def main() -> None:
     for formula in (fdp.THRESHOLD, fdp.PROP_4_1_BETA, fdp.PROP_4_1_BETA_PRINTED):
         show_formula(formula)
     print("\n1. The mixing weight")
-    show_expr("   1 - 2w", sp.tanh(eps0 / 2))
+    show_expr("1 - 2w", sp.tanh(eps0 / 2))
     check("weights", check_weights())
     print("\n2-3. Corollary 4.3: the threshold and the conjugate of f_Shuffle")
     show_expr("   \\text{slope of } f_{\\rm Shuffle}", -(2 * W + (1 - 2 * W) / t))
-    show_expr("   t_y", sp.simplify(fdp.THRESHOLD.expr))
+    show_expr("t_y", sp.simplify(fdp.THRESHOLD.expr))
     check("threshold", check_threshold())
     check("conjugate", check_conjugate())
     print(f"\n4-5. Proposition 4.1 at eps0 = log 3, n = {N_KNOTS}: exact rational knots")

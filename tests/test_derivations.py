@@ -50,7 +50,7 @@ EXPECTED_CHECKS = {
 }
 
 #: results each of this helper's scripts must print as LaTeX: sympy expressions, rendered here with
-#: the scripts' own printer (dptheory.latex.to_latex where the toolkit has it, else sympy.latex)
+#: the scripts' own printer (dptheory.presentation.notation.to_latex), as the right-hand side of a display
 def _expected_latex() -> dict:
     import sympy as sp
 
@@ -147,7 +147,7 @@ def _assert_output(script: str, out: str) -> None:
     from _derivation import to_latex
 
     for expr in _expected_latex().get(script, ()):
-        assert f"$${to_latex(expr)}$$" in out, f"{script}: {to_latex(expr)!r} not printed"
+        assert f" = {to_latex(expr)}$$" in out, f"{script}: {to_latex(expr)!r} not printed"
 
 
 def test_every_script_is_listed_in_the_readme():

@@ -1141,7 +1141,7 @@ def _log_or_none(x) -> float | None:
 
 @dataclasses.dataclass(frozen=True)
 class ShuffleFdpReport:
-    """Everything ``dptheory fdp shuffle`` shows, computed by :func:`shuffle_report`.
+    """Everything ``dptheory fdp shuffle`` shows, computed by :func:`fdp_report`.
 
     ``curve`` is the certified lower bound on the trade-off function (:func:`shuffle_tradeoff`),
     ``profile`` one entry per epsilon: ``delta`` (a :class:`~dptheory.results.Result`, upper
@@ -1194,7 +1194,7 @@ class ShuffleFdpReport:
                 "gdp": {**self.gdp.as_dict(), "asymptotic_mu": self.asymptotic_mu}}
 
 
-def shuffle_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None, reduction=None,
+def fdp_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None, reduction=None,
                    rounds_reduction=None) -> ShuffleFdpReport:
     """The f-DP of n shuffled eps0-LDP users at once: the certified trade-off curve
     (:func:`shuffle_tradeoff`, with mpmath for n <= :data:`MP_EXACT_MAX_N` when ``digits``), its

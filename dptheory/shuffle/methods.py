@@ -20,7 +20,7 @@ from typing import Callable
 import mpmath
 import numpy as np
 
-from .. import validate
+from .. import results as results_module, validate
 from ..formula import Formula, Parts, register
 from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
@@ -512,16 +512,25 @@ class Summary:
     lower: Result | None
 
     @property
+    def log_gap(self) -> float | None:
+        """log(upper end of the upper bound / lower end of the lower bound) (None if either is
+        missing or an end is 0; :func:`dptheory.results.log_gap`)."""
+        return results_module.log_gap(self.upper, self.lower)
+
+    @property
     def gap(self) -> float | None:
         """upper / lower - 1 of the two conservative ends (None if either is missing or 0)."""
-        if self.upper is None or self.lower is None or self.lower.lower <= 0:
-            return None
-        return self.upper.upper / self.lower.lower - 1.0
+        return results_module.gap(self.upper, self.lower)
+
+    @property
+    def gap_ratio(self) -> float | None:
+        """upper / lower of the two conservative ends (inf beyond the float range)."""
+        return results_module.gap_ratio(self.upper, self.lower)
 
     def as_dict(self) -> dict:
         return {"upper": self.upper.as_dict() if self.upper else None,
                 "lower": self.lower.as_dict() if self.lower else None,
-                "gap": self.gap}
+                "gap": self.gap, "log_gap": self.log_gap}
 
 
 def summarize(results) -> Summary:

@@ -248,7 +248,7 @@ class Report:
         print(f"\n{verdict}" + (f": {', '.join(failing)}" if failing else ": no proven bound violated"), file=out)
 
     def _bounds_table(self, out) -> None:
-        from ..cli.output import table
+        from ..presentation.text import table
 
         print(file=out)
         table([{"bound": r.bound, "kind": r.kind, "status": r.status, "cases": r.cases,
@@ -263,7 +263,7 @@ class Report:
               "domain;\nonly a bound labelled proven fails the run.", file=out)
 
     def _errata_table(self, out) -> None:
-        from ..cli.output import table
+        from ..presentation.text import table
 
         print("\nerrata (printed formula vs the toolkit's correction, against the exact value):\n", file=out)
         table([{"erratum": e.erratum, "cases": e.cases, "printed": f"fails {e.printed_failures}/{e.cases}",
