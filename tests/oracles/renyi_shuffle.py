@@ -251,8 +251,14 @@ def clone_pair_renyi(eps0, n: int, order, clone_prob="clones", *, reverse: bool 
 
         P = w_v (pi b_v(a - 1) + (1 - pi) b_v(a)),   Q = w_v (pi b_v(a) + (1 - pi) b_v(a - 1)),
 
-    w_v = C(n - 1, v) p^v (1 - p)^(n - 1 - v). The pair is symmetric (swapping the coordinates maps
-    P to Q), so both directions agree; ``reverse`` computes the other one anyway (a test checks it).
+    w_v = C(n - 1, v) p^v (1 - p)^(n - 1 - v). Since C(v, a - 1) = C(v + 1, a) a/(v + 1) and C(v, a) =
+    C(v + 1, a)(v + 1 - a)/(v + 1), with u_a = (1 - pi)(v + 1) + (2 pi - 1) a,
+
+        P = w_v 2^-v C(v + 1, a) u_a / (v + 1),   Q = w_v 2^-v C(v + 1, a) (v + 1 - u_a) / (v + 1),
+
+    and the atoms a and v + 1 - a share their logarithms. The pair is symmetric (swapping the
+    coordinates maps P to Q), so both directions agree; ``reverse`` computes the other one anyway
+    (a test checks it).
 
     Summation and its certification. The sum runs over a window of v (Chernoff bounds on the
     binomial tails) and, for each v, of a around v/2 (Hoeffding: P[|A - v/2| >= t] <= 2
@@ -282,15 +288,11 @@ def clone_pair_renyi(eps0, n: int, order, clone_prob="clones", *, reverse: bool 
         slack = iv.exp(hi(e) * (lam - 1))
         tau = mpf(2) ** -(prec + 4) / hi(slack)
         v_lo, v_hi, v_out = _count_window(n - 1, p, tau / 4)
-        edge_lo = iv.exp((1 - lam) * iv.log(first / second))   # a = 0: b_v(0) second^lam first^(1-lam)
-        edge_hi = iv.exp(lam * iv.log(first / second)) * second  # a = v + 1: b_v(v) first^lam second^(1-lam)
-        edge_lo = edge_lo * second
         total = iv.mpf(0)
         omitted_mass = v_out
-        log_first, log_second = iv.log(first), iv.log(second)
+        diff = first - second
         for v in range(v_lo, v_hi + 1):
-            w = _binomial_pmf(n - 1, p, v)
-            scale = iv.mpf(2) ** (-v)
+            w = _binomial_pmf(n - 1, p, v) / (iv.mpf(2) ** v * (v + 1))
             # Hoeffding window of A | C = v
             if v > 0:
                 t = math.sqrt(v * (float(-mpmath.log(tau)) + math.log(16)) / 2)
@@ -298,21 +300,26 @@ def clone_pair_renyi(eps0, n: int, order, clone_prob="clones", *, reverse: bool 
                 a_hi = min(v + 1, int(math.ceil(v / 2 + t)))
                 if a_lo > 0 or a_hi < v + 1:
                     tail = 2 * iv.exp(-2 * iv.mpf(t) ** 2 / v)
-                    omitted_mass += w * iv.mpf([0, hi(tail)])
+                    omitted_mass += _binomial_pmf(n - 1, p, v) * iv.mpf([0, hi(tail)])
             else:
                 a_lo, a_hi = 0, 1
             inner = iv.mpf(0)
+            size = iv.mpf(v + 1)
+            done = set()
             for a in range(a_lo, a_hi + 1):
-                if a == 0:
-                    inner += edge_lo            # b_v(0) = 1 before the 2^-v scale
-                elif a == v + 1:
-                    inner += edge_hi            # b_v(v) = 1
-                else:
-                    r = iv.mpf(a) / (v - a + 1)     # b_v(a - 1) / b_v(a)
-                    x = first * r + second          # P / b_v(a)
-                    y = first + second * r          # Q / b_v(a)
-                    inner += iv.mpf(math.comb(v, a)) * iv.exp(lam * iv.log(x) + (1 - lam) * iv.log(y))
-            total += w * scale * inner
+                if a in done:
+                    continue
+                mirror = v + 1 - a
+                u = second * size + diff * a          # P / (w C(v+1, a)) ; Q / (...) = v + 1 - u
+                log_u, log_rest = iv.log(u), iv.log(size - u)
+                coeff = iv.mpf(math.comb(v + 1, a))
+                inner += coeff * iv.exp(lam * log_u + (1 - lam) * log_rest)
+                done.add(a)
+                if a_lo <= mirror <= a_hi and mirror not in done:
+                    # the mirrored atom: u' = v + 1 - u, same coefficient
+                    inner += coeff * iv.exp(lam * log_rest + (1 - lam) * log_u)
+                    done.add(mirror)
+            total += w * inner
         omitted = iv.mpf([0, hi(omitted_mass * slack)])
         return discrete.renyi_from_moment(total + omitted, lam)
 
