@@ -236,6 +236,7 @@ def sgm_moment_binomial(sigma, rate, order):
     lam = int(order)
     if lam != order or lam < 2:
         raise ValueError(f"the binomial expansion needs an integer order >= 2, got {order}")
+    lam = int(lam)
     s, q = _sgm_params(sigma, rate)
     total = iv.mpf(0)
     for k in range(lam + 1):
@@ -342,7 +343,7 @@ def sgm_moment_quadrature(sigma, rate, nu):
 def _sgm_moment(sigma, rate, lam, which, method):
     if which == "remove":
         if method == "binomial" or (method == "auto" and lam == int(lam) and int(lam) >= 2):
-            return sgm_moment_binomial(sigma, rate, int(lam))
+            return sgm_moment_binomial(sigma, rate, lam)
         return sgm_moment_quadrature(sigma, rate, interval(lam))
     if method == "binomial":
         raise ValueError("the binomial expansion gives the remove direction only")
@@ -364,6 +365,9 @@ def sgm_renyi(sigma, rate, order, *, steps: int = 1, direction: str = "both", me
     if method not in ("auto", "binomial", "quadrature"):
         raise ValueError(f"method must be auto, binomial or quadrature, got {method!r}")
     _order(order)
+
+    if hi(interval(rate)) == 0:
+        return mpf(0), mpf(0)             # q = 0: the two laws are equal
 
     def compute():
         lam = _order(order)
