@@ -8,7 +8,9 @@ operands, so the final interval contains the exact quantity, whatever the cancel
 sums and quadratures add a rigorous bound on what they leave out (each oracle says how in its
 docstring). The one function ``mpmath.iv`` lacks is the normal CDF: :func:`ncdf` evaluates
 ``mpmath.erfc`` (not an interval function) at 30 more bits than the working precision and widens
-the result by a relative ``2^-(p+15)``; this assumes that mpmath's erfc is accurate to
+the result by a relative ``2^-(p+15)`` (the halving and the widening done at the higher precision,
+not rounded back: an mpf bound rounded to nearest at the working precision could cross the true
+value); this assumes that mpmath's erfc is accurate to
 ``2^(10-P)`` relative at ``P`` bits, which it is by construction (it works with guard bits and
 checks convergence), but it is an assumption, not a proof.
 
@@ -58,7 +60,7 @@ def interval(x):
     if isinstance(x, Fraction):
         return iv.mpf(x.numerator) / iv.mpf(x.denominator)
     if isinstance(x, (tuple, list)) and len(x) == 2:
-        return iv.mpf([interval(x[0]).a, interval(x[1]).b])
+        return iv.mpf([lo(interval(x[0])), hi(interval(x[1]))])
     if isinstance(x, (int, float, str)) or isinstance(x, type(mpf(0))):
         return iv.mpf(x)
     raise TypeError(f"cannot enclose {x!r} ({type(x).__name__})")
@@ -106,14 +108,16 @@ def certainly_positive(x) -> bool:
 # ----------------------------------------------------------------------------- the normal CDF
 
 
-def _erfc_bound(t: mpf, prec: int, upper: bool) -> mpf:
-    """A bound (above if ``upper``) on erfc(t) for an exact mpf ``t``."""
+def _half_erfc_bound(t: mpf, prec: int, upper: bool) -> mpf:
+    """A bound (above if ``upper``) on erfc(t)/2 for an exact mpf ``t``. Everything after the erfc
+    call is done at the higher precision, where it is exact (the halving) or rounds by far less
+    than the margin; the result is an exact mpf, kept as it is by ``iv.mpf``."""
     if mpmath.isinf(t):
-        return mpf(0) if t > 0 else mpf(2)
+        return mpf(0) if t > 0 else mpf(1)
     with mp.workprec(prec + 30):
         v = mp.erfc(t)
         margin = mpf(2) ** -(prec + 15)
-        return v * (1 + margin) if upper else v * (1 - margin)
+        return (v * (1 + margin) if upper else v * (1 - margin)) / 2
 
 
 def ncdf(x):
@@ -129,9 +133,9 @@ def ncdf(x):
     finally:
         iv.prec = old
     # erfc decreases: the lower end of Phi comes from the upper end of t
-    low = _erfc_bound(hi(t), prec, upper=False) / 2
-    high = _erfc_bound(lo(t), prec, upper=True) / 2
-    return iv.mpf([low, min(high, mpf(1))])
+    low = _half_erfc_bound(hi(t), prec, upper=False)
+    high = _half_erfc_bound(lo(t), prec, upper=True)
+    return iv.mpf([max(low, 0), min(high, 1)])
 
 
 def nsf(x):

@@ -319,7 +319,7 @@ def sgm_moment_quadrature(sigma, rate, nu):
                                                for c, m in right_env]) + spread
     j_lo = int(math.floor(left_cut / float(h)))
     j_hi = int(math.ceil(right_cut / float(h)))
-    x_first, x_last = j_lo * h, j_hi * h
+    x_first, x_last = hi(iv.mpf(j_lo) * iv.mpf(h)), lo(iv.mpf(j_hi) * iv.mpf(h))   # exact; ends chosen to err on the safe side
     # each cut must lie on the monotone side of its envelopes and inside their region of validity
     for _, m in left_env:
         assert x_first <= lo(m) and x_first <= lo(shift)
@@ -330,8 +330,9 @@ def sgm_moment_quadrature(sigma, rate, nu):
     inv_s = 1 / s
     offset = inv_s * inv_s / 2
     total = iv.mpf(0)
+    h_iv = iv.mpf(h)
     for j in range(j_lo, j_hi + 1):
-        x = iv.mpf(j * h)
+        x = iv.mpf(j) * h_iv                 # exact (a float times a small integer)
         ell = 1 - q + q * iv.exp(x * inv_s - offset)
         total += npdf(x) * iv.exp(nu * iv.log(ell))
     total *= iv.mpf(h)

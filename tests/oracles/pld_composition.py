@@ -197,7 +197,7 @@ class ComposedPLD:
         for r in rows:
             a, b = make(r[0]), make(r[1])
             if mpmath.isfinite(a):
-                width = max(width, b - a)
+                width = max(width, hi(iv.mpf(b) - iv.mpf(a)))     # rounded up
         out = dict(rows=rows, keys=keys, sp=(sp_lo, sp_hi), sq=(sq_lo, sq_hi), width=width)
         self._tables[prec] = out
         return out
@@ -228,17 +228,17 @@ class ComposedPLD:
         sp = iv.mpf([make(sp_lo[k1]), make(sp_hi[k1])])
         sq = iv.mpf([make(sq_lo[k1]), make(sq_hi[k1])])
         base = sp - gamma * sq
-        extra = mpf(0)
-        floor = lo(eps) - t["width"]
+        extra = iv.mpf(0)
+        floor = lo(iv.mpf(lo(eps)) - t["width"])                  # rounded down
         k = k1
         while k < len(rows) and make(rows[k][0]) >= floor:
             r = rows[k]
             if make(r[1]) >= lo(eps):
                 pm = iv.mpf([make(r[2]), make(r[3])])
                 qm = iv.mpf([make(r[4]), make(r[5])])
-                extra += hi(positive_part(pm - gamma * qm))
+                extra += iv.mpf(hi(positive_part(pm - gamma * qm)))
             k += 1
-        return clip_nonnegative(iv.mpf([lo(base), hi(base) + extra]))
+        return clip_nonnegative(iv.mpf([lo(base), hi(base + extra)]))
 
     def delta(self, epsilon, digits: int = 50):
         """Enclosure ``(lower, upper)`` of H_{e^epsilon}(P^T||Q^T) (real epsilon)."""
