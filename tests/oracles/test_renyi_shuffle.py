@@ -295,9 +295,9 @@ def test_sweep_clones_dominate_random_randomizers():
 
 @pytest.mark.slow
 def test_sweep_clone_pair_moderate_n():
-    """n = 600: the windowed sum against the count-pair oracle (independent), both kinds; and
-    n = 3000 against n = 1500 (decreasing in n)."""
-    eps0, n, lam = 1.0, 600, 3
+    """n = 400: the windowed sum against the count-pair oracle (independent), both kinds; and
+    n = 2000 against n = 1000 (decreasing in n)."""
+    eps0, n, lam = 1.0, 400, 3
     with mpmath.workdps(40):
         pi = float(mpmath.e / (mpmath.e + 1))
     for kind, p in (("clones", float(mpmath.exp(-1))), ("stronger", float(2 / (mpmath.e + 1)))):
@@ -306,7 +306,7 @@ def test_sweep_clone_pair_moderate_n():
         other = mpmath.log(m_lo) / (lam - 1)
         mine = R.clone_pair_renyi(mpf(1.0), n, lam, clone_prob=p, digits=20)
         assert abs(mine[0] - other) <= mpf(10) ** -12 * other, kind
-    assert R.clone_pair_renyi(1.0, 3000, 3, digits=15)[1] < R.clone_pair_renyi(1.0, 1500, 3, digits=15)[0]
+    assert R.clone_pair_renyi(1.0, 2000, 3, digits=15)[1] < R.clone_pair_renyi(1.0, 1000, 3, digits=15)[0]
 
 
 @pytest.mark.slow
