@@ -92,17 +92,12 @@ def imin(*xs):
 
 
 def positive_part(x):
-    """Interval of max(x, 0)."""
+    """Interval of max(x, 0). Also used to drop the negative part of an enclosure of a quantity
+    known to be >= 0 (:func:`clip_nonnegative`)."""
     return iv.mpf([max(lo(x), 0), max(hi(x), 0)])
 
 
-def clip_nonnegative(x):
-    """Drop the negative part of an enclosure of a quantity known to be >= 0."""
-    return iv.mpf([max(lo(x), 0), max(hi(x), 0)])
-
-
-def certainly_positive(x) -> bool:
-    return lo(x) > 0
+clip_nonnegative = positive_part
 
 
 # ----------------------------------------------------------------------------- the normal CDF
@@ -185,6 +180,11 @@ def outward(x, digits: int):
     a, b = x._mpi_
     return (mp.make_mpf(libmp.mpf_pos(a, p, libmp.round_floor)),
             mp.make_mpf(libmp.mpf_pos(b, p, libmp.round_ceiling)))
+
+
+def inside(value, enclosure) -> bool:
+    """``lower <= value <= upper`` for an enclosure ``(lower, upper)`` (exact comparisons)."""
+    return enclosure[0] <= value <= enclosure[1]
 
 
 def narrow(x, digits: int) -> bool:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 from mpmath import iv, mpf
 
 from tests.oracles import discrete
@@ -70,9 +69,29 @@ def gaussian_hockey_stick(mu, epsilon):
 
 
 def gaussian_delta(mu, epsilon, digits: int = 50):
-    """Enclosure of delta(epsilon) of the Gaussian mechanism with mu = sensitivity / sigma (see
-    :func:`gaussian_hockey_stick`). The two Phi terms are computed by the certified normal CDF and
-    subtracted in interval arithmetic; the precision is raised until the cancellation is resolved."""
+    """delta(epsilon) of the Gaussian mechanism.
+
+    Parameters
+    ----------
+    mu : number
+        sensitivity / sigma (>= 0).
+    epsilon : number
+        Any real epsilon.
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure of Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (see
+        :func:`gaussian_hockey_stick` for the derivation).
+
+    Notes
+    -----
+    The two Phi terms come from the certified normal CDF and are subtracted in interval arithmetic;
+    the precision is raised until the cancellation is resolved (delta far below 1e-300 keeps its
+    relative accuracy).
+    """
     return enclose(lambda: gaussian_hockey_stick(mu, epsilon), digits, nonnegative=True)
 
 
@@ -144,8 +163,23 @@ def laplace_hockey_stick(epsilon, scale, sensitivity=1):
 
 
 def laplace_delta(epsilon, scale, sensitivity=1, digits: int = 50):
-    """Enclosure of delta(epsilon) of the Laplace mechanism of scale b and sensitivity s (see
-    :func:`laplace_hockey_stick`); the pair is symmetric."""
+    """delta(epsilon) of the Laplace mechanism.
+
+    Parameters
+    ----------
+    epsilon : number
+        Any real epsilon.
+    scale, sensitivity : numbers
+        b > 0 and s >= 0 (the mechanism is (s/b)-DP).
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure of the integral of max(p - e^eps q, 0), by the piecewise integrals of
+        :func:`laplace_hockey_stick` (no quadrature: elementary functions in interval arithmetic).
+    """
     return enclose(lambda: laplace_hockey_stick(epsilon, scale, sensitivity), digits, nonnegative=True)
 
 
@@ -353,13 +387,32 @@ def _sgm_moment(sigma, rate, lam, which, method):
 
 def sgm_renyi(sigma, rate, order, *, steps: int = 1, direction: str = "both", method: str = "auto",
               digits: int = 50):
-    """Enclosure of the Renyi divergence of ``steps`` compositions of the Poisson-subsampled Gaussian
-    mechanism (noise sigma, sampling rate q, sensitivity 1), in the given direction (see the module
-    docstring). The divergence of a product is the sum, so T steps give T times one step exactly.
+    """The Renyi divergence of T compositions of the Poisson-subsampled Gaussian mechanism.
 
-    ``method``: ``"binomial"`` (integer orders, remove direction: :func:`sgm_moment_binomial`),
-    ``"quadrature"`` (any real order > 1, both directions: :func:`sgm_moment_quadrature`), or
-    ``"auto"`` (the binomial expansion where it applies)."""
+    Parameters
+    ----------
+    sigma : number
+        Noise multiplier (> 0); sensitivity 1.
+    rate : number
+        Sampling rate q in [0, 1].
+    order : number
+        lambda > 1, real.
+    steps : int
+        T >= 1: the divergence of a product is the sum, so T steps give T times one step, exactly.
+    direction : "remove", "add" or "both"
+        See the module docstring; "both" is the larger.
+    method : "auto", "binomial" or "quadrature"
+        "binomial": integer orders, remove direction (:func:`sgm_moment_binomial`, a finite sum);
+        "quadrature": any real order, both directions (:func:`sgm_moment_quadrature`, a certified
+        trapezoidal rule); "auto": the binomial expansion where it applies.
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure of the divergence.
+    """
     _direction(direction)
     if steps < 1 or int(steps) != steps:
         raise ValueError(f"steps must be a positive integer, got {steps}")
@@ -420,8 +473,24 @@ def sgm_hockey_stick(sigma, rate, epsilon, direction):
 
 
 def sgm_delta(sigma, rate, epsilon, *, direction: str = "both", digits: int = 50):
-    """Enclosure of delta(epsilon) of one step of the subsampled Gaussian (see
-    :func:`sgm_hockey_stick`); ``"both"``: the larger direction."""
+    """delta(epsilon) of one step of the subsampled Gaussian, as an enclosure ``(lower, upper)``.
+
+    Parameters
+    ----------
+    sigma, rate : numbers
+        Noise multiplier (> 0) and sampling rate in [0, 1].
+    epsilon : number
+        Any real epsilon.
+    direction : "remove", "add" or "both"
+        "both": the larger of the two.
+    digits : int
+        Decimal digits of the result.
+
+    Notes
+    -----
+    Closed form through the Gaussian hockey-stick divergence (:func:`sgm_hockey_stick`); one step
+    only: a composition would need a certified convolution, which this oracle does not attempt.
+    """
     _direction(direction)
 
     def compute():

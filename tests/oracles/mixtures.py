@@ -78,9 +78,20 @@ def mixture(weights, pairs) -> tuple[list[Fraction], list[Fraction]]:
 
 
 def tradeoff_knots(p, q) -> list[tuple[Fraction, Fraction]]:
-    """The knots (alpha, beta) of T(P, Q), from (0, T(0)) to (1, 0), by Neyman-Pearson (module
-    docstring). Outcomes of equal likelihood ratio are grouped, so consecutive segments have
-    distinct slopes."""
+    """The exact trade-off function T(P, Q) of a finite pair.
+
+    Parameters
+    ----------
+    p, q : sequences of exact numbers
+        Two pmfs on one finite space (see :func:`pmf`).
+
+    Returns
+    -------
+    list of (Fraction, Fraction)
+        The knots (alpha, beta) from (0, T(0)) to (1, 0), by Neyman-Pearson (module docstring);
+        outcomes of equal likelihood ratio are grouped, so consecutive segments have distinct
+        slopes. T is the linear interpolation of the knots (:func:`tradeoff_at`).
+    """
     p, q = pmf(p), pmf(q)
     if len(p) != len(q):
         raise ValueError("p and q must have the same length")
@@ -142,9 +153,25 @@ def hockey_stick_epsilon(p, q, epsilon, digits: int = 50):
 
 
 def mixture_hockey_stick(weights, pairs, epsilon, digits: int = 50) -> dict:
-    """Both directions of the hockey-stick divergence of the mixture pair at g = e^epsilon:
-    ``{"PQ": H(P_w||Q_w), "QP": H(Q_w||P_w), "max": the larger}``, each an enclosure
-    ``(lower, upper)`` (the maximum of enclosures is enclosed by the maxima of their ends)."""
+    """Both directions of the hockey-stick divergence of a mixture pair.
+
+    Parameters
+    ----------
+    weights : sequence of exact numbers
+        w_i >= 0 summing to 1.
+    pairs : sequence of (P_i, Q_i)
+        pmfs on one finite space.
+    epsilon : number
+        Any real epsilon (g = e^epsilon).
+    digits : int
+        Decimal digits of the results.
+
+    Returns
+    -------
+    dict
+        ``{"PQ": H(P_w||Q_w), "QP": H(Q_w||P_w), "max": the larger}``, each an enclosure
+        ``(lower, upper)`` (the maximum of enclosures is enclosed by the maxima of their ends).
+    """
     p, q = mixture(weights, pairs)
     pq = hockey_stick_epsilon(p, q, epsilon, digits)
     qp = hockey_stick_epsilon(q, p, epsilon, digits)
@@ -160,11 +187,24 @@ def conjugate_profile(knots, gamma) -> Fraction:
 
 
 def violations(candidate, knots, alphas) -> list[tuple[Fraction, object, Fraction]]:
-    """The alphas where a candidate lower bound of the trade-off function lies above it:
-    ``(alpha, candidate(alpha), exact T(alpha))`` for every alpha with candidate(alpha) >
-    T(alpha). ``candidate`` maps an exact alpha (Fraction) to a number (float, Fraction, int, or an
-    mpmath number or interval, compared by its upper end, exactly). An empty list: the candidate
-    is below T at every alpha given."""
+    """Where a candidate lower bound of a trade-off function lies above it.
+
+    Parameters
+    ----------
+    candidate : callable
+        Maps an exact alpha (Fraction) to a number: float, Fraction, int, or an mpmath number or
+        interval (compared by its upper end, exactly).
+    knots : list of (Fraction, Fraction)
+        The exact curve (:func:`tradeoff_knots`).
+    alphas : sequence of exact numbers
+        Where to compare.
+
+    Returns
+    -------
+    list of (alpha, candidate(alpha), exact T(alpha))
+        Every alpha with candidate(alpha) > T(alpha), compared exactly; empty when the candidate
+        lies at or below T at every alpha given.
+    """
     from tests.oracles.certified import hi, interval, to_fraction
     out = []
     for a in alphas:

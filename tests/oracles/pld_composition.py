@@ -241,12 +241,39 @@ class ComposedPLD:
         return clip_nonnegative(iv.mpf([lo(base), hi(base + extra)]))
 
     def delta(self, epsilon, digits: int = 50):
-        """Enclosure ``(lower, upper)`` of H_{e^epsilon}(P^T||Q^T) (real epsilon)."""
+        """H_{e^epsilon}(P^T||Q^T).
+
+        Parameters
+        ----------
+        epsilon : number
+            Any real epsilon.
+        digits : int
+            Decimal digits of the result.
+
+        Returns
+        -------
+        (lower, upper) : mpmath numbers
+            An enclosure (see the module docstring).
+        """
         return enclose(lambda: self.delta_interval(epsilon), digits, nonnegative=True)
 
     def epsilon(self, delta, digits: int = 50):
-        """Enclosure ``(lower, upper)`` of epsilon(delta) = inf{eps >= 0 : delta(eps) <= delta}; the
-        upper end is +inf when the mass at infinite loss exceeds delta (no finite epsilon)."""
+        """epsilon(delta) = inf{eps >= 0 : delta(eps) <= delta}.
+
+        Parameters
+        ----------
+        delta : number
+            In [0, 1].
+        digits : int
+            Decimal digits of the result.
+
+        Returns
+        -------
+        (lower, upper) : mpmath numbers
+            An enclosure, by bisection on the certified delta; (+inf, +inf) when the P^T-mass at
+            infinite loss certainly exceeds delta (no finite epsilon), an upper end +inf when that
+            cannot be decided.
+        """
         d = interval(delta)
         if not (lo(d) >= 0 and hi(d) <= 1):
             raise ValueError(f"delta must lie in [0, 1], got {delta}")

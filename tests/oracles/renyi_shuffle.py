@@ -92,12 +92,30 @@ def _check_order(order):
 
 
 def shuffled_renyi(pmfs, inputs_p, inputs_q, order, digits: int = 50):
-    """Enclosure ``(lower, upper)`` of D_lambda(M(D)||M(D')), M the shuffled mechanism, D and D' the
-    datasets ``inputs_p`` and ``inputs_q`` (lists of input indices of equal length), lambda =
-    ``order`` > 1 (real).
+    """The exact Renyi divergence D_lambda(M(D)||M(D')) of the shuffled mechanism M on two datasets.
 
-    Exact enumeration of the histograms (the number of histograms is C(n + B - 1, B - 1) for B
-    outputs: keep n small, about 8)."""
+    Parameters
+    ----------
+    pmfs : matrix or callable
+        The local randomizer, ``pmfs[x][y]`` = P[R(x) = y] (exact numbers or intervals), or a
+        callable returning it (evaluated at the working precision, see :func:`grr_pmfs`).
+    inputs_p, inputs_q : list of int
+        The datasets D and D' (input indices, one per user, equal lengths n).
+    order : number
+        lambda > 1, real.
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure of the divergence (+inf ends when P is not absolutely continuous w.r.t. Q).
+
+    Notes
+    -----
+    Exact enumeration of the C(n + B - 1, B - 1) histograms of B outputs (keep n about 8 or less);
+    nothing is truncated, every probability is an interval.
+    """
     _check_order(order)
     if len(inputs_p) != len(inputs_q):
         raise ValueError(f"datasets of different sizes: {len(inputs_p)} and {len(inputs_q)}")
@@ -110,8 +128,8 @@ def shuffled_renyi(pmfs, inputs_p, inputs_q, order, digits: int = 50):
 
 
 def shuffled_renyi_both(pmfs, inputs_a, inputs_b, order, digits: int = 50):
-    """Enclosure of max(D_lambda(M(D)||M(D')), D_lambda(M(D')||M(D))): the RDP of the pair in both
-    directions."""
+    """max(D_lambda(M(D)||M(D')), D_lambda(M(D')||M(D))): the Renyi DP of one pair of datasets in both
+    directions, as an enclosure ``(lower, upper)`` (parameters as :func:`shuffled_renyi`)."""
     _check_order(order)
 
     def compute():
@@ -144,13 +162,35 @@ def other_users(rows, others: int):
 
 
 def worst_case_renyi(pmfs, n: int, order, digits: int = 50):
-    """``(lower, upper, witness)``: an enclosure of the RDP of n shuffled users of the randomizer
-    ``pmfs`` at order lambda, i.e. the maximum of D_lambda(M(D)||M(D')) over every ordered pair of
-    neighbouring datasets of n inputs, and the pair ``(a, b, counts)`` with the largest lower end
-    (user 1 holds a in D and b in D'; ``counts[x]`` other users hold x).
+    """The Renyi DP of n shuffled users: the maximum of D_lambda(M(D)||M(D')) over every ordered pair
+    of neighbouring datasets of n inputs (Girgis et al. 2021, Definition 3).
 
-    The maximum of enclosures is enclosed by the maxima of their ends. Cost: C(n + k - 2, k - 1)
-    multisets times k (k - 1) divergences, each over C(n + B - 1, B - 1) histograms."""
+    Parameters
+    ----------
+    pmfs : matrix or callable
+        The local randomizer (as in :func:`shuffled_renyi`), k inputs.
+    n : int
+        Number of users (>= 1).
+    order : number
+        lambda > 1.
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    lower, upper : mpmath numbers
+        An enclosure of the maximum (the maximum of enclosures is enclosed by the maxima of their
+        ends).
+    witness : tuple
+        ``(a, b, counts)``, the pair with the largest lower end: user 1 holds a in D and b in D',
+        ``counts[x]`` other users hold x.
+
+    Notes
+    -----
+    By the symmetry of the shuffle only the differing user's inputs and the multiset of the others
+    matter: C(n + k - 2, k - 1) multisets times k (k - 1) ordered pairs, each over C(n + B - 1, B - 1)
+    histograms.
+    """
     _check_order(order)
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
@@ -234,9 +274,30 @@ def _count_window(n: int, p, tau) -> tuple[int, int, object]:
 
 def clone_pair_renyi(eps0, n: int, order, clone_prob="clones", *, reverse: bool = False,
                      digits: int = 50):
-    """Enclosure ``(lower, upper)`` of D_lambda(P||Q) (``reverse``: D_lambda(Q||P)) of the clone pair
-    of n users with local budget eps0.
+    """The Renyi divergence of the clone pair of n users with local budget eps0.
 
+    Parameters
+    ----------
+    eps0 : number
+        The local budget (>= 0).
+    n : int
+        Number of users (>= 1).
+    order : number
+        lambda > 1.
+    clone_prob : "clones", "stronger" or number
+        The clone probability p (see :func:`clone_probability`).
+    reverse : bool
+        D_lambda(Q||P) instead of D_lambda(P||Q).
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure of the divergence.
+
+    Notes
+    -----
     The pair (Feldman, McMillan, Talwar 2021, Theorem 3.2; Chen, Cao, Ge 2024, Proposition 1):
     C ~ Bin(n - 1, p) clones, A | C ~ Bin(C, 1/2) of them clones of the first input,
     Delta ~ Bern(e^eps0 / (e^eps0 + 1)), and
@@ -358,8 +419,25 @@ def clone_pair_pmfs(eps0, n: int, clone_prob="clones"):
 
 
 def binary_rr_pair_renyi(eps0, n: int, order, *, reverse: bool = False, digits: int = 50):
-    """Enclosure of the Renyi divergence of Girgis et al.'s lower-bound pair (Girgis et al. 2021,
-    Theorem 3.4 and Section 8): n users of binary randomized response (report the input w.p.
+    """The Renyi divergence of Girgis et al.'s lower-bound pair, as an enclosure ``(lower,
+    upper)``.
+
+    Parameters
+    ----------
+    eps0 : number
+        The local budget.
+    n : int
+        Number of users (>= 1).
+    order : number
+        lambda > 1.
+    reverse : bool
+        D_lambda(M(D)||M(D')) instead of the direction of Theorem 3.4.
+    digits : int
+        Decimal digits of the result.
+
+    Notes
+    -----
+    Girgis et al. 2021, Theorem 3.4 and Section 8: n users of binary randomized response (report the input w.p.
     e^eps0/(e^eps0 + 1)), D = (0, ..., 0) and D' = (0, ..., 0, 1). With p = 1/(e^eps0 + 1) and k the
     number of reported ones (sufficient for the histogram),
 

@@ -8,16 +8,7 @@ import pytest
 from mpmath import mpf
 
 from tests.oracles import mechanisms as M
-
-
-@pytest.fixture(autouse=True)
-def _precise_comparisons():
-    with mpmath.workdps(100):
-        yield
-
-
-def inside(value, enclosure):
-    return enclosure[0] <= value <= enclosure[1]
+from tests.oracles.certified import inside
 
 
 # ----------------------------------------------------------------------------- Gaussian

@@ -17,12 +17,6 @@ from tests.oracles.certified import enclose
 from tests.oracles.pld_composition import ComposedPLD, composed_delta, composed_epsilon, loss_classes
 
 
-@pytest.fixture(autouse=True)
-def _precise_comparisons():
-    with mpmath.workdps(100):
-        yield
-
-
 def random_pair(rng: random.Random, size: int, zeros: bool = True):
     """Two rational pmfs; with ``zeros`` some entries of either are 0."""
     def one():

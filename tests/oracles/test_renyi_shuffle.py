@@ -17,13 +17,6 @@ from tests.oracles import renyi_shuffle as R
 from tests.oracles.certified import enclose
 
 
-@pytest.fixture(autouse=True)
-def _precise_comparisons():
-    """Arithmetic in the assertions at 100 digits (mpmath's default 15 would round it)."""
-    with mpmath.workdps(100):
-        yield
-
-
 def rr_closed_form(eps0, k, lam):
     """D_lambda between two rows of k-ary randomized response: the outputs x, x' and the k - 2
     others contribute E^lam E^(1-lam)... i.e. (E^lam + E^(1-lam) + k - 2)/(E + k - 1)."""

@@ -10,19 +10,9 @@ import mpmath
 import pytest
 from mpmath import mpf
 
-from tests.oracles import discrete, mixtures
+from tests.oracles import mixtures
 from tests.oracles import tradeoff as T
-from tests.oracles.certified import enclose
-
-
-@pytest.fixture(autouse=True)
-def _precise_comparisons():
-    with mpmath.workdps(100):
-        yield
-
-
-def inside(value, enclosure):
-    return enclosure[0] <= value <= enclosure[1]
+from tests.oracles.certified import inside
 
 
 def random_knots(rng: random.Random, size: int, symmetric: bool = False):

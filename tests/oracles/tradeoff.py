@@ -47,17 +47,26 @@ def _alpha(alpha):
     return a
 
 
-def gaussian_tradeoff_interval(mu, alpha):
-    """Interval of G_mu(alpha) = Phi(z - mu), z = Phi^-1(1 - alpha) enclosed by
-    :func:`tests.oracles.certified.inverse_nsf` (G increases with z)."""
+def _curve_arguments(mu, alpha):
+    """``(alpha, mu, value)``: the checked arguments as intervals, and the curve's value where alpha
+    is exactly 0 (1) or 1 (0), else None."""
     a = _alpha(alpha)
     m = interval(mu)
     if not lo(m) >= 0:
         raise ValueError(f"mu must be >= 0, got {mu}")
     if hi(a) == 0:
-        return iv.mpf(1)
+        return a, m, iv.mpf(1)
     if lo(a) == 1:
-        return iv.mpf(0)
+        return a, m, iv.mpf(0)
+    return a, m, None
+
+
+def gaussian_tradeoff_interval(mu, alpha):
+    """Interval of G_mu(alpha) = Phi(z - mu), z = Phi^-1(1 - alpha) enclosed by
+    :func:`tests.oracles.certified.inverse_nsf` (G increases with z)."""
+    a, m, end = _curve_arguments(mu, alpha)
+    if end is not None:
+        return end
     if lo(a) == 0 or hi(a) == 1:
         raise ValueError("give alpha exactly 0 or 1, or an interval inside (0, 1)")
     if hi(m) == 0:
@@ -66,7 +75,23 @@ def gaussian_tradeoff_interval(mu, alpha):
 
 
 def gaussian_tradeoff(mu, alpha, digits: int = 50):
-    """Enclosure ``(lower, upper)`` of G_mu(alpha)."""
+    """G_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu).
+
+    Parameters
+    ----------
+    mu : number
+        >= 0.
+    alpha : number
+        In [0, 1] (exactly 0 or 1, or inside).
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure: the quantile is enclosed by a certified bracket
+        (:func:`tests.oracles.certified.inverse_nsf`), then Phi by the certified normal CDF.
+    """
     return enclose(lambda: gaussian_tradeoff_interval(mu, alpha), digits, nonnegative=True)
 
 
@@ -75,14 +100,9 @@ def laplace_tradeoff_interval(mu, alpha):
     F^-1(1 - alpha) = -log(2 alpha) for alpha <= 1/2 and log(2 (1 - alpha)) above; F(y) = e^y/2 for
     y <= 0 and 1 - e^-y/2 above. Where the interval of alpha (or of the argument of F) straddles a
     branch point both formulas are evaluated and their hull kept (the function is continuous)."""
-    a = _alpha(alpha)
-    m = interval(mu)
-    if not lo(m) >= 0:
-        raise ValueError(f"mu must be >= 0, got {mu}")
-    if hi(a) == 0:
-        return iv.mpf(1)
-    if lo(a) == 1:
-        return iv.mpf(0)
+    a, m, end = _curve_arguments(mu, alpha)
+    if end is not None:
+        return end
 
     def cdf(y):
         parts = []
@@ -109,7 +129,23 @@ def laplace_tradeoff_interval(mu, alpha):
 
 
 def laplace_tradeoff(mu, alpha, digits: int = 50):
-    """Enclosure ``(lower, upper)`` of the Laplace trade-off function at alpha."""
+    """T(Lap(0,1), Lap(mu,1))(alpha), mu = sensitivity/scale.
+
+    Parameters
+    ----------
+    mu : number
+        >= 0.
+    alpha : number
+        In [0, 1].
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure (elementary functions in interval arithmetic, see
+        :func:`laplace_tradeoff_interval`).
+    """
     return enclose(lambda: laplace_tradeoff_interval(mu, alpha), digits, nonnegative=True)
 
 
@@ -121,7 +157,24 @@ def rr_tradeoff_interval(eps0, k, alpha):
 
 
 def rr_tradeoff(eps0, k, alpha, digits: int = 50):
-    """Enclosure ``(lower, upper)`` of the randomized-response trade-off function at alpha."""
+    """The trade-off function of k-ary randomized response at alpha.
+
+    Parameters
+    ----------
+    eps0 : number
+        The budget: the true value is reported w.p. e^eps0/(e^eps0 + k - 1).
+    k : int
+        Number of values (>= 2).
+    alpha : number
+        In [0, 1].
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure, by Neyman-Pearson on the two output pmfs (:func:`tests.oracles.discrete.tradeoff`).
+    """
     return enclose(lambda: rr_tradeoff_interval(eps0, k, alpha), digits, nonnegative=True)
 
 
@@ -288,9 +341,21 @@ def _shift_needed_at_f_knot(g, b, y) -> Fraction:
 
 
 def delta_divergence_pl(f_knots, g_knots) -> Fraction:
-    """Delta(f||g) for piecewise-linear f and g given by their knots (Fractions), exactly, from
-    Definition 1 of Kaissis et al. 2024.
+    """Delta(f||g) of two piecewise-linear curves, exactly, from Definition 1 of Kaissis et al. 2024.
 
+    Parameters
+    ----------
+    f_knots, g_knots : list of (alpha, beta)
+        Knots of non-increasing curves on [0, 1] (exact numbers: Fractions, ints), alpha strictly
+        increasing from 0 to 1.
+
+    Returns
+    -------
+    Fraction
+        The exact value (no rounding anywhere).
+
+    Notes
+    -----
     For a fixed kappa, h(alpha) = f(alpha + kappa) - kappa - g(alpha) is piecewise linear in alpha, so
     its maximum over [0, 1] is at a knot a_j of g or at a shifted knot b_i - kappa of f (outside
     [0, 1] the condition holds by the extension). Each of these conditions is monotone in kappa (f
@@ -338,7 +403,20 @@ def gaussian_delta_divergence_interval(mu, mu2):
 
 
 def gaussian_delta_divergence(mu, mu2, digits: int = 50):
-    """Enclosure ``(lower, upper)`` of Delta(G_mu||G_mu2)."""
+    """Delta(G_mu||G_mu2) in closed form (:func:`gaussian_delta_divergence_interval`).
+
+    Parameters
+    ----------
+    mu, mu2 : numbers
+        >= 0.
+    digits : int
+        Decimal digits of the result.
+
+    Returns
+    -------
+    (lower, upper) : mpmath numbers
+        An enclosure of max(0, Phi(-mu/2) - Phi(-mu2/2)).
+    """
     return enclose(lambda: gaussian_delta_divergence_interval(mu, mu2), digits, nonnegative=True)
 
 
@@ -346,11 +424,26 @@ def gaussian_delta_divergence(mu, mu2, digits: int = 50):
 
 
 def chord_bracket(curve_interval, alphas, digits: int = 30):
-    """Piecewise-linear curves ``(below, above)`` (knots as Fractions) with below <= f <= above on
-    [0, 1], for a convex non-increasing f known through ``curve_interval(alpha)`` (an interval
-    enclosure of f at an exact alpha), sampled at ``alphas`` (exact numbers, 0 and 1 included,
-    increasing).
+    """Piecewise-linear curves below and above a convex non-increasing curve.
 
+    Parameters
+    ----------
+    curve_interval : callable
+        ``curve_interval(alpha)`` -> an ``iv`` interval that contains f(alpha), for an exact alpha
+        (called at the working precision for ``digits``).
+    alphas : sequence of exact numbers
+        The grid, strictly increasing from 0 to 1.
+    digits : int
+        Working digits of the curve evaluations.
+
+    Returns
+    -------
+    (below, above) : lists of (Fraction, Fraction)
+        Knots of two piecewise-linear curves with below <= f <= above on [0, 1] (and on the
+        extension).
+
+    Notes
+    -----
     above: the chords through the sampled values rounded up (a chord of a convex function lies
     above it). below: the chord values lowered by the largest gap between a chord and a convex
     function on its interval, (x1 - x0)(f'(x1-) - f'(x0+))/4 (the gap is at most |d0| d1/(|d0| +
@@ -398,10 +491,25 @@ def chord_bracket(curve_interval, alphas, digits: int = 30):
 
 
 def delta_divergence_bracket(f_interval, g_interval, alphas, digits: int = 30):
-    """``(lower, upper)`` Fractions with lower <= Delta(f||g) <= upper, for convex non-increasing f, g
-    known through enclosures of their values: Delta is non-decreasing in f and non-increasing in g
-    (Definition 1), so Delta(f_below||g_above) <= Delta(f||g) <= Delta(f_above||g_below) with the
-    chord brackets of :func:`chord_bracket` on the grid ``alphas``."""
+    """A certified bracket of Delta(f||g) for two convex non-increasing curves.
+
+    Parameters
+    ----------
+    f_interval, g_interval : callable
+        Interval enclosures of the curves' values (see :func:`chord_bracket`).
+    alphas : sequence of exact numbers
+        The grid of the chords.
+    digits : int
+        Working digits of the curve evaluations.
+
+    Returns
+    -------
+    (lower, upper) : Fractions
+        lower <= Delta(f||g) <= upper: Delta is non-decreasing in f and non-increasing in g
+        (Definition 1), so Delta(f_below||g_above) <= Delta(f||g) <= Delta(f_above||g_below), each
+        computed exactly by :func:`delta_divergence_pl`. The width shrinks as the square of the
+        grid step (times the curvature).
+    """
     f_lo, f_hi = chord_bracket(f_interval, alphas, digits)
     g_lo, g_hi = chord_bracket(g_interval, alphas, digits)
     return delta_divergence_pl(f_lo, g_hi), delta_divergence_pl(f_hi, g_lo)
