@@ -266,3 +266,16 @@ def test_the_evidence_the_errata_page_cites_exists():
             if f'"{check}"' not in source:
                 missing.append(f"{script}: check {check}")
     assert not missing, missing
+
+
+def test_a_source_cites_the_paper_it_names():
+    """The BibTeX key follows the paper, not only its authors: Kairouz, Oh, Viswanath's 2015
+    composition theorem is not their 2016 extremal mechanisms."""
+    from dptheory import latex
+    from dptheory.shuffle.rdp import fmt_kov_epsilon
+
+    assert latex.cite_keys("(Kairouz, Oh, Viswanath 2015, Theorem 3.3)") == ["kairouz2015composition"]
+    assert latex.cite_keys("k-ary randomized response (Kairouz, Oh, Viswanath 2016)") == ["kairouz2016extremal"]
+    source = fmt_kov_epsilon(1.0, 1000, 2, 1e-6).source
+    assert latex.cite_keys(source) == ["feldman2021hiding", "kairouz2015composition"], source
+    assert {"kairouz2015composition", "kairouz2016extremal"} <= set(latex.known_keys())
