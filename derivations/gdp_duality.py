@@ -1,6 +1,6 @@
 """Gaussian DP: the duality between the trade-off function G_mu and the privacy profile delta_mu,
-and the Renyi divergence of mu-GDP (Dong, Roth, Su 2022, Def. 2.4, Prop. 2.12, Cor. 2.13;
-Mironov 2017, Prop. 7).
+and the Renyi divergence of mu-GDP (Dong, Roth, Su 2022, Definition 2.4, Proposition 2.12, Corollary 2.13;
+Mironov 2017, Proposition 7).
 
 1. Profile from trade-off: delta(eps) = sup_alpha 1 - G_mu(alpha) - e^eps alpha (the hockey-stick
    divergence of the pair). With alpha = Phi(-z) the supremum is at z* = eps/mu + mu/2 (stationary

@@ -1,8 +1,8 @@
-"""Wang, Su, Ye, Shokri, Su (NeurIPS 2023), Prop. 4.1, Thm 4.2 and Cor. 4.3: the toolkit's own
+"""Wang, Su, Ye, Shokri, Su (NeurIPS 2023), Proposition 4.1, Theorem 4.2 and Corollary 4.3: the toolkit's own
 formulas and code of dptheory.shuffle.fdp, checked symbolically and against exact rational
 computations (so a bug in the library makes this script exit 1).
 
-The registered formulas are ``shuffle-fdp-threshold`` (t_y of Cor. 4.3),
+The registered formulas are ``shuffle-fdp-threshold`` (t_y of Corollary 4.3),
 ``shuffle-fdp-prop-4.1-beta`` (the corrected knot, proven) and
 ``shuffle-fdp-prop-4.1-beta-printed`` (the printed knot, refuted). At eps0 = log 3 the paper's
 clone probability is 2/(e^eps0 + 1) = 1/2 and w = 1/4, so the pair (P0, Q0) has rational masses and

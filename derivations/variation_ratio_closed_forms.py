@@ -1,4 +1,5 @@
-"""Wang et al. (VLDB 2024), Theorems 4.2 and 4.3 and Table 1 (digest seed-002 §2, §7): what the
+"""Wang et al. (VLDB 2024), Theorems 4.2 and 4.3, Table 1 and Appendix F (errata:
+docs/errata.md#wang2024-theorem-4-2): what the
 printed Theorem 4.2 says, why its nesting must be corrected, the corrected monotonicity threshold,
 and the asymptotic orders (variation-ratio-analytic, -analytic-printed, -asymptotic, table1-*).
 

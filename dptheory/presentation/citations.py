@@ -28,7 +28,8 @@ CITATIONS: tuple[tuple[str, str], ...] = (
     (r"Balle et al\.?,? \(?2020", "balle2020hypothesis"),
     (r"Balle et al\.?,? \(?2019|Balle et al\.\)|constants as implemented by Balle|Balle, Bell", "balle2019privacy"),
     (r"Kairouz et al\.?,? \(?2014", "kairouz2014extremal"),
-    (r"Kairouz, Oh, Viswanath", "kairouz2016extremal"),
+    (r"Kairouz, Oh, Viswanath,? \(?2015", "kairouz2015composition"),
+    (r"Kairouz, Oh, Viswanath(?!,? \(?2015)", "kairouz2016extremal"),
     (r"Duchi et al\.?,? \(?2013", "duchi2013local"),
     (r"Cheu and Zhilyaev", "cheu2022differentially"),
 )
