@@ -319,23 +319,25 @@ def delta_divergence(f, g, *, tol: float = DEFAULT_TOL, max_points: int = DEFAUL
         Trade-off functions (of the first and second mechanism).
     tol : float
         Target width of the interval for curves that are not piecewise linear.
-    method : {"auto", "numeric"}
+    method : {"auto", "curves", "numeric"}
         "auto" decides exactly where it can: closed forms within the Gaussian and Laplace
         families (:func:`exact_decision`), Lemma 2 for M_PP and M_BNP, and 0 for two equal
-        piecewise-linear curves; "numeric" always maximises the difference of Bayes errors.
+        piecewise-linear curves or, in rational arithmetic, two ordered ones; "curves" the same
+        without closed forms and Lemma 2 (only computations on the two curves); "numeric"
+        always maximises the difference of Bayes errors.
     """
     f, g = _check("f", f), _check("g", g)
-    if method not in ("auto", "numeric"):
-        raise validate.DomainError(f"method = {method!r} is invalid: must be 'auto' or 'numeric'")
+    if method not in ("auto", "curves", "numeric"):
+        raise validate.DomainError(f"method = {method!r} is invalid: must be 'auto', 'curves' or 'numeric'")
     validate.positive("tol", tol)
+    if method != "numeric" and _same_curve(f, g):
+        return _zero(SOURCE, "the same piecewise-linear function: kappa = 0 satisfies Definition 1")
     if method == "auto":
-        if _same_curve(f, g):
-            return _zero(SOURCE, "the same piecewise-linear function: kappa = 0 satisfies Definition 1")
         decided = exact_decision(family_key(f), family_key(g))
         if decided is not None:
             return decided
     m = _maximise(f, g, tol, max_points)
-    if (method == "auto" and m.exact and m.lower == 0 and _both_pl(f, g)
+    if (method != "numeric" and m.exact and m.lower == 0 and _both_pl(f, g)
             and max(len(f.p_mass), len(g.p_mass)) <= EXACT_ZERO_MAX_SEGMENTS and pl_delta_is_zero(f, g)):
         return _zero(SOURCE, "0 exactly: R_f <= R_g at every kink, in rational arithmetic (Theorem 1)")
     return _result(m, Kind.EXACT, "delta-divergence", _enclosure_note(f, g))
@@ -367,19 +369,22 @@ def delta_between(first, second, *, tol: float = DEFAULT_TOL, max_points: int = 
     both mechanisms have certified lower and upper curves (or exact ones), ``lower`` or
     ``upper`` when a side is missing. Decided exactly without numerics: the same mechanism twice,
     Lemma 2 (M_PP, M_BNP) and pairs within one closed-form family (Gaussian, Laplace, k-ary
-    randomized response).
+    randomized response), unless a curve is :func:`curves.numerical` (then only computations on
+    the curves decide).
     """
     from .curves import CertifiedCurves, delta_kind
 
     cf_, cg_ = (c if isinstance(c, CertifiedCurves) else c.curves() for c in (first, second))
     validate.positive("tol", tol)
+    closed = cf_.closed_forms and cg_.closed_forms
     if cf_.identity is not None and cf_.identity == cg_.identity:
         return _zero(SOURCE, f"0 exactly: the same mechanism ({cf_.name}) twice")
-    decided = exact_decision(cf_.family, cg_.family)
+    decided = exact_decision(cf_.family, cg_.family) if closed else None
     if decided is not None:
         return decided
     if cf_.exact is not None and cg_.exact is not None:
-        return delta_divergence(cf_.exact, cg_.exact, tol=tol, max_points=max_points)
+        return delta_divergence(cf_.exact, cg_.exact, tol=tol, max_points=max_points,
+                                method="auto" if closed else "curves")
     kind, why = delta_kind(cf_, cg_)
     m = maximise_difference(cf_.enclosure(), cg_.enclosure(), tol=tol, max_points=max_points)
     note = why or "the interval [Delta(f_lo || g_hi), Delta(f_hi || g_lo)] from certified bounds of the curves"
