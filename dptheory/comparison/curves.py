@@ -99,8 +99,8 @@ def numerical(curves: CertifiedCurves) -> CertifiedCurves:
     the difference of the Bayes error enclosures, and decides an exact 0 only for two
     piecewise-linear curves, in rational arithmetic). The numerical verdict of Theorem 1 that the
     closed-form conditions (:mod:`dptheory.comparison.conditions`) are checked against."""
-    return dataclasses.replace(curves, family=None, identity=None, closed_forms=False,
-                               note="; ".join(filter(None, (curves.note, "compared numerically, without closed forms"))))
+    note = "; ".join(filter(None, (curves.note, "compared numerically, without closed forms")))
+    return dataclasses.replace(curves, family=None, identity=None, closed_forms=False, note=note)
 
 
 def delta_kind(first: CertifiedCurves, second: CertifiedCurves) -> tuple[Kind, str]:

@@ -3,8 +3,9 @@ symmetrisation (Definition 3), certified.
 
 Definition 1: Delta(M || M~) = inf{kappa >= 0 : f(alpha + kappa) - kappa <= f~(alpha) for all
 alpha}, with f extended by 1 left of 0 and by 0 right of 1. Corollary 1: Delta(M || M~) =
-max_pi (R(pi) - R~(pi)), R the Bayes error functions. The digest's privacy-profile form (§2,
-Corollary 1 [D]): Delta = max{0, sup_eps (delta~(eps) - delta(eps)) / (1 + e^eps)}.
+max_pi (R(pi) - R~(pi)), R the Bayes error functions. In privacy profiles (derived here from
+Theorem 2's clause (2) and the infimum of Definition 1): Delta = max{0, sup_eps (delta~(eps) -
+delta(eps)) / (1 + e^eps)}.
 
 Three routes, each returning a certified :class:`~dptheory.results.Result`:
 
@@ -17,7 +18,7 @@ Three routes, each returning a certified :class:`~dptheory.results.Result`:
   certified upper bound; cells are bisected until the upper bound is within ``tol`` of the
   best lower bound. The result is never a grid underestimate.
 * :func:`delta_divergence_from_profiles`: the same maximisation, R from delta(eps) through
-  R(pi) = (1 - pi)(1 - delta(logit pi)), i.e. the digest's profile formula with pi = sigmoid(eps).
+  R(pi) = (1 - pi)(1 - delta(logit pi)), i.e. the profile form above with pi = sigmoid(eps).
 * :func:`delta_divergence_definition`: Definition 1 itself, bisection on kappa with an exact
   feasibility check for piecewise-linear curves (h(alpha) = f(alpha + kappa) - kappa - f~(alpha)
   is linear between the knots of f~ and the shifted knots of f); smooth curves are first
@@ -395,7 +396,7 @@ def delta_between(first, second, *, tol: float = DEFAULT_TOL, max_points: int = 
 def delta_divergence_from_profiles(delta_f, delta_g, *, abs_err: float | None = None, breakpoints=(),
                                    tol: float = DEFAULT_TOL, max_points: int = DEFAULT_MAX_POINTS) -> Result:
     """Delta(M || M~) = max{0, sup_eps (delta~(eps) - delta(eps)) / (1 + e^eps)} from the privacy
-    profiles (digest §2, Corollary 1 [D]; Theorem 2 clause (2)).
+    profiles (derived here from Theorem 2, clause (2), and Definition 1: see the module text).
 
     ``delta_f``, ``delta_g``: trade-off functions (their certified profile enclosures
     ``log_delta_enclosure`` are used: the error is the library's, not the caller's) or plain
@@ -419,7 +420,7 @@ def delta_divergence_from_profiles(delta_f, delta_g, *, abs_err: float | None = 
                                        "of epsilon")
     m = maximise_difference(encs[0], encs[1], tol=tol, max_points=max_points)
     return _result(m, Kind.EXACT, "delta-divergence-profile", "route: privacy profiles",
-                   "Kaissis et al. (2024), Theorem 2 clause (2); digest §2 Corollary 1 [D]")
+                   "Kaissis et al. (2024), Theorem 2, clause (2), with Definition 1 (profile form derived here)")
 
 
 def symmetric_delta(f, g, *, tol: float = DEFAULT_TOL, max_points: int = DEFAULT_MAX_POINTS) -> Result:
@@ -489,7 +490,7 @@ def _definition_pl(f: tradeoff.PiecewiseLinear, g: tradeoff.PiecewiseLinear, tol
     margin = 16 * EPS
     if _excess(fa, fb, ga, gb, 0.0) <= 0:
         return 0.0, rounding.up(0.0, margin)
-    lo, hi = 0.0, 0.5  # Delta <= alpha* <= 1/2 (digest §2)
+    lo, hi = 0.0, 0.5  # Delta(M || M~) <= Delta(M || M_BNP) = alpha* <= 1/2 (Lemma 4; Delta falls in M~)
     while hi - lo > tol:
         mid = 0.5 * (lo + hi)
         if _excess(fa, fb, ga, gb, mid) <= 0:
