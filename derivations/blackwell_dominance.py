@@ -114,8 +114,13 @@ def verdict_agrees(holds: bool, report) -> bool:
     return certainly_positive(fw)
 
 
+#: pairs checked against compare so far (for the summary)
+COMPARED = []
+
+
 def check_against_compare(label, condition, pairs) -> bool:
     """``pairs``: (first mechanism, second mechanism, arguments of ``condition``)."""
+    COMPARED.extend(pairs)
     ok, held = True, 0
     for first, second, args in pairs:
         holds = condition(*args)
@@ -582,6 +587,7 @@ def main() -> None:
     print("\n7. The cross-family conditions against compare's numerical verdict")
     for cond, pairs in cross_pairs():
         check(f"{cond.name}-vs-compare", check_against_compare(cond.name, cond, pairs))
+    print(f"\n{len(COMPARED)} parameter pairs against compare's numerical verdict in all")
     check.finish()
 
 
