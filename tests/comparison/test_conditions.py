@@ -146,6 +146,16 @@ def test_fixed_point_conditions_are_compares_verdict(condition, first, second):
     run()
 
 
+def across_boundary(condition, args, low, high, offset, mechanisms):
+    """The varied parameter at ``offset`` (relative) from where ``condition(*args(t))`` flips for
+    t in [low, high] (:func:`flip`), against compare on ``mechanisms(t)``."""
+    edge = flip(condition, args, low, high)
+    assume(edge is not None)
+    t = edge * offset
+    first, second = mechanisms(t)
+    assert agrees(condition(*args(t)), delta(first, second)), (first, second)
+
+
 @pytest.mark.parametrize("condition,first,second", [
     (C.BLACKWELL_GAUSSIAN_LAPLACE, "gaussian", "laplace"),
     (C.BLACKWELL_GAUSSIAN_RR, "gaussian", "rr"),
@@ -156,10 +166,7 @@ def test_fixed_point_conditions_on_both_sides_of_their_boundary(condition, first
     @SETTINGS
     @given(st.floats(0.01, 8.0), OFFSET)
     def run(b, offset):
-        edge = flip(condition, lambda a: (a, b), 1e-3, 50.0)
-        assume(edge is not None)
-        a = edge * offset
-        assert agrees(condition(a, b), delta(mech(first, a), mech(second, b))), (a, b)
+        across_boundary(condition, lambda a: (a, b), 1e-3, 50.0, offset, lambda a: (mech(first, a), mech(second, b)))
 
     run()
 
@@ -167,21 +174,15 @@ def test_fixed_point_conditions_on_both_sides_of_their_boundary(condition, first
 @SETTINGS
 @given(st.floats(0.05, 5.0), st.integers(2, 8), st.integers(2, 8), OFFSET)
 def test_k_ary_rr_condition_on_both_sides_of_its_boundary(e1, k1, k2, offset):
-    edge = flip(C.BLACKWELL_RR_K, lambda e2: (e1, e2, k1, k2), 1e-3, 20.0)
-    assume(edge is not None)
-    e2 = edge * offset
-    first, second = f"rr(eps={e1!r}, k={k1})", f"rr(eps={e2!r}, k={k2})"
-    assert agrees(C.BLACKWELL_RR_K(e1, e2, k1, k2), delta(first, second)), (first, second)
+    across_boundary(C.BLACKWELL_RR_K, lambda e2: (e1, e2, k1, k2), 1e-3, 20.0, offset,
+                    lambda e2: (f"rr(eps={e1!r}, k={k1})", f"rr(eps={e2!r}, k={k2})"))
 
 
 @SETTINGS
 @given(st.floats(0.02, 3.0), st.integers(1, 20), st.integers(1, 20), OFFSET)
 def test_composed_gaussian_condition_on_both_sides_of_its_boundary(x, t1, t2, offset):
-    edge = flip(C.BLACKWELL_GAUSSIAN_COMPOSED, lambda y: (x, t1, y, t2), 1e-3, 50.0)
-    assume(edge is not None)
-    y = edge * offset
-    fw = delta(f"gaussian(mu={x!r})^{t1}", f"gaussian(mu={y!r})^{t2}")
-    assert agrees(C.BLACKWELL_GAUSSIAN_COMPOSED(x, t1, y, t2), fw), (x, t1, y, t2)
+    across_boundary(C.BLACKWELL_GAUSSIAN_COMPOSED, lambda y: (x, t1, y, t2), 1e-3, 50.0, offset,
+                    lambda y: (f"gaussian(mu={x!r})^{t1}", f"gaussian(mu={y!r})^{t2}"))
 
 
 @SETTINGS
