@@ -460,14 +460,14 @@ class Report:
                  "accuracy": fmt_margin(r.accuracy_margin) if r.accuracy_cases else "-",
                  "violated": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
                ["bound", "kind", "status", "oracle", "cases", "n/a", "margin", "accuracy", "violated"], out)
-        print("\nstatus: the library's, as dptheory formula, shuffle and rdp give it; \"proven (x)\": for the input x "
-              "of these cases, where it differs\nfrom the bound's status for a general input (an eps0-LDP randomizer in "
-              "general: dptheory formula, dptheory shuffle);\nmargin: soundness, (bound - oracle) / oracle at the worst "
-              "case, from the certified ends (negative: violated); against a\none-sided oracle (a lower end of the "
-              "exact value) it is a margin against that end, not against the exact value;\naccuracy: the bound's own "
-              "interval against an independent evaluation of the same quantity (for a closed form: the\nformula "
-              "evaluated again, a transcription check; negative: they disagree; '-': none); 'n/a': cases outside the "
-              "bound's\ndomain; only a bound labelled proven fails the run. The oracles:", file=out)
+        print("\nstatus: the library's, as dptheory formula, shuffle and rdp show it; \"proven (x)\": for the inputs x of "
+              "these cases (a\nrandomizer; \"at these eps0, n\"), where it differs from the bound's status for a general "
+              "input (dptheory formula);\nmargin: soundness, (bound - oracle) / oracle at the worst case, from the "
+              "certified ends (negative: violated); against\na one-sided oracle (a lower end of the exact value) a margin "
+              "against that end only;\naccuracy: the bound's own interval against an independent evaluation of the same "
+              "quantity (for a closed form, the\nformula evaluated again: a transcription check; negative: they disagree; "
+              "'-': none); n/a: cases outside the bound's\ndomain. Only a bound labelled proven fails the run. The "
+              "oracles:", file=out)
         self._legend([r.oracle for r in self.rows], out)
 
     def _errata_table(self, out) -> None:
