@@ -38,7 +38,7 @@ register_erratum(
     "girgis-theorem-3.3",
     printed=lambda c: shuffle_rdp.UPPER_2_PRINTED(c["eps0"], c["n"], c["order"]),
     corrected=lambda c: float(shuffle_rdp.upper_2(c["eps0"], c["n"], [c["order"]])[0]),
-    exact=_rr_renyi,
+    oracle=_rr_renyi,
     cases=lambda quick: _rdp_cases([(1.0, 10**4, 4.0), (2.0, 10**4, 4.0)] if quick else
                                    [(1.0, 10**4, 4.0), (2.0, 10**4, 4.0), (0.9, 10**5, 10.0), (0.5, 10**3, 2.0),
                                     (3.0, 10**4, 8.0)]),
@@ -53,7 +53,7 @@ register_erratum(
     "chen-theorem-1-law",
     printed=lambda c: float(shuffle_rdp.theorem_1_printed_law_rdp(c["eps0"], c["n"], [c["order"]])[0]),
     corrected=lambda c: shuffle_rdp.clone_pair_rdp(c["eps0"], c["n"], [c["order"]], rtol=1e-8),
-    exact=_rr_renyi,
+    oracle=_rr_renyi,
     cases=lambda quick: _rdp_cases([(1.0, 10**4, 4.0)] if quick else
                                    [(1.0, 10**4, 4.0), (0.5, 10**4, 2.0), (2.0, 10**3, 8.0)]),
     source="Chen, Cao, Ge (2024), Theorem 1, with the law of Delta of their Proposition 1",
@@ -73,7 +73,7 @@ register_erratum(
     "wang-lemma-4.5",
     printed=lambda c: shuffle_methods.METHODS["variation-ratio"].delta(_grr3(c), c["n"], c["epsilon"]),
     corrected=lambda c: shuffle_methods.METHODS["variation-ratio-labelled"].delta(_grr3(c), c["n"], c["epsilon"]),
-    exact=lambda c, digits: oracles.enumeration("grr3", c["eps0"], c["n"], digits).delta(c["epsilon"]),
+    oracle=lambda c, digits: oracles.enumeration("grr3", c["eps0"], c["n"], digits).delta(c["epsilon"]),
     cases=lambda quick: [{"label": f"grr3 eps0={e0} n={n} eps={e}", "eps0": e0, "n": n, "epsilon": e}
                          for e0, n, e in ([(1.0, 2, 0.7), (1.0, 3, 0.7)] if quick else
                                           [(1.0, 2, 0.7), (1.0, 3, 0.7), (1.0, 4, 0.5), (2.0, 2, 1.5),
@@ -105,7 +105,7 @@ register_erratum(
     "wang-theorem-4.2",
     printed=lambda c: vr.THEOREM_4_2_PRINTED(*_rr_parameters(c)),
     corrected=lambda c: vr.THEOREM_4_2(*_rr_parameters(c)),
-    exact=_appendix_f,
+    oracle=_appendix_f,
     cases=lambda quick: [{"label": f"binary-rr eps0={e0} n={n:.0e} delta={d:g}", "eps0": e0, "n": n, "delta": d}
                          for e0, n, d in ([(1.0, 10**4, 1e-6)] if quick else
                                           [(1.0, 10**4, 1e-6), (1.0, 10**5, 1e-6), (0.5, 10**5, 1e-8),
@@ -154,7 +154,7 @@ def _symmetrization_corrected(case):
     return float(tradeoff.from_pmfs(p, q).symmetrize()(case["x"]))
 
 
-def _symmetrization_exact(case, digits):
+def _symmetrization_envelope(case, digits):
     """min{f, f^-1}** at x, enclosed: below, the line of slope -1 under both f and f^-1 (its
     height is the smallest of f(v) + v over the knots of f and f^-1, which is where a piecewise
     linear function minus a line is smallest); above, the chord of min{f, f^-1} between x_bar and
@@ -190,7 +190,7 @@ def _knot_masses(pm, qm):
 
 register_erratum(
     "wang-2023-symmetrization",
-    printed=_symmetrization_printed, corrected=_symmetrization_corrected, exact=_symmetrization_exact,
+    printed=_symmetrization_printed, corrected=_symmetrization_corrected, oracle=_symmetrization_envelope,
     cases=_symmetrization_cases, claim="upper", within=1 + 1e-9, rtol=1e-12, oracle_kind=ENVELOPE,
     # a definition (the convex envelope of Dong, Roth, Su 2022, Definition F.1): no library object
     # states a status for it; the run fails if the toolkit's C(f) differs from it

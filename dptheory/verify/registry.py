@@ -99,7 +99,7 @@ class Oracle:
                               f"or {TRANSCRIPTION_CHECK!r}")
 
     @property
-    def exact(self) -> bool:
+    def two_sided(self) -> bool:
         """True when the oracle encloses the exact value (both ends)."""
         return self.sides == BOTH
 
@@ -221,7 +221,7 @@ class Erratum:
     name: str
     printed: Callable[[dict], Any]
     corrected: Callable[[dict], Any]
-    exact: Callable[[dict, int], Any]
+    oracle: Callable[[dict, int], Any]
     cases: Sequence[dict] | Callable[[bool], Sequence[dict]]
     source: str
     oracle_kind: Oracle
@@ -274,16 +274,16 @@ def register_check(name: str, *, kind, status, cases, bound, oracle, source: str
     return check
 
 
-def register_erratum(name: str, *, printed, corrected, exact, cases, source: str, oracle_kind: Oracle, status,
+def register_erratum(name: str, *, printed, corrected, oracle, cases, source: str, oracle_kind: Oracle, status,
                      claim: str = "upper", within: float | None = None, note: str = "", rtol: float = 0.0) -> Erratum:
     """Register a printed formula next to its correction and the oracle they are compared with
-    (see :class:`Erratum`; ``rtol``: the stated accuracy of forms that return bare floats); returns it."""
+    (``oracle(case, digits)``, an enclosure, as for a check; see :class:`Erratum`; ``rtol``: the stated accuracy of forms that return bare floats); returns it."""
     if claim not in ("upper", "lower"):
         raise DomainError(f"claim = {claim!r} is invalid: must be 'upper' or 'lower'")
     if not isinstance(oracle_kind, Oracle):
         raise DomainError(f"oracle_kind = {oracle_kind!r} of {name!r} is invalid: must be an Oracle")
     status = Status(status) if isinstance(status, (Status, str)) else _status_source(name, status)
-    erratum = Erratum(name, printed, corrected, exact, cases, source, oracle_kind, claim, within, status, note,
+    erratum = Erratum(name, printed, corrected, oracle, cases, source, oracle_kind, claim, within, status, note,
                       float(rtol))
     ERRATA[name] = erratum
     return erratum

@@ -9,7 +9,6 @@ oracles ran at (at least :data:`MIN_DIGITS`), each end rounded outwards (:func:`
 from __future__ import annotations
 
 import dataclasses
-import decimal
 import math
 import sys
 import textwrap
@@ -40,22 +39,58 @@ MISPRINT = "misprint"
 # ----------------------------------------------------------------------------- numbers for a person
 
 
-def _exact_decimal(x) -> decimal.Decimal:
-    """The exact value of a finite mpf (or float) as a Decimal: +-man 2^exp = +-man 5^-exp 10^exp
-    (mpmath's ``man_exp`` drops the sign)."""
-    v = _mp(x)
-    man, exp = v.man_exp
-    sign = "-" if v < 0 else ""
-    if exp >= 0:
-        return decimal.Decimal(f"{sign}{man * 2 ** exp}")
-    return decimal.Decimal(f"{sign}{man * 5 ** (-exp)}E{exp}")
+def _scaled(a, s: int, rounding: str) -> int:
+    """``rounding`` ("floor", "ceil" or "nearest") of a 10^s for a positive mpf ``a``: in exact
+    integer arithmetic (a = man 2^exp) where the powers stay small; beyond that (a delta of
+    1e-10000) in mpmath at a precision well above the digits asked, the result pushed outwards by
+    its possible error (a floor never above the exact one, a ceiling never below)."""
+    man, exp = a.man_exp
+    if abs(s) <= 4000 and abs(exp) <= 16000:
+        num, den = man * 10 ** max(s, 0), 10 ** max(-s, 0)
+        num, den = (num << exp, den) if exp >= 0 else (num, den << -exp)
+        q, r = divmod(num, den)
+        if rounding == "ceil":
+            return q + (r > 0)
+        if rounding == "nearest":
+            return q + (2 * r > den or (2 * r == den and q % 2 == 1))
+        return q
+    prec = a.bc + 4 * len(str(abs(s))) + 256
+    with mpmath.workprec(prec):
+        t = a * mpmath.power(10, s)
+        slack = mpmath.ldexp(t, 32 - prec)
+        if rounding == "ceil":
+            return int(mpmath.ceil(t + slack))
+        if rounding == "nearest":
+            return int(mpmath.nint(t))
+        return int(mpmath.floor(t - slack))
+
+
+def _significand(a, digits: int, rounding: str) -> tuple[int, int]:
+    """(q, s): a positive mpf ``a`` rounded to ``digits`` significant digits is q 10^-s, q an
+    integer of ``digits`` digits."""
+    with mpmath.workprec(64):
+        e10 = int(mpmath.floor(mpmath.log10(a)))  # may be one off near a power of ten: corrected below
+    for _ in range(4):
+        s = digits - 1 - e10
+        low = _scaled(a, s, "floor")
+        if low >= 10 ** digits:
+            e10 += 1
+        elif low < 10 ** (digits - 1):
+            e10 -= 1
+        else:
+            break
+    q = low if rounding == "floor" else _scaled(a, s, rounding)
+    if q == 10 ** digits:  # rounded up to the next power of ten
+        q, s = 10 ** (digits - 1), s - 1
+    return q, s
 
 
 def fmt_end(x, digits: int, direction: str | None = None) -> str:
     """``x`` (an mpf or a float) with ``digits`` significant digits, rounded towards
     ``direction`` (``"up"`` for an upper end, ``"down"`` for a lower end, None to nearest) from its
     exact binary value, so that a printed upper end is never below the one computed; trailing
-    zeros dropped, scientific notation outside [1e-4, 1e5)."""
+    zeros dropped, scientific notation outside [1e-4, 1e5), any magnitude (never 0 for a positive
+    number)."""
     v = _mp(x)
     if mpmath.isnan(v):
         return "nan"
@@ -63,18 +98,23 @@ def fmt_end(x, digits: int, direction: str | None = None) -> str:
         return "inf" if v > 0 else "-inf"
     if v == 0:
         return "0"
-    exact = _exact_decimal(v)
-    mode = {"up": decimal.ROUND_CEILING, "down": decimal.ROUND_FLOOR, None: decimal.ROUND_HALF_EVEN}[direction]
-    with decimal.localcontext() as ctx:
-        ctx.prec = digits + 10
-        rounded = exact.quantize(decimal.Decimal(1).scaleb(exact.adjusted() - digits + 1), rounding=mode)
-        if 1e-4 <= abs(rounded) < 1e5:
-            text = format(rounded, "f")
-            return text.rstrip("0").rstrip(".") if "." in text else text
-        mantissa, _, exponent = format(rounded, f".{digits - 1}e").partition("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent):+03d}"
+    negative = v < 0
+    with mpmath.workprec(v.bc + 8):  # abs() rounds to the working precision: v's own bits here
+        a = -v if negative else +v
+    rounding = {None: "nearest", "up": "floor" if negative else "ceil", "down": "ceil" if negative else "floor"}[direction]
+    q, s = _significand(a, digits, rounding)
+    text, lead = str(q), digits - 1 - s  # the decimal exponent of the leading digit
+    if -4 <= lead <= 4:
+        if lead >= 0:
+            whole, frac = text[:lead + 1].ljust(lead + 1, "0"), text[lead + 1:]
+        else:
+            whole, frac = "0", "0" * (-lead - 1) + text
+        frac = frac.rstrip("0")
+        body = whole + ("." + frac if frac else "")
+    else:
+        frac = text[1:].rstrip("0")
+        body = text[0] + ("." + frac if frac else "") + f"e{lead:+03d}"
+    return ("-" if negative else "") + body
 
 
 def _mp(x):

@@ -177,20 +177,20 @@ def evaluate(task: tuple) -> Any:
             oracles = oracle_intervals(check.oracle(case, digits))
             bounds, oracles = _align(case, value, bounds, oracles)
             accuracy = _accuracy(check, case, value, digits)
+            margins = [margin(check.kind, b, o) for b, o in zip(bounds, oracles)]
+            i = int(np.argmin(margins))
+            extra = {}
+            if accuracy is not None:
+                j = int(np.argmin(accuracy[0]))
+                extra = dict(accuracy_margin=accuracy[0][j], accuracy_bound=accuracy[1][j],
+                             accuracy_value=accuracy[2][j])
+            shown = dict(bound=_fmt_pair(bounds[i], FLOAT_DIGITS), oracle=_fmt_pair(oracles[i], digits))
         except Exception:  # noqa: BLE001
             base.setdefault("status", "-")
             return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
-        margins = [margin(check.kind, b, o) for b, o in zip(bounds, oracles)]
-        i = int(np.argmin(margins))
-        extra = {}
-        if accuracy is not None:
-            j = int(np.argmin(accuracy[0]))
-            extra = dict(accuracy_margin=accuracy[0][j], accuracy_bound=accuracy[1][j],
-                         accuracy_value=accuracy[2][j])
-        return CaseOutcome(**base, margin=margins[i], points=len(margins),
-                           violated=margins[i] < 0 or extra.get("accuracy_margin", 0.0) < 0,
-                           bound=_fmt_pair(bounds[i], FLOAT_DIGITS), oracle=_fmt_pair(oracles[i], digits),
-                           seconds=time.perf_counter() - start, **extra)
+    return CaseOutcome(**base, margin=margins[i], points=len(margins),
+                       violated=margins[i] < 0 or extra.get("accuracy_margin", 0.0) < 0,
+                       seconds=time.perf_counter() - start, **shown, **extra)
 
 
 def _outcome(check, case: dict, base: dict, value, **fields) -> CaseOutcome:
@@ -220,7 +220,7 @@ def _accuracy(check, case: dict, value, digits: int):
     return (margins, [_fmt_pair(b, FLOAT_DIGITS) for b in bounds], [_fmt_pair(e, digits) for e in evaluated])
 
 
-def _form_margin(erratum, value, exact) -> tuple[float, bool]:
+def _form_margin(erratum, value, enclosure) -> tuple[float, bool]:
     """(margin, confirmed) of one form against the oracle's enclosure. The margin: the claim's
     side, and with ``within`` the distance to ``within`` times the oracle's value (negative: the
     form fails, the oracle contradicts it). ``confirmed``: the form is shown to hold, not merely
@@ -229,8 +229,8 @@ def _form_margin(erratum, value, exact) -> tuple[float, bool]:
     only one end of the exact value (a lower end, upper = inf) can contradict an upper bound but
     never confirm it, and a transcription check confirms nothing about a bound."""
     kind = Kind.UPPER if erratum.claim == "upper" else Kind.LOWER
-    bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(exact)
-    worst, confirmed = math.inf, erratum.oracle_kind.exact
+    bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(enclosure)
+    worst, confirmed = math.inf, erratum.oracle_kind.two_sided
     for b, o in zip(bounds, oracles):
         m = margin(kind, b, o)
         two_sided = mpmath.isfinite(o[0]) and mpmath.isfinite(o[1]) and o[1] > 0 or (o[0] == o[1] == 0)
@@ -255,12 +255,12 @@ def _evaluate_erratum(erratum, case: dict, digits: int) -> "ErratumOutcome":
         printed = erratum.printed(case)
         corrected = erratum.corrected(case)
         with mpmath.workdps(digits + GUARD):  # the oracle's ends at its own precision
-            exact = erratum.exact(case, digits)
-            m_printed, _ = _form_margin(erratum, printed, exact)
-            m_corrected, confirmed = _form_margin(erratum, corrected, exact)
+            enclosure = erratum.oracle(case, digits)
+            m_printed, _ = _form_margin(erratum, printed, enclosure)
+            m_corrected, confirmed = _form_margin(erratum, corrected, enclosure)
             shown = dict(printed=_fmt_pair(bound_intervals(printed)[0], FLOAT_DIGITS),
                          corrected=_fmt_pair(bound_intervals(corrected)[0], FLOAT_DIGITS),
-                         oracle=_fmt_pair(oracle_intervals(exact)[0], digits))
+                         oracle=_fmt_pair(oracle_intervals(enclosure)[0], digits))
     except Exception:  # noqa: BLE001
         return ErratumOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
     return ErratumOutcome(**base, printed_margin=m_printed, corrected_margin=m_corrected,

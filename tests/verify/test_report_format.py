@@ -83,3 +83,19 @@ def test_the_library_does_not_import_the_command_line():
             "r.as_dict(); print('dptheory.cli' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def test_any_magnitude_is_printed_quickly_and_never_as_zero():
+    """delta of mu-GDP at mu = 0.05, epsilon = 300 is about 10^-7817301 (the full grid has it):
+    printed in scientific notation from the exact value, outwards, in no time."""
+    import time
+
+    with mpmath.workdps(60):
+        x = mpmath.exp(-mpmath.mpf(18e6))
+        y = x * (1 + mpmath.mpf(10) ** -55)
+    start = time.perf_counter()
+    lo, hi = fmt_pair(x, y, 50)
+    assert time.perf_counter() - start < 1.0
+    assert lo.endswith("e-7817301") and hi.endswith("e-7817301") and lo < hi
+    assert lo.startswith("2.117100462855192546141084280629784531338283810897")  # exp(-1.8e7) at 100 digits
+    assert fmt_end(mpmath.mpf("9.99999999999"), 3, "up") == "10" and fmt_end(99999.5, 5, "up") == "1e+05"

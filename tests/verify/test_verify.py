@@ -81,7 +81,7 @@ def test_erratum_verdict_is_honest_about_a_one_sided_oracle(monkeypatch):
     monkeypatch.setattr(registry, "ERRATA", dict(registry.ERRATA))
     for name, upper, kind in (("test/one-sided", math.inf, verify.ONE_PAIR), ("test/two-sided", 1.5, verify.ENUMERATION)):
         verify.register_erratum(name, printed=lambda c: 0.5, corrected=lambda c: 2.0, oracle_kind=kind,
-                                exact=lambda c, d, u=upper: (1.0, u), cases=[{"x": 1}], source="a test",
+                                oracle=lambda c, d, u=upper: (1.0, u), cases=[{"x": 1}], source="a test",
                                 status="proven")
     report = verify.run(quick=True, names=["test/one-sided", "test/two-sided"])
     rows = {e.erratum: e for e in report.errata}
@@ -100,11 +100,11 @@ def test_wang_theorem_4_2_erratum_is_an_identity_check_not_a_2x_band(quick_repor
     assert row.oracle == "transcription" and row.status == "proven"
     erratum = verify.ERRATA["wang-theorem-4.2"]
     case = erratum.grid(True)[0]
-    ends = [float(x) for x in erratum.exact(case, 50)]
+    ends = [float(x) for x in erratum.oracle(case, 50)]
     assert ends[1] - ends[0] < 1e-12 * ends[1]
     assert erratum.corrected(case) == pytest.approx(ends[0], rel=1e-10)
     wrong = dataclasses.replace(erratum, corrected=lambda c: 1.01 * erratum.corrected(c))
-    assert runner._form_margin(wrong, wrong.corrected(case), erratum.exact(case, 50))[0] < 0
+    assert runner._form_margin(wrong, wrong.corrected(case), erratum.oracle(case, 50))[0] < 0
 
 
 def _one_percent_low_gdp(monkeypatch):
