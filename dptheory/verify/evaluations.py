@@ -281,14 +281,19 @@ def _shuffle_fdp_envelope(eps0: float, n: int, alpha: float, digits: int) -> tup
 
 
 def shuffle_fdp_delta(eps0: float, n: int, epsilon: float, digits: int) -> tuple:
-    """Wang et al. (2023), Corollary 4.3 with the corrected t_y (derived here, docs/errata.md):
-    (1 - 2w) H_{e^eps~}(P0 || Q0), e^eps~ = (e^eps - 2w)/(1 - 2w)."""
+    """The smaller of Wang et al. (2023), Corollary 4.3 with the corrected t_y (derived here,
+    docs/errata.md), (1 - 2w) H_{e^eps~}(P0 || Q0) with e^eps~ = (e^eps - 2w)/(1 - 2w), and the
+    delta of any eps0-DP mechanism, (e^eps0 - e^eps)_+/(e^eps0 + 1) (the hockey-stick divergence of
+    binary randomized response; the shuffled output is a post-processing of the victim's eps0-DP
+    report): the quantity the toolkit's ``shuffle_delta`` computes."""
     w, pair = p0q0_pair(eps0, n, digits)
     with mpmath.workdps(digits + GUARD):
-        g = (mpmath.exp(mpf(epsilon)) - 2 * w) / (1 - 2 * w)  # >= 1 for eps >= 0
+        E, e = _e(eps0), mpmath.exp(mpf(epsilon))
+        g = (e - 2 * w) / (1 - 2 * w)  # >= 1 for eps >= 0
         lo, hi = pair.delta(mpmath.log(g))
         err = 8 * _unit(digits)
-        return (1 - 2 * w) * lo * (1 - err), (1 - 2 * w) * hi * (1 + err)
+        cap = max(mpf(0), (E - e) / (E + 1))
+        return min((1 - 2 * w) * lo * (1 - err), cap * (1 - err)), min((1 - 2 * w) * hi * (1 + err), cap * (1 + err))
 
 
 # ----------------------------------------------------------------------------- closed forms (epsilon)

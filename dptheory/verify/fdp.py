@@ -29,8 +29,10 @@ def _tradeoff_cases(quick: bool) -> list[dict]:
 
 
 def _delta_cases(quick: bool) -> list[dict]:
+    # n = 2 at eps = 0.5: the eps0-DP bound is the smaller one (its minimum with Corollary 4.3 is checked)
     small = [{"label": f"binary-rr eps0={e0} n={n} eps={e}", "eps0": e0, "n": n, "epsilon": e}
-             for e0, n in (SMALL_QUICK if quick else SMALL_FULL) for e in (0.1, 0.5) if e < e0]
+             for e0, n in (SMALL_QUICK + [(1.0, 2)] if quick else SMALL_FULL) for e in (0.1, 0.5)
+             if e < e0 and (n > 2 or e == 0.5 or not quick)]
     moderate = [{"label": "binary-rr eps0=1.0 n=100 eps=0.3", "eps0": 1.0, "n": 100, "epsilon": 0.3, "large": True}]
     large = moderate + [{"label": f"binary-rr eps0={e0} n={n:.0e} eps={e}", "eps0": e0, "n": n, "epsilon": e, "large": True}
              for e0, n, e in ([(1.0, 10**4, 0.05)] if quick else [(0.5, 10**4, 0.02), (1.0, 10**4, 0.05),
@@ -62,4 +64,5 @@ register_check(
     oracle_kind=lambda c: ONE_PAIR if c.get("large") else ENUMERATION,
     accuracy=lambda c, digits, value=None: (evaluations.shuffle_fdp_delta(c["eps0"], c["n"], c["epsilon"], digits)
                                             if c["n"] - 1 <= evaluations.MAX_OTHERS else None),
-    accuracy_rtol=1e-9, accuracy_name="(1 - 2w) H(P0 || Q0) at the corrected t_y, the pair enumerated")
+    accuracy_rtol=1e-9,
+    accuracy_name="min((1 - 2w) H(P0 || Q0) at the corrected t_y, the pair enumerated; the eps0-DP bound)")

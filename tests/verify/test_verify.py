@@ -460,8 +460,9 @@ def test_gaussian_delta_divergence_oracle():
 
 @pytest.mark.slow
 def test_full_grid_passes_and_every_erratum_is_confirmed():
-    """The full grid (about 2 minutes of CPU): no proven bound violated, no crash, every check
-    tried, every printed erratum failing where its correction holds."""
+    """The full grid (about 5 minutes of CPU): no proven bound violated, no crash, every check
+    tried, every printed erratum failing where its correction holds (or, against a transcription
+    check, differing where the correction matches)."""
     report = verify.run(quick=False)
     assert report.passed, [r.bound for r in report.rows if r.fails]
     assert not report.as_dict()["errors"]
@@ -469,8 +470,10 @@ def test_full_grid_passes_and_every_erratum_is_confirmed():
     for row in report.rows:
         tried[row.bound] = tried.get(row.bound, 0) + row.cases
     assert all(n > 0 for n in tried.values())
-    assert all(e.verdict in ("confirmed", "printed refuted") for e in report.errata), \
+    assert all(e.verdict in ("confirmed", "printed refuted", "misprint") for e in report.errata), \
         [(e.erratum, e.verdict) for e in report.errata]
+    # only a refuted bound is violated (an unproven one violated does not fail the run, but would be news)
+    assert [(r.bound, r.status_text) for r in report.rows if r.violations and r.status != "refuted"] == []
 
 
 def test_parallel_run_through_the_executor_equals_the_serial_run():
