@@ -74,11 +74,10 @@ def test_errata_rows_show_the_printed_form_failing_and_the_correction_holding(qu
     assert "holds 2/2" in out and "misprint: " in out and "transcription: the formula the paper derives" in out
 
 
-def test_erratum_verdict_is_honest_about_a_one_sided_oracle(monkeypatch):
+def test_erratum_verdict_is_honest_about_a_one_sided_oracle(scratch_registry):
     """An oracle that gives only a lower end of the exact value (upper = inf) cannot confirm an
     upper bound: the corrected form is "not contradicted", the verdict "printed refuted"; the same
     forms against a two-sided enclosure are "confirmed"."""
-    monkeypatch.setattr(registry, "ERRATA", dict(registry.ERRATA))
     for name, upper, kind in (("test/one-sided", math.inf, verify.ONE_PAIR), ("test/two-sided", 1.5, verify.ENUMERATION)):
         verify.register_erratum(name, printed=lambda c: 0.5, corrected=lambda c: 2.0, oracle_kind=kind,
                                 oracle=lambda c, d, u=upper: (1.0, u), cases=[{"x": 1}], source="a test",
@@ -237,10 +236,9 @@ def test_status_is_the_one_users_see():
     assert runner.shown_status(shuffle_rdp.rdp_curve("girgis-corollary-3.2", 1e-6, 145, [2.0]))[0] == "unproven"
 
 
-def test_a_violation_under_the_shown_status_fails_even_if_the_registry_says_unproven(monkeypatch):
+def test_a_violation_under_the_shown_status_fails_even_if_the_registry_says_unproven(scratch_registry):
     from dptheory.results import Result
 
-    monkeypatch.setattr(registry, "CHECKS", dict(registry.CHECKS))
     verify.register_check("test/shown", kind="upper", status=lambda c: Status.UNPROVEN, cases=[{}], source="a test",
                           bound=lambda c: Result("delta", 0.5, 0.5, Kind.UPPER, Status.PROVEN, "m", "s"),
                           oracle=lambda c, d: (1.0, 1.0), oracle_kind=verify.CLOSED_FORM)
@@ -254,10 +252,9 @@ def test_the_unpatched_bound_passes_the_same_cases():
     assert report.exit_code == 0
 
 
-def test_registering_a_check_is_one_line_and_it_runs(monkeypatch):
+def test_registering_a_check_is_one_line_and_it_runs(scratch_registry):
     from dptheory import catalogue
 
-    monkeypatch.setattr(registry, "CHECKS", dict(registry.CHECKS))
     verify.register_check("test/half", kind="upper", status=catalogue.get("gdp-delta"), cases=[{"x": 1.0}, {"x": 2.0}],
                           bound=lambda c: c["x"] / 2, oracle=lambda c, digits: (c["x"] / 4, c["x"] / 3),
                           oracle_kind=verify.CLOSED_FORM, source="a test")
@@ -269,10 +266,9 @@ def test_registering_a_check_is_one_line_and_it_runs(monkeypatch):
     assert "test/half" in registry.CHECKS and report.as_dict()["checks"][0]["bound"] == "test/half"
 
 
-def test_a_crashing_bound_fails_the_run_and_an_inapplicable_one_is_counted(monkeypatch):
+def test_a_crashing_bound_fails_the_run_and_an_inapplicable_one_is_counted(scratch_registry):
     from dptheory.results import NotApplicable
 
-    monkeypatch.setattr(registry, "CHECKS", dict(registry.CHECKS))
 
     def crash(case):
         raise RuntimeError("boom")
