@@ -10,7 +10,7 @@ extracted under /tmp by ``git archive`` unless ``--baseline DIR`` names another 
 command is timed there too in the same run and the ratio printed, as wall clock and as CPU time
 of the child (user + system: less sensitive to other work on a shared machine).
 
-Issue 9's targets: a command that computes a number from a closed form answers in under 0.3 s;
+The targets: a command that computes a number from a closed form answers in under 0.3 s;
 the whole RDP curve (63 orders, every method) at n = 1e8 in under 1 s, and at n = 1e12 no slower.
 
 Run: python benchmarks/bench_cli.py [--baseline DIR] [--repeat 7]

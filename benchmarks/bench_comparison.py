@@ -1,4 +1,4 @@
-"""Speed of the Delta-divergence (issue 11), as ratios within one run.
+"""Speed of the Delta-divergence, as ratios within one run.
 
 1. Closed-form pairs (Gaussian, Laplace, randomized response; the numerical route, certified to
    1e-10): time per Delta, against Appendix B.3's method (a bounded scalar minimiser at each of

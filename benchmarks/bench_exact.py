@@ -1,6 +1,6 @@
 """Speed of the exact small-n engine, as ratios against the previous engine in the same run.
 
-Task (issue 9): one worst-case delta(epsilon) evaluation over every neighbouring dataset, and an
+Task: one worst-case delta(epsilon) evaluation over every neighbouring dataset, and an
 epsilon(delta) inversion (method "exact"), for GRR and binary randomized response at small n.
 Baseline: the engine as it was at commit ff5a3bc, reproduced below: a dictionary dynamic
 programme over the full histogram for every ordered dataset (no symmetry, no merging of

@@ -139,7 +139,7 @@ t = time.process_time()
 rdp.rdp_curves(float(sys.argv[1]), int(float(sys.argv[2])), np.arange(2, 65, dtype=float), rtol=1e-3)
 print(time.process_time() - t)
 """
-#: main before the speed branch (issue 9's speed targets)
+#: main before the speed branch (the commit the speed targets were measured against)
 BASELINE = "61d756a"
 
 

@@ -1,11 +1,11 @@
 """Speed of the certified shuffle bound, as ratios against the straightforward method in the
 same run.
 
-Task (issue 3): general eps0-LDP randomizer, eps0 = 1, delta = 1e-8: an epsilon bracket of
+Task: general eps0-LDP randomizer, eps0 = 1, delta = 1e-8: an epsilon bracket of
 relative width <= 1e-3. Baseline: Algorithm 1 of Wang et al. as published, i.e. T = 20 bisection
 steps each summing Theorem 4.8 over all n clone counts (O(n) per step), vectorised with numpy.
 
-Second section (issue 9): the variation-ratio lower bound (Wang et al. Theorem 5.1), one delta(eps)
+Second section: the variation-ratio lower bound (Wang et al. Theorem 5.1), one delta(eps)
 evaluation and one epsilon(delta) bracket, against the previous implementation (every victim pair
 among the first four of largest total variation, every x_star, both directions, each refined to
 the tolerance: ``baseline_lower_log_delta`` below, kept verbatim) in the same run.
@@ -70,7 +70,7 @@ def main():
 
 
 def baseline_lower_log_delta(matrix, others, epsilon, *, rtol=1e-6, exact=None):
-    """The lower bound as it was before issue 9 (commit eeac60f): 80 pair evaluations for GRR on 10
+    """The lower bound as it was at commit eeac60f: 80 pair evaluations for GRR on 10
     options (``exact``, the exact pmfs the current code may use for its mpmath path, is ignored)."""
     m = np.asarray(matrix, dtype=float)
     rows = m.shape[0]
@@ -90,7 +90,7 @@ def baseline_lower_log_delta(matrix, others, epsilon, *, rtol=1e-6, exact=None):
 
 
 def lower_bound_section():
-    """Issue 9: the lower bound answers in under 1 s at any n."""
+    """Target: the lower bound answers in under 1 s at any n."""
     method = METHODS["variation-ratio-lower"]
     cases = [("grr d=3", R.grr(1.0, 3)), ("grr d=10", R.grr(1.0, 10)), ("general", R.general_ldp(1.0))]
     delta = 1e-8

@@ -1,12 +1,12 @@
-"""Speed of the shuffle f-DP routines (Wang et al. 2023, Cor. 4.3 and Thm 4.2), as ratios against
+"""Speed of the shuffle f-DP routines (Wang et al. 2023, Corollary 4.3 and Theorem 4.2), as ratios against
 the straightforward O(n) computation in the same run.
 
-1. delta(eps) of Cor. 4.3 (corrected), general eps0-LDP randomizer, eps0 = 1, the paper's pair,
+1. delta(eps) of Corollary 4.3 (corrected), general eps0-LDP randomizer, eps0 = 1, the paper's pair,
    at eps = 5 mu (mu the asymptotic GDP parameter; delta around 1e-10) and at the fixed
    eps = 0.03, 0.1, 0.5 (delta from e^-25 down to e^-4.6e10: far in the tail at large n): ours is
    the certified peak-located bucketed sum (one call gives both ends); the baseline sums
    ``(1 - 2w) sum_i w_i h_i`` over every i = 0 .. n-1 with vectorised scipy tails (float64,
-   uncertified). Targets (issue 10): n = 1e7 under 100 ms, n = 1e12 no slower. The last column
+   uncertified). Targets: n = 1e7 under 100 ms, n = 1e12 no slower. The last column
    is the certified interval's relative width (the far tail is bucketed within a fixed budget:
    wider there, see dptheory.shuffle.fdp._log_h0).
 2. The knots for a plot at n = 1e6 (target under 1 s): ours against the same envelope with
@@ -65,7 +65,7 @@ def baseline_mp(eps0, n, epsilon, digits=50):
 
 def section_delta(quick):
     eps0 = 1.0
-    print("1. delta(eps) of Cor. 4.3, eps0 = 1 (general eps0-LDP randomizer)")
+    print("1. delta(eps) of Corollary 4.3, eps0 = 1 (general eps0-LDP randomizer)")
     print(f"{'n':>8s} {'eps':>9s} {'ours ms':>9s} {'baseline ms':>12s} {'ratio':>8s} {'log delta upper':>17s} "
           f"{'baseline log':>14s} {'rel. width':>11s}")
     for n in (10**5, 10**6, 10**7, 10**9, 10**12):

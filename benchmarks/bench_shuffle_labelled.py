@@ -1,4 +1,4 @@
-"""Speed of the labelled variation-ratio bound's maximisation over beta' (issue 9, stalls), as a
+"""Speed of the labelled variation-ratio bound's maximisation over beta' (where it used to stall), as a
 ratio against the previous implementation in the same run.
 
 Task: Laplace eps0 = 0.01, n = 1e12, delta at epsilon = eps0 (1 - 1e-10), and Laplace eps0 = 0.1,

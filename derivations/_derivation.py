@@ -12,10 +12,7 @@ import sys
 
 import sympy as sp
 
-try:  # the paper-notation printer (Phi, binomials, named functions), where the toolkit has it
-    from dptheory.latex import to_latex
-except ImportError:  # pragma: no cover - older toolkit: sympy's printer
-    to_latex = sp.latex
+from dptheory.presentation.notation import to_latex  # the papers' notation: Phi, binomials, named functions
 
 
 class Checks:
@@ -69,13 +66,15 @@ def is_zero(expr, *, rewrite_exp: bool = False) -> bool:
     return False
 
 
-def show(label: str, tex: str) -> None:
-    """Print a result as a display-math LaTeX line."""
-    print(f"{label}: $${tex}$$")
+def show(lhs: str, tex: str) -> None:
+    """Print a result as a displayed equation, ``$$lhs = tex$$``: ``lhs`` is LaTeX math (a
+    description is ``\\text{...}``), so that the line pastes into a paper as it is."""
+    print(f"  $${lhs.strip()} = {tex}$$")
 
 
-def show_expr(label: str, expr) -> None:
-    show(label, to_latex(expr))
+def show_expr(lhs: str, expr) -> None:
+    """:func:`show` of a sympy expression, printed in the papers' notation."""
+    show(lhs, to_latex(expr))
 
 
 def show_formula(formula) -> None:

@@ -1,5 +1,5 @@
 """The binomial central moments of Girgis et al.'s lower bound (CCS 2021, Theorem 3.4 and
-Corollary 3.5; digest seed-004 §0.1), as the toolkit computes them
+Corollary 3.5), as the toolkit computes them
 (dptheory.shuffle.rdp.lower.binomial_central_moments).
 
 Theorem 3.4 bounds the worst-case RDP below by
@@ -14,8 +14,8 @@ with mu_i = E[(k - n p)^i], k ~ Bin(n, p), p = 1/(e^{eps0} + 1).
 3. The toolkit's mpmath moments equal exact rational enumeration sum_k Bin(k; n, p) (k - n p)^i,
    and the polynomials of item 1, to 45 digits.
 4. Corollary 3.5 (girgis-corollary-3.5) is the i = 2 term of Theorem 3.4: c^2 mu_2 = (e^eps0 - 1)^2/(n e^eps0).
-5. The odd moments 3 and 5 carry the factor 1 - 2p and are >= 0 for p <= 1/2 (the claim of §3.2,
-   whose printed Jensen argument is invalid, erratum 28), so the i >= 3 terms do not lower the bound
+5. The odd moments 3 and 5 carry the factor 1 - 2p and are >= 0 for p <= 1/2 (the claim of their
+   Section 3.2, whose printed Jensen argument is invalid: docs/errata.md#girgis2021-theorem-3-4), so the i >= 3 terms do not lower the bound
    below Corollary 3.5 for lam <= 5; the toolkit's Theorem 3.4 value is checked to be above it.
 
 Run: python derivations/binomial_central_moments.py   (prints LaTeX and one "check ...: ok" line per check)

@@ -1,9 +1,10 @@
 """Chen, Cao, Ge (ICASSP 2024), Lemma A.6, Theorem 2 and Corollary 2: the Mahalanobis distance
 4/((n-1)p) of the clone counts' Gaussian limit, the GDP parameter mu = 2 e^{eps0/2}/sqrt(n-1),
-its RDP, and the refined limit of the mixed pair (digest seed-001 §2.4-2.6).
+its RDP, and the refined limit of the mixed pair (derived here: docs/errata.md#derived-chen-refined-limit).
 
 1. (n0, n1, n2) ~ Mult(n-1; p/2, p/2, 1-p) has covariance (n-1)(diag(p) - p p^T) (Lemma A.6, as
-   printed), which is singular; the covariance of (n0, n1) and its inverse are as printed in §A.3.
+   printed), which is singular; the covariance of (n0, n1) and its inverse are as printed in
+   Appendix A.3.
 2. The means of P = (n0+1, n1) and Q = (n0, n1+1) differ by (-1, 1); their Mahalanobis distance
    is 4/((n-1)p) (eq. 20). At the clone probability p = e^{-eps0}, sqrt of it is chen-gdp.
 3. Corollary 2 (chen-gdp-rdp) is the RDP lam mu^2/2 of mu-GDP (gdp-to-rdp) at that mu.
@@ -30,7 +31,7 @@ COV3 = (n - 1) * (sp.diag(*PROBS) - PROBS * PROBS.T)
 COV2 = COV3[:2, :2]
 DIFF = sp.Matrix([-1, 1])
 
-# Lemma A.6 and §A.3 as printed (transcribed from the digest, to compare with)
+# Lemma A.6 and Appendix A.3 as printed (transcribed from the paper, to compare with)
 PRINTED_COV3 = (n - 1) * sp.Matrix([[p / 2 * (1 - p / 2), -p**2 / 4, -p * (1 - p) / 2],
                                     [-p**2 / 4, p / 2 * (1 - p / 2), -p * (1 - p) / 2],
                                     [-p * (1 - p) / 2, -p * (1 - p) / 2, p * (1 - p)]])
@@ -96,7 +97,7 @@ def main() -> None:
     print("Chen, Cao, Ge (2024): the Gaussian limit of the clone counts\n")
     for f in (CHEN_GDP, CHEN_RDP, CHEN_GDP_REFINED, GDP_RDP):
         show_formula(f)
-    print("\n1. Covariances (Lemma A.6, §A.3)")
+    print("\n1. Covariances (Lemma A.6, Appendix A.3)")
     show_expr("   \\tilde\\Sigma", COV3)
     show_expr("   \\Sigma^{-1}", sp.simplify(COV2.inv()))
     check("lemma-A6-covariance", check_covariance())
@@ -113,7 +114,7 @@ def main() -> None:
     show_expr("   d_{\\mathrm{mixed}}^2", mixed_distance())
     show_expr("   \\lim_{n\\to\\infty} (n-1) d_{\\mathrm{mixed}}^2", sp.limit((n - 1) * mixed_distance(), n, sp.oo))
     check("refined-limit", check_refined())
-    show_expr("   (\\mu_{\\mathrm{Thm\\,2}}/\\mu_{\\mathrm{refined}})^2", sp.coth(eps0 / 2) ** 2)
+    show_expr("   (\\mu_{\\mathrm{Theorem\\,2}}/\\mu_{\\mathrm{refined}})^2", sp.coth(eps0 / 2) ** 2)
     check("theorem-2-loose-by-coth2", check_looseness())
     check.finish()
 

@@ -1,6 +1,6 @@
 """Gaussian DP: the duality between the trade-off function G_mu and the privacy profile delta_mu,
-and the Renyi divergence of mu-GDP (Dong, Roth, Su 2022, Def. 2.4, Prop. 2.12, Cor. 2.13;
-Mironov 2017, Prop. 7).
+and the Renyi divergence of mu-GDP (Dong, Roth, Su 2022, Definition 2.4, Proposition 2.12, Corollary 2.13;
+Mironov 2017, Proposition 7).
 
 1. Profile from trade-off: delta(eps) = sup_alpha 1 - G_mu(alpha) - e^eps alpha (the hockey-stick
    divergence of the pair). With alpha = Phi(-z) the supremum is at z* = eps/mu + mu/2 (stationary
@@ -124,9 +124,9 @@ def main() -> None:
         show_formula(f)
     fz, slope = tradeoff_in_z()
     print("\n1. With alpha = Phi(-z):")
-    show_expr("   G_mu(Phi(-z))", fz)
-    show_expr("   G_mu'(alpha)", slope)
-    show_expr("   maximiser z^*", Z_STAR)
+    show_expr(r"G_\mu(\Phi(-z))", fz)
+    show_expr(r"G_\mu'(\alpha)", slope)
+    show_expr(r"\text{the maximiser } z^*", Z_STAR)
     check("stationary-point", check_stationary_point())
     check("tradeoff-convex", check_convex())
     check("profile-from-tradeoff", check_profile_from_tradeoff())

@@ -1,14 +1,14 @@
 """Girgis, Data, Diggavi, Suresh, Kairouz (CCS 2021): the upper bounds on the Renyi DP of the
 shuffle model as the toolkit registers them (girgis-upper-1 = Theorem 3.1, girgis-upper-2 =
-Theorem 3.3 corrected, girgis-upper-2-printed, girgis-corollary-3.2; digest seed-004 §0.1, §9).
+Theorem 3.3 corrected, girgis-upper-2-printed, girgis-corollary-3.2; errata: docs/errata.md).
 
-1. Theorem 3.1 with n_bar = m equals the digest's numerically stable form
+1. Theorem 3.1 with n_bar = m equals its numerically stable form
    (1/(lam-1)) log(1 + binom(lam,2) 4 sinh^2(eps0/2)/m + sum_{i>=3} binom(lam,i) i Gamma(i/2)
    (2 sinh^2(eps0)/m)^{i/2} + e^{eps0 lam - (n-1)/(8 e^eps0)}), term by term.
 2. At lam = 2 the sum is empty: Theorem 3.1 is log(1 + 4 sinh^2(eps0/2)/m + Chernoff).
 3. Orders as n -> oo (n_bar = (n-1)/(2 e^eps0) + theta, 0 <= theta <= 1, so the limits hold for
    the floor): n UB1 -> lam (e^eps0 - 1)^2 (the i >= 3 terms are O(n^{-3/2}) and the Chernoff term
-   e^{-Theta(n)}), n UB2 -> 2 lam^2 e^eps0 (e^eps0 - 1)^2/(lam - 1), n Cor 3.2 -> 2 lam (e^eps0 - 1)^2:
+   e^{-Theta(n)}), n UB2 -> 2 lam^2 e^eps0 (e^eps0 - 1)^2/(lam - 1), n Corollary 3.2 -> 2 lam (e^eps0 - 1)^2:
    Corollary 3.2 exceeds Theorem 3.1 by the factor 2 asymptotically, and UB2/UB1 -> 2 e^eps0 lam/(lam-1).
 4. Erratum of Theorem 3.3: the printed form at eps0 = 1 loses its first term
    (log(1 + e^{lam - (n-1)/8})/(lam-1)), which falls below the lower bound of Corollary 3.5
@@ -38,7 +38,7 @@ def _log_argument(expr):
 
 
 def check_stable_form(upper_1=None) -> bool:
-    """Theorem 3.1's terms against the sinh form (digest seed-004 §0.1), term by term."""
+    """Theorem 3.1's terms against the sinh form ((e^x - 1)^2/e^x = 4 sinh^2(x/2)), term by term."""
     expr = (F.UPPER_1.expr if upper_1 is None else upper_1).xreplace({F.NBAR: m})
     arg = _log_argument(expr)
     if arg is None or not is_zero(expr - sp.log(arg) / (LAM - 1)):
@@ -82,7 +82,7 @@ def leading_orders(upper_1=None, upper_2=None, corollary_3_2=None) -> dict:
     quadratic = u1.xreplace({s: 0 for s in sums})  # the i >= 3 terms: see check_higher_terms_vanish
     return {"UB1": leading(quadratic),
             "UB2": leading(F.UPPER_2.expr if upper_2 is None else upper_2),
-            "Cor 3.2": leading(F.COROLLARY_3_2.expr if corollary_3_2 is None else corollary_3_2)}
+            "Corollary 3.2": leading(F.COROLLARY_3_2.expr if corollary_3_2 is None else corollary_3_2)}
 
 
 def check_higher_terms_vanish() -> bool:
@@ -96,7 +96,7 @@ def check_higher_terms_vanish() -> bool:
 def check_leading_orders(orders=None) -> bool:
     orders = leading_orders() if orders is None else orders
     want = {"UB1": LAM * (E - 1) ** 2, "UB2": 2 * lam**2 * E * (E - 1) ** 2 / (lam - 1),
-            "Cor 3.2": 2 * LAM * (E - 1) ** 2}
+            "Corollary 3.2": 2 * LAM * (E - 1) ** 2}
     return all(is_zero(orders[k] - want[k]) for k in want)
 
 
@@ -154,7 +154,7 @@ def main() -> None:
         show_expr(f"   \\lim n\\,\\epsilon_{{\\mathrm{{{name.replace(' ', '~')}}}}}(\\lambda)", value)
     check("higher-terms-vanish", check_higher_terms_vanish())
     check("leading-orders", check_leading_orders(orders))
-    show_expr("   \\mathrm{Cor.~3.2}/\\mathrm{UB1}", sp.simplify(orders["Cor 3.2"] / orders["UB1"]))
+    show_expr("   \\mathrm{Corollary~3.2}/\\mathrm{UB1}", sp.simplify(orders["Corollary 3.2"] / orders["UB1"]))
     show_expr("   \\mathrm{UB2}/\\mathrm{UB1}", sp.simplify(orders["UB2"].subs(lam, LAM) / orders["UB1"]))
     print("\n4. Erratum of Theorem 3.3")
     show_expr("   \\text{printed at } \\epsilon_0 = 1", sp.simplify(F.UPPER_2_PRINTED.expr.subs(eps0, 1)))

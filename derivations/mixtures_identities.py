@@ -165,7 +165,7 @@ def main() -> None:
     show_expr("   \\int e^{-I^2/2}\\,dI", sp.sqrt(2 * sp.pi))
     check("thm-5.1", check_thm51())
     print("\n5. Proposition B.7: the length generator")
-    show_expr("   F(y)", fdivergence.LENGTH.expr)
+    show_expr("F(y)", fdivergence.LENGTH.expr)
     check("prop-b.7", check_prop_b7())
     check.finish()
 

@@ -1,5 +1,5 @@
 """Data of Girgis et al. (CCS 2021) Figures 2-5 and Chen, Cao, Ge (2024) Figures 2-3, computed by
-the toolkit (the parameters are the captions', digest seed-004 §6 and seed-001 §2.8). Plots them
+the toolkit (the parameters are those of the captions and of the papers' Section 4). Plots them
 when matplotlib is present. The claims these figures support are asserted in
 tests/figures/test_rdp.py.
 
@@ -50,7 +50,7 @@ def check_panel(curves: dict) -> bool:
 
 
 def figure_2(quick: bool) -> list:
-    """RDP of one shuffle: UB1 (Thm 3.1), UB2 (Thm 3.3), lower bound (Thm 3.4, exact), eq. (9)."""
+    """RDP of one shuffle: UB1 (Theorem 3.1), UB2 (Theorem 3.3), lower bound (Theorem 3.4, exact), eq. (9)."""
     out = []
     lam_grid = np.array([2, 5, 10, 20, 50, 100] if quick else [2, 5, 10, 20, 50, 100, 200, 500, 1000])
     n_grid = np.array([10**3, 10**4, 10**5, 10**6] if quick else [10**3, 10**4, 10**5, 10**6, 10**7])
@@ -66,12 +66,12 @@ def figure_2(quick: bool) -> list:
         cols = [fn(x) for x in xs]
         return {k: [c[k][0] for c in cols] for k in cols[0]}
 
-    out.append(table("Fig. 2a: eps0 = 0.1, n = 1e4", "lambda", lam_grid, curves(0.1, 10**4, lam_grid)))
-    out.append(table("Fig. 2b: eps0 = 0.1, lambda = 100", "n", n_grid, over(n_grid, lambda n: curves(0.1, int(n), 100))))
-    out.append(table("Fig. 2c: n = 1e4, lambda = 100", "eps0", e_grid, over(e_grid, lambda e: curves(e, 10**4, 100))))
-    out.append(table("Fig. 2d: eps0 = 3, n = 1e4", "lambda", lam_grid, curves(3.0, 10**4, lam_grid)))
-    out.append(table("Fig. 2e: eps0 = 3, lambda = 100", "n", n_grid, over(n_grid, lambda n: curves(3.0, int(n), 100))))
-    out.append(table("Fig. 2f: n = 1e6, lambda = 100", "eps0", e_grid, over(e_grid, lambda e: curves(e, 10**6, 100))))
+    out.append(table("Figure 2a: eps0 = 0.1, n = 1e4", "lambda", lam_grid, curves(0.1, 10**4, lam_grid)))
+    out.append(table("Figure 2b: eps0 = 0.1, lambda = 100", "n", n_grid, over(n_grid, lambda n: curves(0.1, int(n), 100))))
+    out.append(table("Figure 2c: n = 1e4, lambda = 100", "eps0", e_grid, over(e_grid, lambda e: curves(e, 10**4, 100))))
+    out.append(table("Figure 2d: eps0 = 3, n = 1e4", "lambda", lam_grid, curves(3.0, 10**4, lam_grid)))
+    out.append(table("Figure 2e: eps0 = 3, lambda = 100", "n", n_grid, over(n_grid, lambda n: curves(3.0, int(n), 100))))
+    out.append(table("Figure 2f: n = 1e6, lambda = 100", "eps0", e_grid, over(e_grid, lambda e: curves(e, 10**6, 100))))
     return out
 
 
@@ -94,15 +94,15 @@ def figure_3(quick: bool) -> list:
 
     n_grid = [10**3, 10**4, 10**5, 10**6] if quick else [10**3, 10**4, 10**5, 10**6, 10**7]
     e_grid = [0.5, 1.0, 2.0, 3.0] if quick else [0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
-    out = [table("Fig. 3a: eps0 = 0.1", "n", n_grid, over(n_grid, lambda n: row(0.1, n))),
-           table("Fig. 3b: n = 1e4", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**4))),
-           table("Fig. 3c: eps0 = 3", "n", n_grid[1:], over(n_grid[1:], lambda n: row(3.0, n))),
-           table("Fig. 3d: n = 1e5", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**5)))]
+    out = [table("Figure 3a: eps0 = 0.1", "n", n_grid, over(n_grid, lambda n: row(0.1, n))),
+           table("Figure 3b: n = 1e4", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**4))),
+           table("Figure 3c: eps0 = 3", "n", n_grid[1:], over(n_grid[1:], lambda n: row(3.0, n))),
+           table("Figure 3d: n = 1e5", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**5)))]
     return out
 
 
 def figure_4_5(quick: bool) -> list:
-    """T-fold composition, delta = 1e-8 (Fig. 4) and with Poisson subsampling gamma = 1e-3 (Fig. 5):
+    """T-fold composition, delta = 1e-8 (Figure 4) and with Poisson subsampling gamma = 1e-3 (Figure 5):
     UB1 route against the clone bound + KOV (exact, and the first author's notebook protocol)."""
     d = 1e-8
     T_grid = [1, 10, 100, 10**3, 10**4] if quick else [1, 3, 10, 30, 100, 10**3, 10**4, 10**5]
@@ -116,23 +116,23 @@ def figure_4_5(quick: bool) -> list:
         cols = [fn(x) for x in xs]
         return {k: [c[k] for c in cols] for k in cols[0]}
 
-    out = [table("Fig. 4a: eps0 = 0.5, n = 1e6", "T", T_grid + [10**5], over(T_grid + [10**5], lambda T: row(0.5, 10**6, T))),
-           table("Fig. 4d: eps0 = 2, n = 1e6", "T", T_grid, over(T_grid, lambda T: row(2.0, 10**6, T)))]
+    out = [table("Figure 4a: eps0 = 0.5, n = 1e6", "T", T_grid + [10**5], over(T_grid + [10**5], lambda T: row(0.5, 10**6, T))),
+           table("Figure 4d: eps0 = 2, n = 1e6", "T", T_grid, over(T_grid, lambda T: row(2.0, 10**6, T)))]
     if not quick:
         n_grid = [10**4, 10**5, 10**6, 10**7]
         e_grid = [0.25, 0.5, 1.0, 2.0, 3.0]
-        out += [table("Fig. 4b: eps0 = 0.5, T = 1e4", "n", n_grid, over(n_grid, lambda n: row(0.5, n, 10**4))),
-                table("Fig. 4c: n = 1e5, T = 1e4", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**5, 10**4))),
-                table("Fig. 4e: eps0 = 2, T = 1e4", "n", n_grid, over(n_grid, lambda n: row(2.0, n, 10**4))),
-                table("Fig. 4f: n = 1e6, T = 1e4", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**6, 10**4)))]
+        out += [table("Figure 4b: eps0 = 0.5, T = 1e4", "n", n_grid, over(n_grid, lambda n: row(0.5, n, 10**4))),
+                table("Figure 4c: n = 1e5, T = 1e4", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**5, 10**4))),
+                table("Figure 4e: eps0 = 2, T = 1e4", "n", n_grid, over(n_grid, lambda n: row(2.0, n, 10**4))),
+                table("Figure 4f: n = 1e6, T = 1e4", "eps0", e_grid, over(e_grid, lambda e: row(e, 10**6, 10**4)))]
     T5 = [10, 100, 10**3, 10**4] if quick else [10, 100, 10**3, 10**4, 10**5]
-    out += [table("Fig. 5a: eps0 = 3, gamma = 1e-3, n = 1e6", "T", T5, over(T5, lambda T: row(3.0, 10**6, T, 1e-3))),
-            table("Fig. 5b: eps0 = 3, gamma = 1e-3, n = 1e7", "T", T5, over(T5, lambda T: row(3.0, 10**7, T, 1e-3)))]
+    out += [table("Figure 5a: eps0 = 3, gamma = 1e-3, n = 1e6", "T", T5, over(T5, lambda T: row(3.0, 10**6, T, 1e-3))),
+            table("Figure 5b: eps0 = 3, gamma = 1e-3, n = 1e7", "T", T5, over(T5, lambda T: row(3.0, 10**7, T, 1e-3)))]
     return out
 
 
 def chen_figures(quick: bool) -> list:
-    """Chen et al. Fig. 2 (lambda = 4, n = 1e4, over eps0) and Fig. 3 (eps0 = 2, n = 1e4, over
+    """Chen et al. Figure 2 (lambda = 4, n = 1e4, over eps0) and Figure 3 (eps0 = 2, n = 1e4, over
     lambda): exact RDP of the clone pair, Corollary 2 and its refinement (approximations), Girgis
     et al.'s (5) and the lower bound (6) (Corollary 3.5)."""
     n = 10**4
@@ -140,22 +140,22 @@ def chen_figures(quick: bool) -> list:
     def curves(e0, lam):
         lam = np.atleast_1d(np.asarray(lam, dtype=float))
         hi = rdp.clone_pair_rdp(e0, n, lam, rtol=1e-6).upper
-        return {"exact pair (exact)": hi, "Cor. 2 (approximation)": rdp.CHEN_RDP.numpy()(e0, n, lam),
+        return {"exact pair (exact)": hi, "Corollary 2 (approximation)": rdp.CHEN_RDP.numpy()(e0, n, lam),
                 "refined (approximation)": lam * rdp.CHEN_GDP_REFINED(e0, n) ** 2 / 2,
-                "Girgis (5) (upper)": rdp.upper_1(e0, n, lam), "Cor. 3.5 (lower)": rdp.COROLLARY_3_5.numpy()(e0, n, lam)}
+                "Girgis Theorem 3.1 (upper)": rdp.upper_1(e0, n, lam), "Corollary 3.5 (lower)": rdp.COROLLARY_3_5.numpy()(e0, n, lam)}
 
     e_grid = [0.1, 0.5, 1.0, 2.0, 3.0, 4.0] if quick else list(np.round(np.arange(0.1, 4.01, 0.3), 2))
     cols = [curves(e, 4) for e in e_grid]
     lam_grid = [2, 4, 8, 16, 32, 64] if quick else [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
-    return [table("Chen Fig. 2: lambda = 4, n = 1e4", "eps0", e_grid, {k: [c[k][0] for c in cols] for k in cols[0]}),
-            table("Chen Fig. 3: eps0 = 2, n = 1e4", "lambda", lam_grid, curves(2.0, lam_grid))]
+    return [table("Chen Figure 2: lambda = 4, n = 1e4", "eps0", e_grid, {k: [c[k][0] for c in cols] for k in cols[0]}),
+            table("Chen Figure 3: eps0 = 2, n = 1e4", "lambda", lam_grid, curves(2.0, lam_grid))]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="coarser grids, fewer panels")
     parser.add_argument("--figures", default="2,3,4,chen",
-                        help="which: 2, 3, 4 (Girgis et al. Figs 4-5), chen (Chen et al. Figs 2-3)")
+                        help="which: 2, 3, 4 (Girgis et al. Figures 4-5), chen (Chen et al. Figures 2-3)")
     parser.add_argument("--plot", help="write a PNG of all panels")
     args = parser.parse_args()
     makers = {"2": figure_2, "3": figure_3, "4": figure_4_5, "chen": chen_figures}

@@ -2,8 +2,8 @@
 their Mironov variants), checked symbolically.
 
 1. Each conversion's two directions are inverses at every order lam > 1:
-   Mironov (2017), Prop. 3:  eps = rho + log(1/delta)/(lam - 1)  <->  delta = e^{(lam-1)(rho - eps)};
-   Balle et al. (2020), Thm 21 / Canonne, Kamath, Steinke (2020), Prop. 12 / Girgis et al. Lemma 2.1:
+   Mironov (2017), Proposition 3:  eps = rho + log(1/delta)/(lam - 1)  <->  delta = e^{(lam-1)(rho - eps)};
+   Balle et al. (2020), Theorem 21 / Canonne, Kamath, Steinke (2020), Proposition 12 / Girgis et al. Lemma 2.1:
    eps = rho + log((lam-1)/lam) - (log delta + log lam)/(lam - 1)
    <->  delta = e^{(lam-1)(rho - eps)} (1 - 1/lam)^lam / (lam - 1).
 2. Balle et al.'s conversion is never worse: eps_Mironov - eps_Balle = log(lam/(lam-1))

@@ -1,22 +1,22 @@
 """The closed forms of the shuffle model's Renyi DP side by side: their leading orders in n and
-their ratios (Girgis et al. CCS 2021, Erlingsson et al. 2019 as quoted there, Chen, Cao, Ge 2024;
-digest seed-001 §2.1, §2.7, seed-004 §0.1). This is Chen et al.'s Table 1, corrected.
+their ratios (Girgis et al. CCS 2021, Erlingsson et al. 2019 as quoted there, Chen, Cao, Ge 2024,
+Table 1 and Section 3.3). This is Chen et al.'s Table 1, corrected (docs/errata.md#chen2024-section-3-3).
 
 Every bound is lam c(eps0)/n + o(1/n) (n * eps(lam) computed as a limit, n_bar of Girgis et al.
 replaced by (n-1)/(2 e^eps0) + theta, 0 <= theta <= 1, which covers its floor; Theorem 3.1's i >= 3
 and Chernoff terms are o(1/n), see girgis_upper_bounds.py):
 
-    upper bound 1 (Thm 3.1)    lam (e^eps0 - 1)^2
-    eq. (9) (Erlingsson)       2 lam e^{4 eps0} (e^eps0 - 1)^2
-    lower bound (Cor 3.5)      lam (e^eps0 - 1)^2 / (2 e^eps0)
-    Chen Cor 2 (approx.)       2 lam e^eps0
-    refined limit (approx.)    2 lam e^eps0 tanh^2(eps0/2)
+    upper bound 1 (Theorem 3.1)    lam (e^eps0 - 1)^2
+    eq. (9) (Erlingsson)           2 lam e^{4 eps0} (e^eps0 - 1)^2
+    lower bound (Corollary 3.5)    lam (e^eps0 - 1)^2 / (2 e^eps0)
+    Chen Corollary 2 (approx.)     2 lam e^eps0
+    refined limit (approx.)        2 lam e^eps0 tanh^2(eps0/2)
 
-Ratios: upper 1 / lower = 2 e^eps0 (the gap between Girgis et al.'s bounds); Cor 2 / refined =
+Ratios: upper 1 / lower = 2 e^eps0 (the gap between Girgis et al.'s bounds); Corollary 2 / refined =
 coth^2(eps0/2); refined / lower = 4 e^{2 eps0}/(e^eps0 + 1)^2, in [1, 4): the refined Gaussian
-limit sits between the lower bound and 4 times it. Chen et al.'s §3.3 comparison with Girgis (5)
-(their transcription of Theorem 3.3) holds with the factor lam^2/(lam-1), not lam/(lam-1):
-UB2 / Cor 2 = lam (e^eps0 - 1)^2 / (lam - 1) (digest seed-001 §2.7).
+limit sits between the lower bound and 4 times it. Chen et al.'s Section 3.3 comparison with their
+eq. (5) (their transcription of Girgis et al.'s Theorem 3.3) holds with the factor lam^2/(lam-1),
+not lam/(lam-1): UB2 / Corollary 2 = lam (e^eps0 - 1)^2 / (lam - 1).
 
 Run: python derivations/shuffle_rdp_closed_forms.py   (prints LaTeX and one "check ...: ok" line per check)
 """
@@ -39,8 +39,8 @@ def _common(expr):
     return expr.xreplace({F.NBAR: (n - 1) / (2 * E) + theta}).subs({F.lam_int: LAM, lam: LAM})
 
 
-FORMULAS = {"UB1": F.UPPER_1, "UB2": F.UPPER_2, "eq. 9": F.ERLINGSSON_RDP, "Cor 3.5": F.COROLLARY_3_5,
-            "Cor 2": F.CHEN_RDP}
+FORMULAS = {"UB1": F.UPPER_1, "UB2": F.UPPER_2, "eq. 9": F.ERLINGSSON_RDP, "Corollary 3.5": F.COROLLARY_3_5,
+            "Corollary 2": F.CHEN_RDP}
 
 
 def leading_constants(overrides=None) -> dict:
@@ -52,8 +52,8 @@ def leading_constants(overrides=None) -> dict:
 
 
 EXPECTED = {"UB1": LAM * (E - 1) ** 2, "UB2": 2 * LAM**2 * E * (E - 1) ** 2 / (LAM - 1),
-            "eq. 9": 2 * LAM * sp.exp(4 * eps0) * (E - 1) ** 2, "Cor 3.5": LAM * (E - 1) ** 2 / (2 * E),
-            "Cor 2": 2 * LAM * E, "refined": 2 * LAM * E * sp.tanh(eps0 / 2) ** 2}
+            "eq. 9": 2 * LAM * sp.exp(4 * eps0) * (E - 1) ** 2, "Corollary 3.5": LAM * (E - 1) ** 2 / (2 * E),
+            "Corollary 2": 2 * LAM * E, "refined": 2 * LAM * E * sp.tanh(eps0 / 2) ** 2}
 
 
 def check_leading(constants=None) -> bool:
@@ -64,14 +64,14 @@ def check_leading(constants=None) -> bool:
 def check_ratios(constants=None) -> bool:
     c = leading_constants() if constants is None else constants
     x = sp.Symbol("x", positive=True)  # e^eps0 = 1 + x
-    refined_over_lower = sp.simplify((c["refined"] / c["Cor 3.5"]).rewrite(sp.exp))
+    refined_over_lower = sp.simplify((c["refined"] / c["Corollary 3.5"]).rewrite(sp.exp))
     in_x = sp.simplify(refined_over_lower.subs(eps0, sp.log(1 + x)))
     between = (sp.factor(in_x - 1).is_nonnegative and sp.factor(4 - in_x).is_positive)
-    return (is_zero(c["UB1"] / c["Cor 3.5"] - 2 * E, rewrite_exp=True)
-            and is_zero(c["Cor 2"] / c["refined"] - sp.coth(eps0 / 2) ** 2, rewrite_exp=True)
+    return (is_zero(c["UB1"] / c["Corollary 3.5"] - 2 * E, rewrite_exp=True)
+            and is_zero(c["Corollary 2"] / c["refined"] - sp.coth(eps0 / 2) ** 2, rewrite_exp=True)
             and is_zero(refined_over_lower - 4 * E**2 / (E + 1) ** 2)
             and bool(between)
-            and is_zero(c["UB2"] / c["Cor 2"] - LAM * (E - 1) ** 2 / (LAM - 1)))
+            and is_zero(c["UB2"] / c["Corollary 2"] - LAM * (E - 1) ** 2 / (LAM - 1)))
 
 
 def main() -> None:
@@ -85,10 +85,10 @@ def main() -> None:
         show_expr(f"   \\mathrm{{{name.replace(' ', '~')}}}", value)
     check("leading-orders", check_leading(constants))
     print("\nratios:")
-    show_expr("   \\mathrm{UB1}/\\mathrm{Cor~3.5}", sp.simplify((constants["UB1"] / constants["Cor 3.5"]).rewrite(sp.exp)))
-    show_expr("   \\mathrm{Cor~2}/\\mathrm{refined}", sp.coth(eps0 / 2) ** 2)
-    show_expr("   \\mathrm{refined}/\\mathrm{Cor~3.5}", 4 * E**2 / (E + 1) ** 2)
-    show_expr("   \\mathrm{UB2}/\\mathrm{Cor~2}", sp.simplify(constants["UB2"] / constants["Cor 2"]))
+    show_expr("   \\mathrm{UB1}/\\mathrm{Corollary~3.5}", sp.simplify((constants["UB1"] / constants["Corollary 3.5"]).rewrite(sp.exp)))
+    show_expr("   \\mathrm{Corollary~2}/\\mathrm{refined}", sp.coth(eps0 / 2) ** 2)
+    show_expr("   \\mathrm{refined}/\\mathrm{Corollary~3.5}", 4 * E**2 / (E + 1) ** 2)
+    show_expr("   \\mathrm{UB2}/\\mathrm{Corollary~2}", sp.simplify(constants["UB2"] / constants["Corollary 2"]))
     check("ratios", check_ratios(constants))
     check.finish()
 

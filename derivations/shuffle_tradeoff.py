@@ -1,8 +1,8 @@
-"""Wang, Su, Ye, Shokri, Su (NeurIPS 2023), Prop. 4.1, Thm 4.2 and Cor. 4.3: the toolkit's own
+"""Wang, Su, Ye, Shokri, Su (NeurIPS 2023), Proposition 4.1, Theorem 4.2 and Corollary 4.3: the toolkit's own
 formulas and code of dptheory.shuffle.fdp, checked symbolically and against exact rational
 computations (so a bug in the library makes this script exit 1).
 
-The registered formulas are ``shuffle-fdp-threshold`` (t_y of Cor. 4.3),
+The registered formulas are ``shuffle-fdp-threshold`` (t_y of Corollary 4.3),
 ``shuffle-fdp-prop-4.1-beta`` (the corrected knot, proven) and
 ``shuffle-fdp-prop-4.1-beta-printed`` (the printed knot, refuted). At eps0 = log 3 the paper's
 clone probability is 2/(e^eps0 + 1) = 1/2 and w = 1/4, so the pair (P0, Q0) has rational masses and
@@ -156,11 +156,11 @@ def main() -> None:
     for formula in (fdp.THRESHOLD, fdp.PROP_4_1_BETA, fdp.PROP_4_1_BETA_PRINTED):
         show_formula(formula)
     print("\n1. The mixing weight")
-    show_expr("   1 - 2w", sp.tanh(eps0 / 2))
+    show_expr("1 - 2w", sp.tanh(eps0 / 2))
     check("weights", check_weights())
     print("\n2-3. Corollary 4.3: the threshold and the conjugate of f_Shuffle")
     show_expr("   \\text{slope of } f_{\\rm Shuffle}", -(2 * W + (1 - 2 * W) / t))
-    show_expr("   t_y", sp.simplify(fdp.THRESHOLD.expr))
+    show_expr("t_y", sp.simplify(fdp.THRESHOLD.expr))
     check("threshold", check_threshold())
     check("conjugate", check_conjugate())
     print(f"\n4-5. Proposition 4.1 at eps0 = log 3, n = {N_KNOTS}: exact rational knots")

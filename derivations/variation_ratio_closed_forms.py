@@ -1,4 +1,5 @@
-"""Wang et al. (VLDB 2024), Theorems 4.2 and 4.3 and Table 1 (digest seed-002 §2, §7): what the
+"""Wang et al. (VLDB 2024), Theorems 4.2 and 4.3, Table 1 and Appendix F (errata:
+docs/errata.md#wang2024-theorem-4-2): what the
 printed Theorem 4.2 says, why its nesting must be corrected, the corrected monotonicity threshold,
 and the asymptotic orders (variation-ratio-analytic, -analytic-printed, -asymptotic, table1-*).
 
@@ -136,7 +137,7 @@ def main() -> None:
     for f in (vr.THEOREM_4_2, vr.THEOREM_4_2_PRINTED, vr.THEOREM_4_3, vr.TABLE_1["variation-ratio"]):
         show_formula(f)
     print("\n1. Appendix F: the ratio is at most 1 + F(C), with (log(4/delta) = ell)")
-    show_expr("   F(C)", sp.simplify(F))
+    show_expr("F(C)", sp.simplify(F))
     show_expr("   \\text{Theorem 4.2 (corrected) at } \\Omega = C", at_clone_count(vr.THEOREM_4_2.expr))
     check("theorem-4.2-is-log-1-plus-F", check_nesting())
     print("\n2. The printed nesting")
@@ -145,7 +146,7 @@ def main() -> None:
     show_expr("   \\lim_{n\\to\\infty}\\epsilon_{\\mathrm{printed}}", printed_limit())
     check("printed-does-not-vanish", check_printed_limit())
     print("\n3. Where F decreases (s = sqrt(C), u = sqrt(log(4/delta)/2))")
-    show_expr("   s^*", vr._S_STAR)
+    show_expr("s^*", vr._S_STAR)
     check("dF-ds-sign", check_monotonicity())
     check("threshold-root", check_threshold())
     print("\n4. Orders in n")

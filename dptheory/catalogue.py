@@ -40,9 +40,17 @@ FORMULA_MODULES = (
 
 
 def catalogue() -> dict[str, Formula]:
-    """Every formula of the toolkit, by name (sorted)."""
+    """Every formula of the toolkit, by name (sorted); each knows the module attribute that holds
+    it (:attr:`Formula.implemented_by`)."""
     for module in FORMULA_MODULES:
-        importlib.import_module(module)
+        mod = importlib.import_module(module)
+        for attribute, value in vars(mod).items():
+            if attribute.startswith("_"):
+                continue
+            held = {"": value} if isinstance(value, Formula) else value if isinstance(value, dict) else {}
+            for key, f in held.items():
+                if isinstance(f, Formula) and not f.implemented_by:
+                    f.implemented_by = f"{module}.{attribute}" + (f"[{key!r}]" if key != "" else "")
     return dict(sorted(registered().items()))
 
 

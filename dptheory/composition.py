@@ -24,7 +24,7 @@ from .precision import logsumexp
 
 
 def kov_optimal_epsilon(epsilon, delta, k, total_delta):
-    """Smallest (k - 2i) eps with 1 - (1-delta)^k (1 - delta_i) <= total_delta (KOV Thm 3.3);
+    """Smallest (k - 2i) eps with 1 - (1-delta)^k (1 - delta_i) <= total_delta (KOV Theorem 3.3);
     None when no i qualifies."""
     e = validate.nonnegative("epsilon", epsilon)
     d = validate.probability("delta", delta)

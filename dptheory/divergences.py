@@ -227,7 +227,8 @@ class Generator:
 
     @functools.cached_property
     def at_zero(self) -> float:
-        """F(0) = lim_{s -> 0+} F(s) (Wang et al. 2023, §B.3, corrected from lim F(s)/s)."""
+        """F(0) = lim_{s -> 0+} F(s) (Wang et al. 2023, Appendix B.3, corrected from lim F(s)/s:
+        docs/errata.md#wang2023-f-at-zero)."""
         sp, S = _sympy()
         return float(self.f0 if self.f0 is not None else sp.limit(self.expr, S, 0, "+"))
 
@@ -299,7 +300,7 @@ def hockey_stick_generator(epsilon) -> Generator:
 
 def power_generator(order) -> Generator:
     """F(s) = (s^lambda - lambda (s - 1) - 1) / (lambda (lambda - 1)), whose divergence is
-    (exp((lambda - 1) D_lambda) - 1) / (lambda (lambda - 1)) (Wang et al. 2023, §B.3)."""
+    (exp((lambda - 1) D_lambda) - 1) / (lambda (lambda - 1)) (Wang et al. 2023, Appendix B.3)."""
     sp, S = _sympy()
     lam = sp.nsimplify(order)
     return generator(f"power({order})", (S**lam - lam * (S - 1) - 1) / (lam * (lam - 1)))

@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 import mpmath
 import numpy as np
 
-from . import special
+from . import codegen, domain, special
 from .results import Kind, Status
 from .validate import ConditionError, DomainError
 
@@ -69,37 +69,10 @@ class Parts(NamedTuple):
     where: tuple = ()
 
 
-def _assumption_kinds(sym) -> list[tuple[str, str]]:
-    """The symbol's own assumptions as (LaTeX, kind) pairs, kind one of :data:`_PREDICATES`.
-
-    They cannot be sympy relationals: ``mu >= 0`` is already ``True`` for a nonnegative symbol.
-    """
-    sp = _sympy()
-    name = sp.latex(sym)
-    kinds = []
-    if sym.is_integer:
-        kinds.append((f"{name} \\in \\mathbb{{Z}}", "integer"))
-    if sym.is_positive:
-        kinds.append((f"{name} > 0", "positive"))
-    elif sym.is_nonnegative:
-        kinds.append((f"{name} \\geq 0", "nonnegative"))
-    if sym.is_finite is not False:
-        kinds.append((f"{name} \\text{{ finite}}", "finite"))
-    return kinds
 
 
-#: the predicates of the symbols' assumptions, on float arrays
-_PREDICATES: dict[str, Callable] = {
-    "integer": lambda v: np.all(v == np.floor(v)),
-    "positive": lambda v: np.all(v > 0),
-    "nonnegative": lambda v: np.all(v >= 0),
-    "finite": lambda v: np.all(np.isfinite(v)),
-}
 
 
-def _assumption_checks(sym) -> list[tuple[str, Callable]]:
-    """The symbol's own assumptions as (LaTeX, predicate on a float array) pairs."""
-    return [(text, _PREDICATES[kind]) for text, kind in _assumption_kinds(sym)]
 
 
 class _Signature(NamedTuple):
@@ -143,12 +116,20 @@ class Formula:
         A function of no argument returning the :class:`Parts` of this formula, or a mapping
         from formula names to :class:`Parts` (one builder may serve every formula of a module;
         it is called once). The expression is built on first use.
+    status_note : str
+        Where the status depends on the randomizer or the parameters: for which it differs
+        (text with inline math), e.g. "proven where it is at least Theorem 3.1, checked at each
+        evaluation". Shown beside the status everywhere the formula is listed.
+    template : str
+        How the right-hand side is displayed around the expression, ``"{}"`` by default; a rate
+        "up to a constant" is ``r"O\\left({}\\right)"``.
     """
 
     def __init__(self, name: str, expr: Any = None, params: tuple | None = None, *, kind: Kind, source: str,
                  lhs: str = "", conditions: tuple = (), erratum: str | None = None,
                  status: Status | None = None, description: str = "",
-                 build: Callable[[], Parts | Mapping[str, Parts]] | None = None) -> None:
+                 build: Callable[[], Parts | Mapping[str, Parts]] | None = None, status_note: str = "",
+                 template: str = "{}") -> None:
         if (build is None) == (expr is None):
             raise TypeError(f"formula {name!r}: give either expr and params, or build")
         if build is None and params is None:
@@ -162,6 +143,11 @@ class Formula:
         self.erratum = erratum
         self.status = status
         self.description = description
+        self.status_note = status_note
+        self.template = template
+        #: the module attribute that holds this formula (``dptheory.shuffle.clones.CLOSED_FORM``),
+        #: set by :func:`dptheory.catalogue.catalogue`; the methods that evaluate it name it in turn
+        self.implemented_by = ""
         self._build = build
         if build is None:
             self.__dict__["_parts"] = Parts(expr, tuple(params), tuple(conditions))
@@ -216,26 +202,48 @@ class Formula:
 
     # ------------------------------------------------------------------ display
     def latex(self) -> str:
-        """LaTeX of the expression in the papers' notation (:func:`dptheory.latex.to_latex`:
-        the normal CDF as ``\\Phi``, binomial coefficients, named functions), with the
+        """LaTeX of the formula on one line, in the papers' notation
+        (:func:`dptheory.presentation.notation.to_latex`: the normal CDF as ``\\Phi``, binomial
+        coefficients, named functions and sub-expressions, positive terms first), with the
         left-hand side when one is set."""
-        from .latex import to_latex
+        from .presentation.notation import to_latex
 
-        body = to_latex(self._shown()[0])
+        body = self.template.format(to_latex(self._shown()[0]))
         return f"{self.lhs} = {body}" if self.lhs else body
+
+    def display_lines(self, width: float | None = None) -> list[str]:
+        """The formula as the lines of a displayed equation: one line when it fits ``width``
+        characters of display math (:data:`dptheory.presentation.notation.DISPLAY_WIDTH` by
+        default), else broken before a top-level sign (inside a logarithm or a sum too), as
+        ``multline`` sets it (:func:`dptheory.presentation.notation.display_lines`)."""
+        from .presentation.notation import display_lines
+
+        return display_lines(self._shown()[0], lhs=self.lhs, template=self.template, width=width)
 
     def where_latex(self) -> list[str]:
         """The definitions of the named sub-expressions, as LaTeX (``\\Omega = ...``, ``F(C) = ...``),
         in the order the builder lists them; empty for a formula without named parts."""
-        from .latex import to_latex
+        return [" ".join(lines) for lines in self.where_display_lines(width=float("inf"))]
+
+    def where_display_lines(self, width: float | None = None) -> list[list[str]]:
+        """Each named sub-expression's definition as the lines of a displayed equation (see
+        :meth:`display_lines`)."""
+        from .presentation.notation import display_lines, to_latex
 
         out = []
         for name, definition in (self._built.where if self._build is not None else ()):
             if isinstance(definition, _sympy().Lambda):
-                out.append(f"{to_latex(name(*definition.variables))} = {to_latex(definition.expr)}")
+                out.append(display_lines(definition.expr, lhs=to_latex(name(*definition.variables)), width=width))
             else:
-                out.append(f"{to_latex(name)} = {to_latex(definition)}")
+                out.append(display_lines(definition, lhs=to_latex(name), width=width))
         return out
+
+    def status_text(self) -> str:
+        """The status with, where it depends on the randomizer or the parameters, for which
+        (text with inline math): ``"unproven (proven where ...)"``."""
+        if self.status is None:
+            return ""
+        return f"{self.status} ({self.status_note})" if self.status_note else str(self.status)
 
     def all_conditions(self) -> list:
         return list(self.conditions)
@@ -247,12 +255,12 @@ class Formula:
         ``\\delta > 0`` and ``\\delta < 1`` give ``0 < \\delta < 1``); the conditions
         between parameters follow, each once. Only the display is merged: the checks use every
         condition as given."""
-        from .latex import to_latex
+        from .presentation.notation import to_latex
 
-        ranges, joint = merged_conditions(self.params, list(self._shown()[1]))
+        ranges, joint = domain.merged_conditions(self.params, list(self._shown()[1]))
         for sym in list(ranges):  # in turn: an end dropped no longer supports another's
-            ranges[sym] = _without_implied(sym, ranges[sym], joint, ranges)
-        out = [text for sym, domain in ranges.items() if (text := _range_latex(sym, domain, to_latex))]
+            ranges[sym] = domain.without_implied(sym, ranges[sym], joint, ranges)
+        out = [text for sym, allowed in ranges.items() if (text := domain.range_latex(sym, allowed, to_latex))]
         out.extend(to_latex(c) for c in joint)
         return out
 
@@ -264,24 +272,25 @@ class Formula:
         """The formula, its named sub-expressions and its validity domain, typeset once:
         ``lhs = expr, \\quad \\text{where } \\Omega = ..., \\quad \\text{for } ...``."""
         names = ",\\ ".join(self.where_latex())
-        domain = self.conditions_line()
+        valid = self.conditions_line()
         return (self.latex() + (f", \\quad \\text{{where }} {names}" if names else "")
-                + (f", \\quad \\text{{for }} {domain}" if domain else ""))
+                + (f", \\quad \\text{{for }} {valid}" if valid else ""))
 
     @property
     def bib_keys(self) -> list[str]:
-        """The BibTeX keys of the papers the source names (:func:`dptheory.latex.cite_keys`)."""
-        from .latex import cite_keys
+        """The BibTeX keys of the papers the source names
+        (:func:`dptheory.presentation.citations.cite_keys`)."""
+        from .presentation.citations import cite_keys
 
         return cite_keys(self.source)
 
     def _repr_latex_(self) -> str:
         """Jupyter display: the formula with its conditions, kind, status and source."""
-        from .latex import escape
+        from .presentation.latex import text
 
-        status = "" if self.status is None else f", {self.status}"
-        return (f"$\\displaystyle {self.latex_with_conditions()}"
-                f"\\quad\\text{{({escape(str(self.kind) + status)}; {escape(self.source)})}}$")
+        status = "" if self.status is None else f", {self.status_text()}"
+        return (f"$\\displaystyle {self.latex_with_conditions()}$ "
+                f"({text(str(self.kind) + status)}; {text(self.source)})")
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -291,10 +300,12 @@ class Formula:
             "conditions": self.conditions_latex(),
             "kind": str(self.kind),
             "status": None if self.status is None else str(self.status),
+            "status_note": self.status_note,
             "source": self.source,
             "erratum": self.erratum,
             "params": [str(p) for p in self.params],
             "description": self.description,
+            "implemented_by": self.implemented_by,
         }
 
     # ------------------------------------------------------------------ symbolic
@@ -302,7 +313,7 @@ class Formula:
         """The same formula with another expression (same parameters, conditions and labels)."""
         return Formula(self.name + suffix, expr, self.params, kind=self.kind, source=self.source, lhs=self.lhs,
                        conditions=self.conditions, erratum=self.erratum, status=self.status,
-                       description=self.description)
+                       description=self.description, status_note=self.status_note, template=self.template)
 
     def simplify(self) -> "Formula":
         """The same formula with a simplified expression."""
@@ -358,12 +369,12 @@ class Formula:
         if entry is not None:
             params = entry["params"]
             return _Signature(tuple(p[0] for p in params), tuple(p[1] for p in params), tuple(p[2] for p in params),
-                              tuple(tuple((text, _PREDICATES[kind]) for text, kind in p[3]) for p in params),
+                              tuple(tuple((text, domain.PREDICATES[kind]) for text, kind in p[3]) for p in params),
                               tuple(p[4] for p in params))
         sp = _sympy()
         return _Signature(tuple(s.name for s in self.params), tuple(_kw(s) for s in self.params),
                           tuple(bool(s.is_integer) for s in self.params),
-                          tuple(tuple(_assumption_checks(s)) for s in self.params),
+                          tuple(tuple(domain.assumption_checks(s)) for s in self.params),
                           tuple(sp.latex(s) for s in self.params))
 
     def _bind(self, args: tuple, kwargs: Mapping[str, Any]) -> list:
@@ -410,7 +421,7 @@ class Formula:
                 return f"{sp.latex(sym)} \\in \\mathbb{{R}}"
             if np.isnan(arr):
                 return f"{sp.latex(sym)} \\in \\mathbb{{R}}"
-            for text, pred in _assumption_checks(sym):
+            for text, pred in domain.assumption_checks(sym):
                 if not pred(arr):
                     return text
         subs = {sym: val if isinstance(val, sp.Basic) else sp.Float(str(mpmath.mpf(val)), 30)
@@ -452,11 +463,21 @@ class Formula:
         failed = self.failed_condition(*args, **kwargs)
         if failed is not None:
             values = self._bind(args, kwargs)
-            shown = ", ".join(f"{k}={v!r}" for k, v in zip(self._signature.keywords, values))
             plain = " (an integer)" if "mathbb{Z}" in failed else ""
             raise ConditionError(
-                f"{self.name} ({self.source}) does not hold at {shown}: condition ${failed}${plain} fails"
-            )
+                f"{self.name} does not hold at {self._at(values)}: condition ${failed}${plain} fails")
+
+    def _at(self, values) -> str:
+        """Parameter values as inline math: "$\\epsilon_{0} = 1$, $n = 10^{6}$"."""
+        from .presentation.latex import fmt_float
+
+        shown = []
+        for name, value in zip(self._signature.latex, values):
+            try:
+                shown.append(f"${name} = {fmt_float(float(value))}$")
+            except (TypeError, ValueError):
+                shown.append(f"${name} = {value}$")
+        return ", ".join(shown)
 
     # ------------------------------------------------------------------ numerics
     @functools.cached_property
@@ -466,8 +487,8 @@ class Formula:
         by :meth:`with_expr` may share the name, not the expression)."""
         if self._build is None or _REGISTRY.get(self.name) is not self:
             return None
-        entry = _generated_formulas().get(self.name)
-        if entry is None or entry["builder"] != _builder_fingerprint(self._build):
+        entry = codegen.generated_formulas().get(self.name)
+        if entry is None or entry["builder"] != codegen.builder_fingerprint(self._build):
             return None  # the builder changed since the module was generated: lambdify afresh
         return entry
 
@@ -475,28 +496,28 @@ class Formula:
         entry = self._generated_entry
         if entry is None:
             return sympy_version()
-        return _compile(self.name, *entry[which])
+        return codegen.compile_source(self.name, *entry[which])
 
     @functools.cached_property
     def _np(self) -> Callable:
-        return self._compiled("numpy", lambda: _lambdify(self.params, self.expr, special.numpy_modules()))
+        return self._compiled("numpy", lambda: codegen.lambdify(self.params, self.expr, special.numpy_modules()))
 
     @functools.cached_property
     def _np_conditions(self) -> list[tuple[str, Callable]]:
         entry = self._generated_entry
         if entry is not None:
-            return [(text, _compile(self.name, source, names)) for text, source, names in entry["conditions"]]
+            return [(text, codegen.compile_source(self.name, source, names)) for text, source, names in entry["conditions"]]
         sp = _sympy()
-        return [(sp.latex(c), _lambdify(self.params, c, special.numpy_modules())) for c in self.all_conditions()]
+        return [(sp.latex(c), codegen.lambdify(self.params, c, special.numpy_modules())) for c in self.all_conditions()]
 
     @functools.cached_property
     def _mp_conditions(self) -> list[tuple[str, Callable]]:
         entry = self._generated_entry
-        return [(text, _compile(self.name, source, names)) for text, source, names in entry["mp_conditions"]]
+        return [(text, codegen.compile_source(self.name, source, names)) for text, source, names in entry["mp_conditions"]]
 
     @functools.cached_property
     def _mp(self) -> Callable:
-        return self._compiled("mpmath", lambda: _lambdify(self.params, self.expr, special.MPMATH_MODULES))
+        return self._compiled("mpmath", lambda: codegen.lambdify(self.params, self.expr, special.MPMATH_MODULES))
 
     def generated(self) -> dict:
         """The data of this formula's entry in the generated file (what :meth:`numpy` and
@@ -505,14 +526,14 @@ class Formula:
         expression and from each condition, with where each global name it uses comes from."""
         sp = _sympy()
         return {
-            "builder": _builder_fingerprint(self._build),
-            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(_assumption_kinds(s)), sp.latex(s))
+            "builder": codegen.builder_fingerprint(self._build),
+            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(domain.assumption_kinds(s)), sp.latex(s))
                             for s in self.params),
-            "numpy": _lambdified_source(self.params, self.expr, special.numpy_modules()),
-            "mpmath": _lambdified_source(self.params, self.expr, special.MPMATH_MODULES),
-            "conditions": tuple((sp.latex(c),) + _lambdified_source(self.params, c, special.numpy_modules())
+            "numpy": codegen.lambdified_source(self.params, self.expr, special.numpy_modules()),
+            "mpmath": codegen.lambdified_source(self.params, self.expr, special.MPMATH_MODULES),
+            "conditions": tuple((sp.latex(c),) + codegen.lambdified_source(self.params, c, special.numpy_modules())
                                 for c in self.all_conditions()),
-            "mp_conditions": tuple((sp.latex(c),) + _lambdified_source(self.params, c, special.MPMATH_MODULES)
+            "mp_conditions": tuple((sp.latex(c),) + codegen.lambdified_source(self.params, c, special.MPMATH_MODULES)
                                    for c in self.all_conditions()),
         }
 
@@ -532,11 +553,9 @@ class Formula:
                 def fail(text, ok):
                     ok = np.broadcast_to(np.asarray(ok, dtype=bool), np.broadcast(*ordered).shape)
                     where = tuple(np.argwhere(~ok)[0]) if ok.ndim else ()
-                    shown = ", ".join(f"{kw}={float(np.broadcast_to(a, ok.shape)[where])!r}"
-                                      for kw, a in zip(sig.keywords, ordered))
+                    shown = self._at([float(np.broadcast_to(a, ok.shape)[where]) for a in ordered])
                     plain = " (an integer)" if "mathbb{Z}" in text else ""
-                    raise ConditionError(f"{self.name} ({self.source}) does not hold at {shown}: "
-                                         f"condition ${text}${plain} fails")
+                    raise ConditionError(f"{self.name} does not hold at {shown}: condition ${text}${plain} fails")
 
                 for checks, arr in zip(sig.checks, ordered):
                     for text, pred in checks:
@@ -554,7 +573,7 @@ class Formula:
                 out = self._np(*args_np)
             out = np.asarray(out, dtype=float)
             if np.isnan(out).any():
-                shown = ", ".join(f"{name} = {np.asarray(a).ravel()[0]:g}" for name, a in zip(sig.names, ordered))
+                shown = self._at([np.asarray(a).ravel()[0] for a in ordered])
                 raise ConditionError(
                     f"{self.name} is undefined at {shown}: the expression has no real value there "
                     "(a logarithm or root of a negative number)")
@@ -594,126 +613,18 @@ class Formula:
         return self.numpy()(*args, **kwargs)
 
 
-# ---------------------------------------------------------------------- generated functions
-@functools.lru_cache(maxsize=1)
-def _generated_formulas() -> dict:
-    """The entries of ``generated_formulas.json`` (written by
-    :func:`dptheory.catalogue.generated_text`; empty if it is missing)."""
-    import json
-    import os
-
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated_formulas.json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)["formulas"]
-    except FileNotFoundError:  # pragma: no cover - the file ships with the package
-        return {}
 
 
-@functools.lru_cache(maxsize=None)
-def _builder_fingerprint(build) -> str:
-    """SHA-256 of the builder's source text: a generated entry whose builder has been edited
-    since is not used (the formula is lambdified afresh, and tests/test_formula.py fails until
-    the module is regenerated)."""
-    import hashlib
-    import inspect
-
-    try:
-        text = inspect.getsource(build)
-    except (OSError, TypeError):
-        return ""
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _lambdify(params, expr, modules) -> Callable:
-    return _sympy().lambdify(params, expr, modules=modules)
 
 
-#: the modules a generated function's global names are looked up in, in this order
-_NAME_SOURCES = ("dptheory.special", "numpy", "scipy.special", "mpmath", "math", "functools", "builtins")
 
 
-def _lambdified_source(params, expr, modules) -> tuple[str, tuple]:
-    """(source, names) of the function sympy lambdifies: the source with its dummy arguments
-    renamed deterministically, and each global name it uses with where it comes from,
-    ``(name, "module:attribute")`` or ``(name, "module")`` for a module."""
-    import ast
-    import builtins
-    import importlib
-    import inspect
-    import re
-
-    fn = _lambdify(params, expr, modules)
-    source = inspect.getsource(fn)
-    dummies: dict[str, str] = {}
-    source = re.sub(r"\b_?Dummy_\d+\b", lambda m: dummies.setdefault(m.group(0), f"_arg{len(dummies)}"), source)
-    tree = ast.parse(source)
-    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    stored |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for a in n.args.args}
-    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - stored)
-    names = []
-    for name in used:
-        if name in fn.__globals__:
-            obj = fn.__globals__[name]
-        elif hasattr(builtins, name):
-            obj = getattr(builtins, name)
-        else:
-            raise LookupError(f"lambdified name {name!r} is not defined")
-        where = None
-        if inspect.ismodule(obj):
-            where = obj.__name__
-        else:
-            for module in _NAME_SOURCES:
-                mod = importlib.import_module(module)
-                attrs = [a for a in (name, getattr(obj, "__name__", None)) if a and getattr(mod, a, None) is obj]
-                if attrs:
-                    where = f"{module}:{attrs[0]}"
-                    break
-        if where is None:
-            raise LookupError(f"lambdified name {name!r} = {obj!r} is in none of {_NAME_SOURCES}")
-        names.append((name, where))
-    return source, tuple(names)
 
 
-def _compile(formula_name: str, source: str, names: tuple) -> Callable:
-    """The function of a generated source, its global names imported from where they come from
-    (scipy.special only by the formulas that use it)."""
-    import importlib
-
-    namespace: dict[str, Any] = {}
-    for name, where in names:
-        module, _, attribute = where.partition(":")
-        obj = importlib.import_module(module)
-        namespace[name] = getattr(obj, attribute) if attribute else obj
-    exec(compile(source, f"<generated: {formula_name}>", "exec"), namespace)  # noqa: S102 - our own generated code
-    return namespace["_lambdifygenerated"]
 
 
-def merged_conditions(params, conditions) -> tuple[dict, list]:
-    """The validity domain in its simplest form: ``(ranges, joint)``.
-
-    ``ranges`` maps each parameter (and each symbol constrained alone by a condition) to the
-    sympy set of its values allowed by its assumptions and by every condition on it alone;
-    ``joint`` lists the conditions between several symbols, each once (and those sympy cannot
-    solve), in the given order.
-    """
-    sp = _sympy()
-    ranges: dict = {sym: _assumed_set(sym) for sym in params}
-    joint: list = []
-    for cond in conditions:
-        free = getattr(cond, "free_symbols", set())
-        if len(free) == 1:
-            (sym,) = free
-            try:
-                allowed = cond.as_set()
-            except (NotImplementedError, TypeError, ValueError):  # sympy cannot solve it: kept as a joint condition
-                allowed = None
-            if isinstance(allowed, sp.Set):
-                ranges[sym] = ranges.get(sym, _assumed_set(sym)).intersect(allowed)
-                continue
-        if not any(cond == seen for seen in joint):
-            joint.append(cond)
-    return ranges, joint
 
 
 def _expand(expr, where):
@@ -732,98 +643,12 @@ def _expand(expr, where):
     raise ValueError("named sub-expressions that refer to each other in a cycle")
 
 
-def _without_implied(sym, domain, joint, ranges):
-    """``domain`` without the ends implied by a joint condition (for the display only).
-
-    A joint condition ``sym > g`` (or ``>=``, or the reverse ``<``), with ``sym`` absent from
-    ``g``, implies the lower end ``sym > a`` when ``g - a`` is proven nonnegative (positive, for
-    a strict end implied by a non-strict condition) by sympy's assumptions, the other symbols
-    taken with the signs of their merged ranges: ``v_2 > v_1^2`` implies ``v_2 > 0``. An end is
-    dropped only on such a proof; anything sympy cannot decide stays (sound, not complete)."""
-    sp = _sympy()
-    if not isinstance(domain, sp.Interval) or sym.is_integer:  # an integer range prints as a set: kept
-        return domain
-    signs = {}
-    for other, dom in ranges.items():
-        if other is sym or not isinstance(dom, sp.Interval) or getattr(other, "is_Symbol", False) is False:
-            continue
-        if dom.inf.is_number and dom.inf >= 0:
-            positive = dom.inf > 0 or dom.left_open
-            signs[other] = sp.Dummy(other.name, positive=True) if positive else sp.Dummy(other.name, nonnegative=True)
-    lo, hi, left_open, right_open = domain.inf, domain.sup, domain.left_open, domain.right_open
-    for cond in joint:
-        if not isinstance(cond, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
-            continue
-        big, small = (cond.lhs, cond.rhs) if isinstance(cond, (sp.StrictGreaterThan, sp.GreaterThan)) else (cond.rhs, cond.lhs)
-        strict = isinstance(cond, (sp.StrictGreaterThan, sp.StrictLessThan))
-        for this, other_side, is_lower in ((big, small, True), (small, big, False)):
-            if this != sym or sym in other_side.free_symbols:
-                continue
-            end = lo if is_lower else hi
-            if not end.is_finite:
-                continue
-            gap = (other_side - end) if is_lower else (end - other_side)
-            gap = gap.xreplace({k: v for k, v in signs.items() if k in gap.free_symbols})
-            end_open = left_open if is_lower else right_open
-            proven = gap.is_positive if (end_open and not strict) else gap.is_nonnegative
-            if proven:
-                if is_lower:
-                    lo, left_open = sp.S.NegativeInfinity, True
-                else:
-                    hi, right_open = sp.S.Infinity, True
-    if lo is domain.inf and hi is domain.sup:
-        return domain
-    return sp.Interval(lo, hi, left_open, right_open)
 
 
-def _assumed_set(sym):
-    """The set of reals a symbol's assumptions allow."""
-    sp = _sympy()
-    if sym.is_positive:
-        return sp.Interval.open(0, sp.oo)
-    if sym.is_nonnegative:
-        return sp.Interval(0, sp.oo)
-    if sym.is_negative:
-        return sp.Interval.open(-sp.oo, 0)
-    if sym.is_nonpositive:
-        return sp.Interval(-sp.oo, 0)
-    return sp.S.Reals
 
 
-def _range_latex(sym, domain, to_latex) -> str:
-    """One parameter's range as LaTeX: ``\\mu > 0``, ``0 < \\delta < 1``,
-    ``n \\in \\{2, 3, \\dots\\}``; empty for an unconstrained real."""
-    sp = _sympy()
-    name = to_latex(sym)
-    if sym.is_integer and isinstance(domain, sp.Interval) and domain.inf.is_number and domain.inf.is_finite:
-        low = sp.floor(domain.inf) + 1 if (domain.left_open and domain.inf.is_integer) else sp.ceiling(domain.inf)
-        if domain.sup is sp.oo:
-            return f"{name} \\in \\{{{to_latex(low)}, {to_latex(low + 1)}, \\dots\\}}"
-        if domain.sup.is_number:
-            high = sp.ceiling(domain.sup) - 1 if (domain.right_open and domain.sup.is_integer) else sp.floor(domain.sup)
-            return f"{name} \\in \\{{{to_latex(low)}, \\dots, {to_latex(high)}\\}}"
-    if sym.is_integer:
-        whole = "" if domain == sp.S.Reals else f",\\ {_interval_latex(name, domain, to_latex)}"
-        return f"{name} \\in \\mathbb{{Z}}{whole}"
-    if domain == sp.S.Reals:
-        return ""
-    return _interval_latex(name, domain, to_latex)
 
 
-def _interval_latex(name: str, domain, to_latex) -> str:
-    sp = _sympy()
-    lt, le, gt, ge = "<", "\\leq", ">", "\\geq"
-    if isinstance(domain, sp.Interval):
-        lo, hi = domain.inf, domain.sup
-        if hi is sp.S.Infinity:  # x > a reads better than a < x
-            return f"{name} {gt if domain.left_open else ge} {to_latex(lo)}"
-        right = f" {lt if domain.right_open else le} {to_latex(hi)}"
-        if lo is sp.S.NegativeInfinity:
-            return f"{name}{right}"
-        return f"{to_latex(lo)} {lt if domain.left_open else le} {name}{right}"
-    if isinstance(domain, sp.FiniteSet) and len(domain) == 1:
-        return f"{name} = {to_latex(next(iter(domain)))}"
-    return f"{name} \\in {to_latex(domain)}"
 
 
 def _kw(sym) -> str:

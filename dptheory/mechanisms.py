@@ -178,7 +178,7 @@ class GaussianMechanism(_AdditiveNoise):
 
     name = "gaussian"
     noise = "sigma"
-    source = "Dong, Roth, Su (2022), Theorem 2.7 (Gaussian mechanism is mu-GDP); Mironov (2017), Prop. 7"
+    source = "Dong, Roth, Su (2022), Theorem 2.7 (Gaussian mechanism is mu-GDP); Mironov (2017), Proposition 7"
 
     def __init__(self, sigma, sensitivity=1.0):
         super().__init__(sigma, sensitivity)
@@ -203,12 +203,17 @@ class GaussianMechanism(_AdditiveNoise):
                       params={"mu": self.mu, "delta": d})
 
     def rdp(self, orders) -> Curve:
-        """lambda mu^2 / 2 (Mironov 2017, Prop. 7): three correctly rounded operations."""
+        """lambda mu^2 / 2 (Mironov 2017, Proposition 7): three correctly rounded operations."""
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
         mu_lo, mu_hi = self._mu_bounds()
         lo = rounding.down_nonneg(o * mu_lo * mu_lo / 2, rel_err=3 * EPS)
         hi = rounding.up(o * mu_hi * mu_hi / 2, rel_err=3 * EPS)
         return self._curve(o, lo, hi, {"mu": self.mu})
+
+
+#: the source of the Laplace mechanism's epsilon(delta): its privacy profile inverted
+LAPLACE_PROFILE_SOURCE = ("Laplace privacy profile derived here from the trade-off function of Dong, Roth, Su (2022), "
+                          "inverted (docs/errata.md#derived-laplace-profile)")
 
 
 class LaplaceMechanism(_AdditiveNoise):
@@ -222,9 +227,10 @@ class LaplaceMechanism(_AdditiveNoise):
         return _tradeoff().laplace(self.mu)
 
     def delta(self, epsilon):
-        """delta(epsilon) = (1 - e^{(eps - mu)/2})_+ for eps >= 0 (Kaissis et al. 2024, §1.11, the
-        formula ``laplace-delta``), 1 - e^eps + e^eps delta(-eps) below 0 (the profile of a
-        symmetric trade-off, §1.4), at mu = sensitivity / scale exactly, correctly rounded: 0.0
+        """delta(epsilon) = (1 - e^{(eps - mu)/2})_+ for eps >= 0 (the formula ``laplace-delta``,
+        derived here: docs/errata.md#derived-laplace-profile), 1 - e^eps + e^eps delta(-eps) below 0
+        (the profile of a symmetric trade-off, docs/errata.md#derived-symmetric-profile), at
+        mu = sensitivity / scale exactly, correctly rounded: 0.0
         where eps >= mu (decided exactly), else by mpmath (:func:`dptheory.precision.mp_nearest`;
         the difference eps - mu cancels near mu, which its two precisions detect)."""
         from fractions import Fraction
@@ -246,7 +252,7 @@ class LaplaceMechanism(_AdditiveNoise):
 
     def epsilon(self, delta) -> Result:
         """delta(epsilon) = 1 - e^{(epsilon - mu)/2} for epsilon <= mu inverted:
-        epsilon = max(0, mu + 2 log1p(-delta)) (Kaissis et al. 2024, §1.11)."""
+        epsilon = max(0, mu + 2 log1p(-delta)) (docs/errata.md#derived-laplace-profile)."""
         d = validate.delta("delta", delta)
         mu_lo, mu_hi = self._mu_bounds()
         l1 = math.log1p(-d)
@@ -258,7 +264,7 @@ class LaplaceMechanism(_AdditiveNoise):
         v_lo, e_lo = at(mu_lo)
         v_hi, e_hi = at(mu_hi)
         return Result("epsilon", rounding.down_nonneg(v_lo, e_lo), rounding.up_nonneg(v_hi, e_hi), Kind.EXACT,
-                      Status.PROVEN, f"{self.name}-profile", "Kaissis et al. (2024), §1.11 (Laplace privacy profile), inverted",
+                      Status.PROVEN, f"{self.name}-profile", LAPLACE_PROFILE_SOURCE,
                       params={"mu": self.mu, "delta": d})
 
     def rdp(self, orders) -> Curve:

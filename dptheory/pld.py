@@ -75,7 +75,7 @@ _NEG_INF = -math.inf
 #: direct (log-space) convolution when the product of the two supports is at most this
 DIRECT_MAX_PRODUCTS = 200_000
 
-#: Higham (2002, Thm 24.2) bounds the relative 2-norm error of a radix-2 FFT by log2(N) eta with
+#: Higham (2002, Theorem 24.2) bounds the relative 2-norm error of a radix-2 FFT by log2(N) eta with
 #: eta = mu + gamma_4 (sqrt 2 + mu) ~ 7 u for accurately computed twiddle factors (mu ~ u); a
 #: convolution takes two forward transforms, a pointwise product and an inverse transform. The
 #: bound used, FFT_ERROR_FACTOR u (log2 N + 2) (||a||_2 ||b||_1 + ||a||_1 ||b||_2), is three
@@ -87,7 +87,7 @@ FFT_ERROR_FACTOR = 60.0
 DEFAULT_TAIL_MASS = 1e-16
 
 SOURCE = ("privacy loss distribution with pessimistic discretisation (Meiser, Mohammadi 2018; Koskela, Jalko, "
-          "Honkela 2020); composition of dominating pairs (Zhu, Dong, Wang 2022, Thm 10)")
+          "Honkela 2020); composition of dominating pairs (Zhu, Dong, Wang 2022, Theorem 10)")
 
 
 def _log(x):

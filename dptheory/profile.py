@@ -5,7 +5,7 @@ epsilon; its inverse epsilon(delta) = inf{epsilon >= 0 : delta(epsilon) <= delta
 the one inverter, :func:`dptheory.inverse.epsilon_bracket`, from a certified enclosure of
 log delta.
 
-Gaussian DP (Dong, Roth, Su 2022, Cor. 2.13):
+Gaussian DP (Dong, Roth, Su 2022, Corollary 2.13):
 ``delta_mu(epsilon) = Phi(-epsilon/mu + mu/2) - e^epsilon Phi(-epsilon/mu - mu/2)``.
 
 Three ways to evaluate it:
@@ -221,7 +221,7 @@ def gdp_log_delta(mu, epsilon, digits=None):
 
 
 def gdp_delta(mu, epsilon, digits=None):
-    """The mu-GDP privacy profile delta_mu(epsilon) (Dong, Roth, Su 2022, Cor. 2.13).
+    """The mu-GDP privacy profile delta_mu(epsilon) (Dong, Roth, Su 2022, Corollary 2.13).
 
     The float64 path returns the correctly rounded value (the float nearest to delta, ties to
     even): 0.0 or a subnormal where delta is below the float range, as scipy's functions do; for
@@ -286,7 +286,7 @@ def _log_enclosure(mu_v: float, e: float, tol: float, digits: int | None) -> tup
 
 def composed_mu(mu, compositions=1) -> tuple[float, float]:
     """Certified ``(lower, upper)`` of sqrt(T) mu, the GDP parameter of T compositions of a
-    mu-GDP mechanism (Dong, Roth, Su 2022, Cor. 3.3); both ends are ``mu`` for T = 1."""
+    mu-GDP mechanism (Dong, Roth, Su 2022, Corollary 3.3); both ends are ``mu`` for T = 1."""
     mu_v = validate.positive("mu", mu)
     t = validate.integer("compositions", compositions, low=1)
     if t == 1:

@@ -1,14 +1,14 @@
 """Renyi DP curves: composition and the one route from RDP to (epsilon, delta)-DP.
 
 An RDP curve is a set of orders lambda > 1 with values rho(lambda) >= D_lambda of every
-neighbouring pair. Composition adds curves order by order (Mironov 2017, Prop. 1). Conversion to
+neighbouring pair. Composition adds curves order by order (Mironov 2017, Proposition 1). Conversion to
 (epsilon, delta) goes through one route, :func:`epsilon_from_rdp` (and its inverse direction
 :func:`delta_from_rdp`): the minimum over the available orders and over the proven conversions,
 
 * ``balle``: epsilon = rho + log((lambda-1)/lambda) - (log delta + log lambda)/(lambda-1)
-  (Balle et al. 2020, Thm 21; Canonne, Kamath, Steinke 2020, Prop. 12; Girgis et al. 2021,
+  (Balle et al. 2020, Theorem 21; Canonne, Kamath, Steinke 2020, Proposition 12; Girgis et al. 2021,
   Lemma 2.1);
-* ``mironov``: epsilon = rho + log(1/delta)/(lambda-1) (Mironov 2017, Prop. 3).
+* ``mironov``: epsilon = rho + log(1/delta)/(lambda-1) (Mironov 2017, Proposition 3).
 
 Both are sound at every order, so the minimum over any set of orders is an upper bound. The
 float64 evaluation uses forms that do not cancel (log1p(-1/lambda) for large orders, log(lambda-1)
@@ -68,7 +68,7 @@ def _closed_forms() -> dict[str, Parts]:
 
 
 #: the sources of the two proven conversions
-_SOURCES = {"balle": "Balle et al. (2020), Thm 21; Girgis et al. (2021), Lemma 2.1",
+_SOURCES = {"balle": "Balle et al. (2020), Theorem 21; Girgis et al. (2021), Lemma 2.1",
             "mironov": "Mironov (2017), Proposition 3"}
 
 
@@ -93,7 +93,7 @@ GDP_RDP = register(Formula(
     build=_closed_forms,
     kind=Kind.UPPER,
     status=Status.PROVEN,
-    source="Dong, Roth, Su (2022) with Mironov (2017), Prop. 7: a mu-GDP mechanism is (lambda, lambda mu^2/2)-RDP",
+    source="Dong, Roth, Su (2022) with Mironov (2017), Proposition 7: a mu-GDP mechanism is (lambda, lambda mu^2/2)-RDP",
     lhs=r"\rho(\lambda)",
 ))
 
@@ -263,9 +263,9 @@ def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digi
     Conversions, both valid at every order lambda > 1:
 
     * ``balle``: epsilon = rho + log(1 - 1/lambda) - (log delta + log lambda)/(lambda - 1)
-      (Balle et al. 2020, Thm 21; Canonne, Kamath, Steinke 2020, Prop. 12; Girgis et al. 2021,
+      (Balle et al. 2020, Theorem 21; Canonne, Kamath, Steinke 2020, Proposition 12; Girgis et al. 2021,
       Lemma 2.1);
-    * ``mironov``: epsilon = rho + log(1/delta)/(lambda - 1) (Mironov 2017, Prop. 3).
+    * ``mironov``: epsilon = rho + log(1/delta)/(lambda - 1) (Mironov 2017, Proposition 3).
 
     ``method="best"`` (default) takes the smaller at every order (mathematically ``balle``,
     which is below ``mironov`` by log(lambda)/(lambda-1) - log(1 - 1/lambda) > 0).
@@ -316,9 +316,9 @@ def epsilon_from_rdp(orders, rdp=None, delta=None, *, method: str = "best", digi
 def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digits=None) -> Result:
     """The smallest delta over the orders (and the proven conversions) for which an RDP
     mechanism is (epsilon, delta)-DP, capped at 1: the inverse direction of
-    :func:`epsilon_from_rdp` at each order (Balle et al. 2020, Thm 21 / Canonne, Kamath,
-    Steinke 2020, Prop. 12: delta = e^{(lambda-1)(rho-epsilon)} (1-1/lambda)^lambda/(lambda-1);
-    Mironov 2017, Prop. 3: delta = e^{(lambda-1)(rho-epsilon)}). Any real epsilon.
+    :func:`epsilon_from_rdp` at each order (Balle et al. 2020, Theorem 21 / Canonne, Kamath,
+    Steinke 2020, Proposition 12: delta = e^{(lambda-1)(rho-epsilon)} (1-1/lambda)^lambda/(lambda-1);
+    Mironov 2017, Proposition 3: delta = e^{(lambda-1)(rho-epsilon)}). Any real epsilon.
 
     Returns a Result of quantity ``delta`` with log ends (kind ``upper``), the order and the
     conversion in ``params``.
@@ -498,7 +498,7 @@ def _status_of(curves) -> Status:
 
 
 def compose(*curves):
-    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Prop. 1),
+    """Adaptive composition: the sum of RDP values order by order (Mironov 2017, Proposition 1),
     rounded up.
 
     Arrays give an array; :class:`~dptheory.results.Curve` objects over the same orders give a
@@ -519,7 +519,7 @@ def compose(*curves):
         return Curve("rdp", "order", grid, rounding.down_nonneg(low, rel_err=(m - 1) * EPS),
                      _up_inf(high, (m - 1) * EPS), Kind.UPPER if sound else Kind.APPROXIMATION,
                      _status_of(curves), "+".join(c.method for c in curves), "; ".join(c.source for c in curves),
-                     "composed (Mironov 2017, Prop. 1)" + ("" if sound else ": a curve that is not an upper bound"))
+                     "composed (Mironov 2017, Proposition 1)" + ("" if sound else ": a curve that is not an upper bound"))
     arrays = [validate.real_array(f"curve[{i}]", c, low=0.0, allow_inf=True) for i, c in enumerate(curves)]
     shape = arrays[0].shape
     for i, a in enumerate(arrays):

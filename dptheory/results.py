@@ -141,9 +141,9 @@ class Result:
         return dataclasses.replace(self, **changes)
 
     def _repr_latex_(self) -> str:
-        """Jupyter display (:func:`dptheory.latex.result_latex`): the value with its kind, ends
+        """Jupyter display (:func:`dptheory.presentation.latex.result_latex`): the value with its kind, ends
         rounded outwards, then kind, status, method and source."""
-        from .latex import result_latex
+        from .presentation.latex import result_latex
 
         return result_latex(self)
 
@@ -238,9 +238,9 @@ class Curve:
         return dataclasses.replace(self, **changes)
 
     def _repr_latex_(self) -> str:
-        """Jupyter display (:func:`dptheory.latex.curve_latex`): the certified interval at each
+        """Jupyter display (:func:`dptheory.presentation.latex.curve_latex`): the certified interval at each
         point of the axis, ends rounded outwards."""
-        from .latex import curve_latex
+        from .presentation.latex import curve_latex
 
         return curve_latex(self)
 
@@ -293,3 +293,44 @@ class Enclosure:
         if quantity == "delta" and self.log_lower <= 0.0:
             log_upper = min(log_upper, 0.0)
         return Result.from_log(quantity, self.log_lower, log_upper, **fields)
+
+
+# ------------------------------------------------------------------------------ gaps
+def log_end(res: Result, end: str) -> float:
+    """The log of a result's ``end`` ("lower" or "upper"): its log end where it has one (a delta
+    far below the float range), else the log of the end (-inf at 0)."""
+    log_value = getattr(res, "log_" + end, None)
+    if log_value is not None:
+        return float(log_value)
+    value = getattr(res, end)
+    return math.log(value) if value > 0 else -math.inf
+
+
+def log_gap(upper: Result | None, lower: Result | None) -> float | None:
+    """log(upper end of ``upper`` / lower end of ``lower``), the distance between the tightest
+    upper bound and the best lower bound, from their log ends where they have them (a delta far
+    below the float range); None if either is missing or an end is 0."""
+    if upper is None or lower is None:
+        return None
+    log_up, log_low = log_end(upper, "upper"), log_end(lower, "lower")
+    if log_low == -math.inf or log_up == -math.inf:
+        return None
+    return max(log_up - log_low, 0.0)
+
+
+def gap(upper: Result | None, lower: Result | None) -> float | None:
+    """upper / lower - 1 of the two conservative ends, where it is a float (None where
+    :func:`log_gap` is None or above 700)."""
+    value = log_gap(upper, lower)
+    if value is None or value > 700:
+        return None
+    return math.expm1(value)
+
+
+def gap_ratio(upper: Result | None, lower: Result | None) -> float | None:
+    """upper / lower of the two conservative ends (inf above the float range: :func:`log_gap`
+    then gives its logarithm); None where :func:`log_gap` is None."""
+    value = log_gap(upper, lower)
+    if value is None:
+        return None
+    return math.inf if value > 700 else math.exp(value)

@@ -2,7 +2,7 @@
 
 One step releases ``sum_{i in batch} g(x_i) + N(0, sigma^2)`` with sensitivity 1, the batch
 drawn by Poisson sampling with rate p. Under add/remove-one neighbours its two dominating pairs
-(Mironov, Talwar, Zhang 2019; Koskela, Jalko, Honkela 2020; Zhu, Dong, Wang 2022, Prop. 30;
+(Mironov, Talwar, Zhang 2019; Koskela, Jalko, Honkela 2020; Zhu, Dong, Wang 2022, Proposition 30;
 dp_accounting's ``GaussianPrivacyLoss`` with ``sampling_prob``) are
 
 * ``"remove"``: P = (1 - p) N(0, sigma^2) + p N(1, sigma^2), Q = N(0, sigma^2)
@@ -31,7 +31,7 @@ d after N compositions, far too much for a useful upper bound of the trade-off f
 the optimistic PLD is a set of non-negative masses m_k on the grid whose profile
 delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below the pair's at EVERY eps; then the
 compositions are below too (delta of a composition is sum_a P_a delta_B(eps - l_a), monotone in
-either factor's profile when the other's masses are non-negative; Zhu, Dong, Wang 2022, Thm 10
+either factor's profile when the other's masses are non-negative; Zhu, Dong, Wang 2022, Theorem 10
 for pairs). In y = e^eps the profile is convex, with slope -Q(L > log y); delta' is piecewise
 linear with kinks at the grid points e^{l_k}. It is built as the convex minorant of the points
 (e^{l_k}, delta_lo(l_k) - G_k): delta_lo a certified lower value of the profile at the grid
@@ -75,7 +75,7 @@ DIRECTIONS = ("remove", "add")
 #: theirs by :func:`dptheory.pld.choose_tilt`)
 DEFAULT_TILT = 0.0
 
-SOURCE = ("Poisson-subsampled Gaussian, add/remove dominating pairs (Zhu, Dong, Wang 2022, Prop. 30; Koskela, "
+SOURCE = ("Poisson-subsampled Gaussian, add/remove dominating pairs (Zhu, Dong, Wang 2022, Proposition 30; Koskela, "
           "Jalko, Honkela 2020); PLD with pessimistic discretisation")
 
 
@@ -282,7 +282,8 @@ class _Direction:
 
 def symmetrised_step_pld(sigma: float, p: float, interval: float, pessimistic: bool, tilt: float = 0.0) -> PLD:
     """One step of the per-step symmetrised subsampled Gaussian C_p(G_{1/sigma}) = min{f, f^-1}**
-    (Dong, Roth, Su 2022, App. F; the paper's symmetric per-step curve, digest §5.6 (ii)), with f
+    (Dong, Roth, Su 2022, Appendix F; a symmetric per-step curve, as Kaissis et al. 2024 assume of every
+    mechanism, more pessimistic than symmetrising after composition), with f
     the trade-off function of the "add" pair (N(0, s^2), mixture). Its Bayes error is
     R_C(pi) = R_f(max(pi, 1 - pi)) (R_f(pi) <= R_f(1 - pi) for pi >= 1/2: Dong et al.'s form of
     C_p, f on [0, x*], a slope -1 segment, then f^-1; checked numerically in the tests).

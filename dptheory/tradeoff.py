@@ -1,7 +1,7 @@
 """Trade-off functions (f-DP): closed forms and exact piecewise-linear functions.
 
 A trade-off function f = T(P, Q) maps a type I error alpha to the smallest type II error of a
-test of H0: P against H1: Q (Dong, Roth, Su 2022, Def. 2.1). It is convex, continuous,
+test of H0: P against H1: Q (Dong, Roth, Su 2022, Definition 2.1). It is convex, continuous,
 non-increasing and f(alpha) <= 1 - alpha.
 
 Two families are implemented:
@@ -14,10 +14,11 @@ Two families are implemented:
 A piecewise-linear trade-off function is stored as its *canonical pair*: one atom per segment,
 with P-mass = the segment's width and Q-mass = its drop, sorted by likelihood ratio. Every
 conversion (privacy profile, Renyi and F-divergences) is then a divergence of that pair, summed
-over positive terms only, with no cancellation (Wang et al. 2023, §B.3, Lemma B.4).
+over positive terms only, with no cancellation (Wang et al. 2023, Appendix B.3, Lemma B.4).
 
-Orientation: for f = T(P, Q), ``1 + f*(-e^epsilon) = H_{e^epsilon}(Q||P)`` (Wang et al. 2023,
-digest §1.5) and ``(1/(lambda-1)) log int |f'|^(1-lambda) = D_lambda(P||Q)``.
+Orientation: for f = T(P, Q), ``1 + f*(-e^epsilon) = H_{e^epsilon}(Q||P)`` (derived here:
+docs/errata.md#derived-conjugate-orientation) and ``(1/(lambda-1)) log int |f'|^(1-lambda) =
+D_lambda(P||Q)`` (Wang et al. 2023, Corollary B.6).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ GAUSSIAN_RENYI = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="Dong, Roth, Su (2022); Mironov (2017), Prop. 7",
+    source="Dong, Roth, Su (2022); Mironov (2017), Proposition 7",
     lhs=r"D_\lambda(\mathcal N(0,1)\|\mathcal N(\mu,1))",
     description="Renyi divergence of mu-GDP (an upper bound on the RDP of any mu-GDP mechanism)",
 ))
@@ -158,7 +159,7 @@ LAPLACE_DELTA = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="Kaissis et al. (2024), §1.11 (Laplace privacy profile)",
+    source="derived here from the Laplace trade-off of Dong, Roth, Su (2022) (docs/errata.md#derived-laplace-profile)",
     lhs=r"\delta(\epsilon)",
 ))
 
@@ -206,7 +207,7 @@ class TradeOff(abc.ABC):
 
     # -- conversions
     def delta(self, epsilon):
-        """Privacy profile delta(epsilon) = 1 + f*(-e^epsilon) (Dong, Roth, Su 2022, Prop. 2.12)."""
+        """Privacy profile delta(epsilon) = 1 + f*(-e^epsilon) (Dong, Roth, Su 2022, Proposition 2.12)."""
         e = validate.real_array("epsilon", epsilon)
         out = 1.0 + np.asarray(self.conjugate(-np.exp(e)), dtype=float)
         return out if out.ndim else float(out)
@@ -231,7 +232,7 @@ class TradeOff(abc.ABC):
         bracket = epsilon_bracket(lambda e, _tol: self.log_delta_enclosure(e), delta,
                                   SearchParameters(rtol=1e-9, atol=1e-15))
         return Result("epsilon", bracket.lower, bracket.upper, Kind.EXACT, Status.PROVEN, method=type(self).__name__.lower(),
-                      source="Dong, Roth, Su (2022), Prop. 2.12")
+                      source="Dong, Roth, Su (2022), Proposition 2.12")
 
     def bayes_error(self, prior_values):
         """Minimum Bayes error R_min(pi) = min_alpha (pi alpha + (1 - pi) f(alpha))
@@ -250,17 +251,17 @@ class TradeOff(abc.ABC):
         return float(optimize_root(lambda x: float(self(x)) - x, 0.0, 1.0))
 
     def symmetrize(self) -> "TradeOff":
-        """Symmetrization C(f) (Dong, Roth, Su 2022, Def. F.1)."""
+        """Symmetrization C(f) (Dong, Roth, Su 2022, Definition F.1)."""
         if self.symmetric:
             return self
         raise validate.DomainError(f"{type(self).__name__}: symmetrize needs a piecewise-linear form")
 
     def renyi(self, order):
-        """(1/(lambda-1)) log int_0^1 |f'(x)|^(1-lambda) dx (Wang et al. 2023, Cor. B.6)."""
+        """(1/(lambda-1)) log int_0^1 |f'(x)|^(1-lambda) dx (Wang et al. 2023, Corollary B.6)."""
         raise validate.DomainError(f"{type(self).__name__} has no Renyi conversion")
 
     def f_divergence(self, gen: divergences.Generator):
-        """l_F(f) = D_F(P||Q) (Dong, Roth, Su 2022, Prop. B.4)."""
+        """l_F(f) = D_F(P||Q) (Dong, Roth, Su 2022, Proposition B.4)."""
         raise validate.DomainError(f"{type(self).__name__} has no F-divergence conversion")
 
 
@@ -274,7 +275,7 @@ def optimize_root(fn, lo, hi):
 
 
 class Gaussian(TradeOff):
-    """G_mu = T(N(0,1), N(mu,1)) (Dong, Roth, Su 2022, Def. 2.4), all conversions in closed form."""
+    """G_mu = T(N(0,1), N(mu,1)) (Dong, Roth, Su 2022, Definition 2.4), all conversions in closed form."""
 
     symmetric = True
 
@@ -374,7 +375,7 @@ class Gaussian(TradeOff):
                          for lo, hi in pieces)
 
     def compose(self, other: "Gaussian") -> "Gaussian":
-        """G_mu1 (x) G_mu2 = G_sqrt(mu1^2 + mu2^2) (Dong, Roth, Su 2022, Cor. 3.3)."""
+        """G_mu1 (x) G_mu2 = G_sqrt(mu1^2 + mu2^2) (Dong, Roth, Su 2022, Corollary 3.3)."""
         return Gaussian(math.hypot(self.mu, other.mu), digits=self.digits)
 
 
@@ -387,7 +388,7 @@ def gaussian(mu_value, digits=None) -> Gaussian:
 
 
 def gdp_compose(*mus) -> float:
-    """mu of the composition of mu_i-GDP mechanisms: sqrt(sum mu_i^2) (Dong, Roth, Su 2022, Cor. 3.3)."""
+    """mu of the composition of mu_i-GDP mechanisms: sqrt(sum mu_i^2) (Dong, Roth, Su 2022, Corollary 3.3)."""
     vals = [validate.nonnegative(f"mu[{i}]", m) for i, m in enumerate(mus)]
     return math.sqrt(math.fsum(v * v for v in vals))
 
@@ -416,7 +417,7 @@ class Laplace(TradeOff):
         e = validate.real_array("epsilon", epsilon)
         flat = np.atleast_1d(e).astype(float)
         pos = np.maximum(0.0, -np.expm1((np.abs(flat) - self.mu) / 2))
-        # symmetric f: delta(-e) = 1 - e^{-e} + e^{-e} delta(e)  (Kaissis et al. 2024, §1.4)
+        # symmetric f: delta(-e) = 1 - e^{-e} + e^{-e} delta(e)  (docs/errata.md#derived-symmetric-profile)
         out = np.where(flat >= 0, pos, -np.expm1(flat) + np.exp(flat) * pos)
         return out.reshape(e.shape) if e.ndim else float(out[0])
 
@@ -637,14 +638,14 @@ class PiecewiseLinear(TradeOff):
         return a0 + g0 / (g0 - g1) * (a1 - a0)
 
     def symmetrize(self) -> "PiecewiseLinear":
-        """Symmetrization C(f) (Dong, Roth, Su 2022, Def. F.1; Wang et al. 2023, eq. (3)).
+        """Symmetrization C(f) (Dong, Roth, Su 2022, Definition F.1; Wang et al. 2023, eq. (3)).
 
         With x_bar = inf{x : -1 in the subdifferential of f at x}: C(f) = min{f, f^-1}** if
         x_bar <= f(x_bar), else max{f, f^-1}. Both are computed exactly on the union of the knots
         of f and f^-1 and their crossings, followed by a lower convex hull.
 
         Erratum: Wang et al. print the middle piece of min{f, f^-1}** as x_bar - f(x_bar) - x; it
-        is x_bar + f(x_bar) - x (the slope -1 line through (x_bar, f(x_bar))). Eq. (3) also takes
+        is x_bar + f(x_bar) - x (the slope -1 line through (x_bar, f(x_bar))). Equation (3) also takes
         C(f) = f on [0, x_bar], which holds only where f <= f^-1 there; a pair with a vertical drop
         in f^-1 (z_f < 1) can violate it, so the general construction is used.
         """
@@ -784,7 +785,7 @@ def from_knots(alpha_values, beta_values, digits=None, *, tol: float = 1e-12) ->
 
 def dp(epsilon, delta=0.0, digits=None) -> PiecewiseLinear:
     """f_{epsilon,delta}(alpha) = max{0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)}
-    (Dong, Roth, Su 2022, Prop. 2.5), built from its canonical pair
+    (Dong, Roth, Su 2022, Proposition 2.5), built from its canonical pair
     P = (delta, (1-delta) e^eps/(1+e^eps), (1-delta)/(1+e^eps), 0) and Q = P reversed."""
     e = validate.nonnegative("epsilon", epsilon)
     d = validate.probability("delta", delta)

@@ -45,12 +45,12 @@ EXPECTED_CHECKS = {
     "rdp_to_dp_conversions.py": {"inverse-mironov", "inverse-balle", "balle-tighter-epsilon", "balle-tighter-delta",
                                  "gdp-optimal-order"},
     "shuffle_rdp_closed_forms.py": {"leading-orders", "ratios"},
-    "rdp_figures.py": {"chen-fig.-2", "chen-fig.-3"},
+    "rdp_figures.py": {"chen-figure-2", "chen-figure-3"},
     "figures_1_2.py": {"subset-n10000-d16"},
 }
 
 #: results each of this helper's scripts must print as LaTeX: sympy expressions, rendered here with
-#: the scripts' own printer (dptheory.latex.to_latex where the toolkit has it, else sympy.latex)
+#: the scripts' own printer (dptheory.presentation.notation.to_latex), as the right-hand side of a display
 def _expected_latex() -> dict:
     import sympy as sp
 
@@ -147,7 +147,7 @@ def _assert_output(script: str, out: str) -> None:
     from _derivation import to_latex
 
     for expr in _expected_latex().get(script, ()):
-        assert f"$${to_latex(expr)}$$" in out, f"{script}: {to_latex(expr)!r} not printed"
+        assert f" = {to_latex(expr)}$$" in out, f"{script}: {to_latex(expr)!r} not printed"
 
 
 def test_every_script_is_listed_in_the_readme():
@@ -164,6 +164,24 @@ def test_script_runs_prints_latex_and_checks(script, quick_runs):
     code, out = quick_runs[script]
     assert code == 0, out[-3000:]
     _assert_output(script, out)
+
+
+#: scripts whose output still cites an internal document: files rewritten on another branch
+#: (tests/test_citations.py explains the strict xfail: remove the name when its case passes)
+OUTPUT_PENDING = {"delta_divergence_laplace.py", "delta_divergence_rr.py"}
+
+
+@pytest.mark.parametrize("script", [
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="the script is rewritten on another branch"))
+    if s in OUTPUT_PENDING else s for s in SCRIPTS])
+def test_script_output_cites_no_internal_document(script, quick_runs):
+    """What a script prints cites papers and docs/errata.md, never the project's working notes
+    (the pattern of tests/test_citations.py)."""
+    from tests.test_citations import INTERNAL
+
+    _, out = quick_runs[script]
+    found = [line for line in out.splitlines() if INTERNAL.search(line)]
+    assert not found, found[:10]
 
 
 def test_one_script_as_a_user_runs_it():
@@ -382,7 +400,7 @@ def test_planted_girgis_upper_bounds():
     assert not m.check_printed_tail(printed=F.UPPER_2.expr)
     assert not m.check_printed_below_lower(printed=F.UPPER_2)
     orders = {"UB1": m.LAM * (m.E - 1) ** 2, "UB2": 2 * m.lam**2 * m.E * (m.E - 1) ** 2 / (m.lam - 1),
-              "Cor 3.2": 2 * m.LAM * (m.E - 1) ** 2}
+              "Corollary 3.2": 2 * m.LAM * (m.E - 1) ** 2}
     assert m.check_leading_orders(orders)
     orders["UB1"] = 2 * orders["UB1"]
     assert not m.check_leading_orders(orders)
@@ -404,7 +422,7 @@ def test_planted_shuffle_rdp_closed_forms():
     m = _module("shuffle_rdp_closed_forms.py")
     right = dict(m.EXPECTED)
     assert m.check_leading(right) and m.check_ratios(right)
-    wrong = dict(right, **{"Cor 2": 4 * m.LAM * m.E})
+    wrong = dict(right, **{"Corollary 2": 4 * m.LAM * m.E})
     assert not m.check_leading(wrong)
     assert not m.check_ratios(wrong)
 

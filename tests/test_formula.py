@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory import catalogue, formula, rounding, symbols as S
+from dptheory import catalogue, codegen, formula, rounding, symbols as S
 from dptheory.results import Kind, Status
 from dptheory.profile import GDP_DELTA
 from dptheory.rdp import TO_DP
@@ -101,7 +101,7 @@ def test_formula_module_imports_no_module_above_it():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(eval(out))
     assert loaded <= {"dptheory", "dptheory.formula", "dptheory.results", "dptheory.rounding",
-                      "dptheory.special", "dptheory.validate"}, loaded
+                      "dptheory.special", "dptheory.validate", "dptheory.codegen", "dptheory.domain"}, loaded
 
 
 def test_formulas_are_built_lazily_without_sympy():
@@ -136,7 +136,7 @@ def test_generated_functions_resolve_names_as_lambdify_does():
         assert entry is not None, name
         for which, modules in (("numpy", formula.special.numpy_modules()), ("mpmath", formula.special.MPMATH_MODULES)):
             fresh = sp.lambdify(f.params, f.expr, modules=modules)
-            generated = formula._compile(name, *entry[which])
+            generated = codegen.compile_source(name, *entry[which])
             for used, _ in entry[which][1]:
                 expected = fresh.__globals__.get(used, getattr(builtins, used, None))
                 assert generated.__globals__[used] is expected, (name, which, used)
@@ -171,9 +171,9 @@ def test_describe_is_json_ready():
 
 def test_an_edited_builder_is_lambdified_afresh(monkeypatch):
     """A generated entry whose builder's source has changed since generation is not used."""
-    entry = dict(formula._generated_formulas()["gdp-delta"])
+    entry = dict(codegen.generated_formulas()["gdp-delta"])
     assert formula.Formula._generated_entry.func(GDP_DELTA) is not None
-    monkeypatch.setattr(formula, "_generated_formulas", lambda: {"gdp-delta": {**entry, "builder": "0" * 64}})
+    monkeypatch.setattr(codegen, "generated_formulas", lambda: {"gdp-delta": {**entry, "builder": "0" * 64}})
     assert formula.Formula._generated_entry.func(GDP_DELTA) is None
 
 

@@ -85,6 +85,16 @@ def main(argv=None) -> int:
         return 0
 
 
+def print_latex_table(source: str, bib: str | None) -> None:
+    """Print a --latex table and, with --bib, write the entries of the papers it cites."""
+    from ..presentation import latex as tex
+
+    if bib is not None:
+        for path in tex.write_bib(bib, tex.cited_keys(source)):
+            print(f"% wrote {path}")
+    print(source)
+
+
 def _silence_stdout() -> None:
     import os
 

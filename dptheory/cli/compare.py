@@ -1,7 +1,7 @@
 """``dptheory compare FIRST SECOND``: the Delta-divergence in both directions, its symmetrisation,
 the Blackwell verdict with its witness and the crossing points of two mechanisms (Kaissis et al.
-2024). Parses the arguments, calls :func:`dptheory.comparison.report.compare` and prints its
-:class:`~dptheory.comparison.report.ComparisonReport`.
+2024). Parses the arguments, calls :func:`dptheory.comparison.summary.compare` and prints its
+:class:`~dptheory.comparison.summary.ComparisonReport`.
 
 Mechanisms are strings of :mod:`dptheory.comparison.grammar` (``gaussian(mu=1)``,
 ``laplace(eps=1)^4``, ``rr(eps=1, k=3)``, ``sgm(sigma=1, p=0.01, steps=1000, grid=1e-5)``,
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import textwrap
 
-from .output import WIDTH, emit_json, fmt_bound, fmt_positive, table
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import fmt_bound, fmt_positive
+from ..presentation.text import WIDTH, table
 
 HELP = "Delta-divergence, Blackwell dominance and crossings of two mechanisms"
 
@@ -46,7 +48,7 @@ def _witness_line(label: str, w: dict) -> str:
 
 
 def run(args) -> int:
-    from ..comparison.report import CURVE_WORDS, compare
+    from ..comparison.summary import CURVE_WORDS, compare
 
     report = compare(args.first, args.second, tol=args.tol)
     if args.plot:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from .output import emit_json, fmt_bound, fmt_positive, table
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import fmt_bound, fmt_positive
+from ..presentation.text import table
 
 HELP = "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Thm 5.1)"
 

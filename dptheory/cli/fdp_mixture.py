@@ -1,6 +1,6 @@
 """``dptheory fdp mixture``: the f-DP of a mixture of pairs given by the user.
 
-Parses the components, calls :func:`dptheory.mixtures.report.mixture_report` and prints: the
+Parses the components, calls :func:`dptheory.mixtures.summary.mixture_report` and prints: the
 Lemma 3.1 (joint concavity) lower bound ``T(P_I, Q_I)`` and, when every component is given by its
 pmfs, the exact trade-off function ``T(P_w, Q_w)`` of the mixture, both as knots; Prop. 6.1's
 tightness check; and at each epsilon both directions of the hockey-stick divergence,
@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 
 from ..validate import DomainError
-from .output import emit_json, fmt_bound, fmt_positive, table
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import fmt_bound, fmt_positive
+from ..presentation.text import table
 
 HELP = "f-DP of a mixture of pairs given as pmfs: exact and joint-concavity trade-off curves"
 
@@ -62,7 +64,7 @@ def _cell(res) -> str:
 
 
 def run(args) -> int:
-    from ..mixtures.report import DIRECTIONS, mixture_report
+    from ..mixtures.summary import DIRECTIONS, mixture_report
 
     report = mixture_report(_floats("--weights", args.weights), [_pair(t) for t in args.pair],
                             [_curve(t) for t in args.curve], _floats("--epsilon", args.epsilon),

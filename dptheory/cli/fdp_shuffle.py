@@ -1,6 +1,6 @@
 """``dptheory fdp shuffle``: the f-DP of n shuffled eps0-LDP users (Wang et al. 2023, §4).
 
-Parses the options, calls :func:`dptheory.shuffle.fdp.shuffle_report` (or, with ``--plot``,
+Parses the options, calls :func:`dptheory.shuffle.fdp.fdp_report` (or, with ``--plot``,
 :func:`dptheory.plots.render`) and prints: the knots of the certified lower bound on the
 trade-off function, delta(epsilon) (Corollary 4.3 with the corrected t_y, combined with the
 eps0-DP bound), optionally composed over T rounds, and the GDP mu closest to the curve (an
@@ -10,7 +10,9 @@ approximation, not a bound).
 from __future__ import annotations
 
 from .. import validate
-from .output import emit_json, fmt, fmt_positive, table
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import fmt, fmt_positive
+from ..presentation.text import table
 
 HELP = "f-DP of shuffling: trade-off curve, delta(epsilon) and a GDP description (Wang et al. 2023)"
 
@@ -73,9 +75,9 @@ def run(args) -> int:
                             reduction=args.reduction or "stronger-clones")
         print(f"wrote {path}")
         return 0
-    from ..shuffle.fdp import shuffle_report
+    from ..shuffle.fdp import fdp_report
 
-    report = shuffle_report(_number("eps0", args.eps0), _number("n", args.n), _numbers("epsilon", args.epsilon),
+    report = fdp_report(_number("eps0", args.eps0), _number("n", args.n), _numbers("epsilon", args.epsilon),
                             alphas=_numbers("alpha", args.alpha), rounds=_number("rounds", args.rounds),
                             digits=_number("digits", args.digits), reduction=args.reduction)
     data = report.as_dict()

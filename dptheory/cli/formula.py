@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from .. import catalogue
-from .output import emit_json, lines, table
+from .. import catalogue, documents
+from ..presentation.json_output import emit_json
+from ..presentation.text import lines, table
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("formula", help="print a closed form (LaTeX, conditions, kind, source)")
     p.add_argument("name", nargs="?", help="formula name; omit to list all")
     p.add_argument("--latex", action="store_true",
-                   help="print only the LaTeX, in the papers' notation, with its merged validity conditions")
+                   help="print the formula as a paper pastes it: a labelled equation in the papers' notation "
+                   "(broken over lines where it is wide), its named sub-expressions and merged validity conditions")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
@@ -30,13 +32,14 @@ def run(args) -> int:
         emit_json(info)
         return 0
     if args.latex:
-        lines([f.latex_with_conditions()])
+        print(documents.formula_block(f).rstrip())
         return 0
     lines([
         f"{f.name}: {f.description}" if f.description else f.name,
         f"  LaTeX:      {f.latex()}",
         f"  conditions: {f.conditions_line() or 'none'}",
-        f"  kind:       {info['kind']}" + (f" ({info['status']})" if info["status"] else ""),
+        f"  kind:       {info['kind']}" + (f" ({f.status_text()})" if info["status"] else ""),
         f"  source:     {f.source}",
-    ] + ([f"  erratum:    {f.erratum}"] if f.erratum else []))
+    ] + ([f"  erratum:    {f.erratum}"] if f.erratum else [])
+      + ([f"  defined in: {f.implemented_by}"] if f.implemented_by else []))
     return 0

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from .. import profile
-from .output import emit_json, fmt, fmt_bound, fmt_positive, table
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import fmt, fmt_bound, fmt_positive
+from ..presentation.text import table
 
 
 def add_parser(sub) -> None:

@@ -1,13 +1,13 @@
 """``dptheory latex``: the closed forms as a LaTeX document (or fragment) with a .bib of the papers.
 
-One call to :func:`dptheory.latex.write_formulas` for the formulas named (all of them by default):
+One call to :func:`dptheory.documents.write_formulas` for the formulas named (all of them by default):
 the document is written to the ``-o`` path and the cited papers' BibTeX entries to its ``.bib``
 sibling; nothing else is written.
 """
 
 from __future__ import annotations
 
-from .. import latex as tex
+from .. import documents
 
 HELP = "write the closed forms as a compilable LaTeX document (or fragment) with a .bib of the cited papers"
 
@@ -24,6 +24,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    for path in tex.write_formulas(args.names, args.output, fragment=args.fragment):
+    for path in documents.write_formulas(args.names, args.output, fragment=args.fragment):
         print(f"wrote {path}")
     return 0

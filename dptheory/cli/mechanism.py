@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from .. import mechanisms
 from ..rdp import parse_orders
-from .output import emit_json, fmt, fmt_bound, table, wrapped
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import fmt, fmt_bound
+from ..presentation.text import table, wrapped
 
 
 def add_parser(sub) -> None:

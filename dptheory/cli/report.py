@@ -1,5 +1,5 @@
 """``dptheory report``: every bound for one setting as Markdown and LaTeX, with figures
-(one call to :func:`dptheory.report.build`)."""
+(one call to :func:`dptheory.deployment_report.build`)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="directory to write report.md, report.tex, report.bib and the figures into")
     p.add_argument("--no-figures", action="store_true", help="tables only (no matplotlib needed)")
+    p.add_argument("--sig", type=int, default=4, help="significant figures of the LaTeX tables' numbers (default 4)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..report import build
+    from ..deployment_report import build
 
-    for path in build(args.eps0, args.n, args.delta, args.output, figures=not args.no_figures):
+    for path in build(args.eps0, args.n, args.delta, args.output, figures=not args.no_figures, sig=args.sig):
         print(f"wrote {path}")
     return 0

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from .. import validate
 from ..shuffle import randomizers as rz
 from ..shuffle.methods import METHODS
-from ..shuffle import report
-from ..shuffle.report import shuffle_report
-from .. import latex as tex
-from .output import (WIDTH, emit_json, fmt, fmt_bound, fmt_positive, latex_table, lines, notes, result_rows, table,
-                     table_width, wrapped)
+from ..shuffle.summary import shuffle_report
+from .. import tables
+from . import print_latex_table
+from ..presentation.json_output import emit_json
+from ..presentation.numbers import SIG, fmt
+from ..presentation.rows import answer, result_rows
+from ..presentation.text import WIDTH, lines, notes, table, table_width, wrapped
 
 
 def add_parser(sub) -> None:
@@ -25,14 +28,23 @@ def add_parser(sub) -> None:
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the epsilon brackets (default 1e-3)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table (needs only the "
-                   "booktabs and graphicx packages)")
+    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table for a paper "
+                   "(needs only the booktabs package)")
+    p.add_argument("--sig", type=int, default=SIG, help=f"significant figures of the --latex table's numbers "
+                   f"(default {SIG})")
+    p.add_argument("--textwidth", type=float, default=345.0, metavar="PT",
+                   help="with --latex: the text width (pt) the table must fit; a wider table is split into blocks "
+                   "of columns (default 345, the article class; a two-column paper has about 240)")
+    p.add_argument("--bib", metavar="FILE.bib", help="with --latex: also write the BibTeX entries of the papers "
+                   "the table cites to this file")
     p.add_argument("--label", help="LaTeX label of the --latex table (default: from the parameters, "
                    "e.g. tab:shuffle-general-eps0-1-n-1e6-delta-1e-8)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if args.bib is not None and not args.latex:
+        raise validate.DomainError("--bib is only used with --latex (it writes the papers the table cites)")
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
     rep = shuffle_report(args.randomizer, args.n, delta=None if args.epsilon is not None else args.delta,
                          epsilon=args.epsilon, methods=methods, rtol=args.rtol,
@@ -43,7 +55,10 @@ def run(args) -> int:
     prm = rep.parameters
     setting = {k: prm[k] for k in ("delta", "epsilon") if k in prm}
     if args.latex:
-        print(latex_results(rep.results, rep.quantity, prm, setting, label=args.label))
+        print_latex_table(tables.shuffle_table(rep.results, rep.quantity, prm, setting, label=args.label,
+                                               sig=validate.integer("sig", args.sig, low=1, high=17),
+                                               textwidth=validate.real("textwidth", args.textwidth, low=100.0,
+                                                                       high=2000.0)), args.bib)
         return 0
     given = ", ".join(f"{k} = {float(v)!r}" for k, v in setting.items())
     eps0 = "" if prm["eps0"] is None else f"eps0 = {float(prm['eps0'])!r}, "
@@ -66,48 +81,3 @@ def run(args) -> int:
     notes(rows, "note", "notes:")
     notes(rows, "source", "sources:")
     return 0
-
-
-def answer(summary, quantity: str | None = None) -> list[str]:
-    """The lines a practitioner came for: the tightest proven upper bound, the best proven lower
-    bound (an exact value is both) and the gap between them (a percentage, or for a delta far
-    apart the factor, from its logarithm). ``summary``: a
-    :class:`~dptheory.shuffle.report.ShuffleReport`, or any object with ``upper`` and ``lower``
-    Results and the ``quantity``."""
-    quantity = quantity or summary.quantity
-    upper, lower = summary.upper, summary.lower
-    out = []
-    for label, res, end, direction in (("<=", upper, "upper", "up"), (">=", lower, "lower", "down")):
-        if res is None:
-            out.append(f"  no proven {end} bound applies here")
-            continue
-        shown = fmt_positive(getattr(res, end), getattr(res, "log_" + end), direction)
-        out.append(f"  {quantity} {label} {shown}   {res.method} ({res.kind}, {res.status})")
-    log_ratio, ratio_minus_1 = report.log_gap(upper, lower), report.gap(upper, lower)
-    if log_ratio is not None:
-        if ratio_minus_1 is not None and ratio_minus_1 < 100:
-            out.append(f"  gap: the upper bound is {fmt_bound(100 * ratio_minus_1, 'up')}% above the lower bound")
-        else:
-            factor = fmt_positive(report.gap_ratio(upper, lower), log_ratio, "up")
-            out.append(f"  gap: the upper bound is {factor} times the lower bound")
-    elif upper is not None and lower is not None:
-        out.append("  gap: not stated (the lower bound is 0)")
-    return out
-
-
-def latex_results(results, quantity: str, parameters: dict, setting: dict, *, label: str | None = None) -> str:
-    """The results as a booktabs table: method, kind, status and the certified interval
-    [lower, upper] of ``quantity`` (lower ends rounded down, upper ends up; "n/a" for a method
-    that does not apply), with the setting (``parameters`` of the report) in the caption; its label
-    is ``label`` or one derived from the setting (:func:`dptheory.latex.label`)."""
-    if label is None:
-        label = tex.label(f"tab:shuffle-{parameters['randomizer']}", eps0=parameters["eps0"], n=parameters["n"],
-                          **setting)
-    rows = result_rows(results)
-    given = ", ".join(f"${tex.quantity(k)} = {tex.fmt_float(float(v))}$" for k, v in setting.items())
-    eps0 = "" if parameters["eps0"] is None else f", $\\epsilon_0 = {tex.fmt_float(float(parameters['eps0']))}$"
-    caption = (f"Shuffle amplification of {tex.escape(parameters['randomizer'])}{eps0}, "
-               f"$n = {tex.fmt_float(float(parameters['n']))}$, "
-               f"{given}: certified interval of ${tex.quantity(quantity)}$ for each method "
-               "(lower end rounded down, upper end rounded up).")
-    return latex_table(rows, ["method", "kind", "status", "lower", "upper"], caption=caption, label=label)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from .. import validate
-from .output import emit_json
+from ..presentation.json_output import emit_json
 
 HELP = "check every bound against exact and high-precision oracles; printed errata vs corrections"
 

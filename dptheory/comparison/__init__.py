@@ -15,7 +15,7 @@ from .divergence import (delta_between, delta_divergence, delta_divergence_defin
 from .blackwell import Dominance, approximately_dominates, dominance, verdict
 from .curves import CertifiedCurves
 from .grammar import parse_mechanism
-from .report import ComparisonReport, compare
+from .summary import ComparisonReport, compare
 
 __all__ = ["delta_divergence", "delta_between", "delta_divergence_definition", "delta_divergence_from_profiles",
            "levy_distance", "symmetric_delta", "Dominance", "dominance", "verdict", "approximately_dominates",

@@ -1,7 +1,7 @@
 """Renyi DP of the shuffle model: the RDP curves of every method (upper bounds, lower bounds and
 approximations), and the figures of Girgis et al. (CCS 2021, Figures 2-5) and Chen, Cao, Ge
-(ICASSP 2024, Figures 2-3), computed by the toolkit with the captions' parameters (digests
-seed-004 §6 and seed-001 §2.8; the data code of derivations/rdp_figures.py, whose claims
+(ICASSP 2024, Figures 2-3), computed by the toolkit with the parameters the papers' captions and
+experiment sections state (the data code of derivations/rdp_figures.py, whose claims
 tests/figures/test_rdp.py asserts).
 """
 

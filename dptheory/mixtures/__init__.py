@@ -1,15 +1,14 @@
-"""f-DP of mixture mechanisms (Wang, Su, Ye, Shokri, Su, NeurIPS 2023; digest
-``spec/seed-000-mixture-fdp.md``).
+"""f-DP of mixture mechanisms (Wang, Su, Ye, Shokri, Su, NeurIPS 2023; its errata: docs/errata.md).
 
 :mod:`.concavity`
-    joint concavity (Lemma 3.1, Props B.1, B.2, Cor. B.3) in the common-threshold sense, the
-    exact trade-off function of a mixture (:func:`mixture_tradeoff`), Prop. 6.1's tightness check.
+    joint concavity (Lemma 3.1, Propositions B.1, B.2, Corollary B.3) in the common-threshold sense, the
+    exact trade-off function of a mixture (:func:`mixture_tradeoff`), Proposition 6.1's tightness check.
 :mod:`.fdivergence`
-    the F-divergence consequences (Prop. 3.3, Cors B.5, B.6, Prop. B.7).
+    the F-divergence consequences (Proposition 3.3, Corollaries B.5, B.6, Proposition B.7).
 :mod:`.advanced`
-    advanced joint concavity (Lemmas 6.2, 6.3, Props 6.4, E.1), Examples F.3, F.4.
+    advanced joint concavity (Lemmas 6.2, 6.3, Propositions 6.4, E.1), Examples F.3, F.4.
 :mod:`.dpgd`
-    one step of DP-GD with random initialisation (Thm 5.1, Examples D.1-D.3), certified.
+    one step of DP-GD with random initialisation (Theorem 5.1, Examples D.1-D.3), certified.
 :mod:`.statements`
     every result with its kind, status and source (printed erroneous forms: status refuted).
 """

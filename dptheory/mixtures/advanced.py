@@ -1,18 +1,19 @@
-"""Advanced joint concavity (Wang et al. 2023, Lemmas 6.2, 6.3, Prop. 6.4, Prop. E.1) and the
+"""Advanced joint concavity (Wang et al. 2023, Lemmas 6.2, 6.3, Proposition 6.4, Proposition E.1) and the
 Examples F.3 (sub-sampled Gaussian) and F.4 (indistinguishable mixtures).
 
 Two-component mixtures ``P = (1-w) P_0 + w P_1`` and ``Q = (1-w) Q_0 + w Q_1``. The results
 go through hockey-stick divergences (Lemma 6.2) and conjugates, and end with a symmetrisation
-``C(.)``; what holds is (digest §2.14, §2.17):
+``C(.)``; what holds is (docs/errata.md#wang2023-proposition-6-4 and
+docs/errata.md#wang2023-lemma-6-3):
 
 * Lemma 6.3 with symmetric ``f_ij <= T(P_i, Q_j)`` and ``gamma < w < eta`` (or
   ``eta < w < gamma``): ``T(Q, P) >= F`` and ``T(P, Q) >= F^{-1}``, hence
   ``T(P, Q) >= min{F, F^{-1}}**`` (= ``C(F)`` when ``x_bar <= F(x_bar)``);
-* Prop. 6.4: ``T(P, Q) >= C(2w Id + (1-2w) f_0)`` for the swapped mixture, but *not* the
+* Proposition 6.4: ``T(P, Q) >= C(2w Id + (1-2w) f_0)`` for the swapped mixture, but *not* the
   pointwise intermediate ``f_PQ >= 2w Id + (1-2w) f_0`` (refuted, kept for the erratum test);
 * the corollary ``eta = gamma = w`` of Lemma 6.3 (pointwise) is false (refuted, kept);
 * ``C(F)`` of Lemma 6.3 in the case ``x_bar > F(x_bar)`` (``max{F, F^-1}``) is not a lower bound,
-  and Prop. E.1 needs its ``f_1`` below ``T(P_1, P_0)`` as well (both found by the tests here).
+  and Proposition E.1 needs its ``f_1`` below ``T(P_1, P_0)`` as well (both found by the tests here).
 
 Every symmetrisation here is ``min{g, g^-1}**`` (:func:`symmetric_lower`).
 """
@@ -102,7 +103,7 @@ def lemma62_bound(w, p0, q0, p1, q1, epsilon_prime, gamma, eta) -> Result:
 
 # ------------------------------------------------------------------------------ Lemma 6.3
 def lemma63_function(w, tradeoffs, gamma, eta) -> PiecewiseLinear:
-    """The function ``F`` of Lemma 6.3 (digest §2.17, boxed):
+    """The function ``F`` of Lemma 6.3 (in its proof, Appendix E.1):
     ``F = ((1-w)(1-gamma) F_00* + w(1-eta) F_10* + (1-w) gamma F_01* + w eta F_11*)*`` with
     ``F_0j(x) = f_0j(x / s_0)``, ``F_1j(x) = f_1j(x / s_1)`` and ``(s_0, s_1)`` of
     :func:`lemma62_scalings`. It is the weighted infimal convolution of the rescaled ``f_ij``:
@@ -129,7 +130,7 @@ def lemma63_function(w, tradeoffs, gamma, eta) -> PiecewiseLinear:
 
 def symmetric_lower(f: PiecewiseLinear) -> PiecewiseLinear:
     """``min{f, f^{-1}}**``: the largest convex function below both ``f`` and ``f^{-1}``, which
-    is ``C(f)`` (Dong, Roth, Su 2022, Def. F.1) when ``x_bar <= f(x_bar)``. A lower bound on any
+    is ``C(f)`` (Dong, Roth, Su 2022, Definition F.1) when ``x_bar <= f(x_bar)``. A lower bound on any
     trade-off function that is above both ``f`` and ``f^{-1}``."""
     return _pl("f", f)._envelope_with_inverse(minimum=True)
 
@@ -144,8 +145,8 @@ def advanced_joint_concavity_bound(w, tradeoffs, gamma, eta) -> PiecewiseLinear:
         Mixture weight in (0, 1).
     tradeoffs : 2 x 2 nested sequence of PiecewiseLinear
         ``tradeoffs[i][j]`` a *symmetric* lower bound on ``T(P_i, Q_j)`` (symmetry makes the
-        conversion ``H_{e^eps}(P_i||Q_j) <= 1 + f_ij*(-e^eps)`` orientation-free, digest §2.17
-        caveat 2).
+        conversion ``H_{e^eps}(P_i||Q_j) <= 1 + f_ij*(-e^eps)`` orientation-free,
+        docs/errata.md#derived-conjugate-orientation).
     gamma, eta : float
         Mixing weights in [0, 1] with ``gamma < w < eta`` or ``eta < w < gamma``.
 
@@ -161,8 +162,8 @@ def lemma63_corollary_printed(w, f_p0_q, f_p1_q):
     """The corollary at the end of Lemma 6.3's proof (``eta = gamma = w``), as printed:
     ``T(P, Q) >= (1-w) T(P_0, Q) + w T(P_1, Q)`` pointwise, ``Q = (1-w) Q_0 + w Q_1``.
 
-    Status **refuted** (digest §2.17): ``w = 1/2``, ``Q_0 = Q_1 = P_0 = R``, ``P_1`` disjoint from
-    ``R`` give ``max(0, 1 - 2 alpha) < (1 - alpha)/2`` at ``alpha = 0.4``. Returns the callable.
+    Status **refuted** (docs/errata.md#wang2023-lemma-6-3-corollary): ``w = 1/2``,
+    ``Q_0 = Q_1 = P_0 = R``, ``P_1`` disjoint from ``R`` give ``max(0, 1 - 2 alpha) < (1 - alpha)/2`` at ``alpha = 0.4``. Returns the callable.
     """
     wv = _weight(w)
 
@@ -174,7 +175,7 @@ def lemma63_corollary_printed(w, f_p0_q, f_p1_q):
     return value
 
 
-# ------------------------------------------------------------------------------ Prop 6.4, E.1
+# ------------------------------------------------------------------------------ Proposition 6.4, E.1
 def _with_identity(weight_id: float, f: PiecewiseLinear) -> PiecewiseLinear:
     """The pointwise combination ``weight_id Id + (1 - weight_id) f`` (same knots as ``f``)."""
     a, b = f.knots()
@@ -185,19 +186,20 @@ def _with_identity(weight_id: float, f: PiecewiseLinear) -> PiecewiseLinear:
 
 
 def swapped_mixture_pointwise_printed(w, f0: PiecewiseLinear) -> PiecewiseLinear:
-    """``2w Id + (1-2w) f_0`` claimed pointwise below ``T(P, Q)`` in §E.1.1 (status **refuted**:
-    holds only for ``x <= x_bar``; n = 1 counterexample, digest §2.14)."""
+    """``2w Id + (1-2w) f_0`` claimed pointwise below ``T(P, Q)`` in Appendix E.1.1 (status
+    **refuted**: holds only for ``x <= x_bar``; n = 1 counterexample,
+    docs/errata.md#wang2023-proposition-6-4)."""
     wv = _weight(w, high=0.5)
     return _with_identity(2 * wv, _pl("f0", f0))
 
 
 def swapped_mixture_bound(w, f0: PiecewiseLinear) -> PiecewiseLinear:
-    """Prop. 6.4: for ``P = (1-w) P_0 + w Q_0``, ``Q = (1-w) Q_0 + w P_0`` with ``0 <= w <= 1/2``
+    """Proposition 6.4: for ``P = (1-w) P_0 + w Q_0``, ``Q = (1-w) Q_0 + w P_0`` with ``0 <= w <= 1/2``
     and a symmetric ``f_0 <= T(P_0, Q_0)``, ``T(P, Q) >= C(2w Id + (1-2w) f_0)``.
 
     The symmetrisation is part of the result: the hockey-stick inequality behind it holds only
-    for slopes <= -1 (digest §2.14). It is computed as ``min{g, g^-1}**`` (:func:`symmetric_lower`),
-    which is ``C(g)`` in the case ``x_bar <= g(x_bar)`` (always the case here for symmetric
+    for slopes <= -1 (docs/errata.md#wang2023-proposition-6-4). It is computed as
+    ``min{g, g^-1}**`` (:func:`symmetric_lower`), which is ``C(g)`` in the case ``x_bar <= g(x_bar)`` (always the case here for symmetric
     ``f_0``) and never above ``C(g)``: a float tie at slope -1 cannot select the
     ``max{g, g^-1}`` branch of ``C``.
     """
@@ -206,7 +208,7 @@ def swapped_mixture_bound(w, f0: PiecewiseLinear) -> PiecewiseLinear:
 
 
 def subsampling_mixture_bound(w, f1: PiecewiseLinear) -> PiecewiseLinear:
-    """Prop. E.1: for ``P = (1-w) P_0 + w P_1`` and ``Q = (1-w) P_0 + w Q_1``:
+    """Proposition E.1: for ``P = (1-w) P_0 + w P_1`` and ``Q = (1-w) P_0 + w Q_1``:
     ``T(P, Q) >= C((1-w) Id + w f_1)`` (the sub-sampling theorem of Dong, Roth, Su 2022, p = w),
     computed as ``min{g, g^-1}**`` (see :func:`swapped_mixture_bound`).
 
@@ -231,7 +233,7 @@ def _f3_args(mu, w, alpha):
 def example_f3_exact(mu, w, alpha, digits=None):
     """Example F.3: the exact ``T(P_0, w P_0 + (1-w) Q_0)(alpha) = w (1 - alpha) + (1-w) G_mu(alpha)``
     for ``P_0 = N(0,1)``, ``Q_0 = N(mu,1)`` (both likelihood ratios are monotone in x, so one
-    threshold test is optimal; digest §2.20). With ``digits``: mpmath at that precision (mpf)."""
+    threshold test is optimal; docs/errata.md#derived-example-f3). With ``digits``: mpmath at that precision (mpf)."""
     m, wv, a = _f3_args(mu, w, alpha)
     if digits is None:
         out = wv * (1.0 - a) + (1.0 - wv) * Gaussian(m)(a)
@@ -252,8 +254,8 @@ def example_f3_exact(mu, w, alpha, digits=None):
 
 def example_f3_lemma31(mu, w, alpha):
     """Example F.3, Lemma 3.1 bound (components ``(P_0, P_0)`` weight ``w``, ``(P_0, Q_0)``
-    weight ``1-w``), the printed piecewise form with the "linear" piece made explicit (digest
-    §2.20): ``(1-w) G_mu((alpha - w)/(1-w))`` for ``alpha > 1 - (1-w) Phi(mu/2)``,
+    weight ``1-w``), the printed piecewise form with the "linear" piece made explicit
+    (docs/errata.md#derived-example-f3): ``(1-w) G_mu((alpha - w)/(1-w))`` for ``alpha > 1 - (1-w) Phi(mu/2)``,
     ``w + (1-w) G_mu(alpha/(1-w))`` for ``alpha < (1-w) Phi(-mu/2)``, and
     ``w + 2(1-w) Phi(-mu/2) - alpha`` in between. Values rounded down (a lower bound)."""
     m, wv, a = _f3_args(mu, w, alpha)
@@ -273,13 +275,13 @@ def example_f3_lemma31(mu, w, alpha):
 
 
 def example_f3_lemma63(mu, w, alpha):
-    """Example F.3, Lemma 6.3 / Prop. E.1 bound ``C(w Id + (1-w) G_mu)`` (digest §2.20), by the
-    corrected Eq. (3): with ``x_bar = Phi(-mu/2)`` (where ``G_mu`` has slope -1) and
+    """Example F.3, Lemma 6.3 / Proposition E.1 bound ``C(w Id + (1-w) G_mu)``, by the corrected
+    eq. (3) (docs/errata.md#wang2023-equation-3): with ``x_bar = Phi(-mu/2)`` (where ``G_mu`` has slope -1) and
     ``f = w Id + (1-w) G_mu``: ``f`` on ``[0, x_bar]``, ``x_bar + f(x_bar) - alpha`` on
     ``[x_bar, f(x_bar)]``, ``f^{-1}`` on ``[f(x_bar), 1]`` (by bisection; the lower end of the
     bracket is returned). Values rounded down (a lower bound).
 
-    Prop. E.1's hypothesis holds here: the pair is ``(1-w') R + w' P_1`` against
+    Proposition E.1's hypothesis holds here: the pair is ``(1-w') R + w' P_1`` against
     ``(1-w') R + w' Q_1`` with ``R = P_1 = P_0``, so ``T(P_1, R) = Id >= G_mu``."""
     m, wv, a = _f3_args(mu, w, alpha)
     flat = np.atleast_1d(a).astype(float)
@@ -316,7 +318,7 @@ def example_f4(p, q) -> dict[str, PiecewiseLinear]:
     """Example F.4: ``(P/2 + Q/2)`` against ``(Q/2 + P/2)``, identical distributions, so the exact
     trade-off function is Id. Returns the exact function (``"exact"``), the Lemma 3.1 bound
     (the infimal convolution of ``T(P, Q)`` and ``T(Q, P)``, loose when ``P != Q``;
-    ``"lemma31"``) and Prop. 6.4 with ``w = 1/2`` (``C(Id) = Id``, sharp; ``"prop64"``)."""
+    ``"lemma31"``) and Proposition 6.4 with ``w = 1/2`` (``C(Id) = Id``, sharp; ``"prop64"``)."""
     from .concavity import mixture_tradeoff
 
     pa, qa = validate.pmf_pair(p, q)

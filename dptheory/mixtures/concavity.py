@@ -1,5 +1,5 @@
-"""Joint concavity of trade-off functions (Wang et al. 2023, Lemma 3.1, Props B.1, B.2, Cor. B.3,
-Prop. 6.1) and the exact trade-off function of a mixture.
+"""Joint concavity of trade-off functions (Wang et al. 2023, Lemma 3.1, Propositions B.1, B.2, Corollary B.3,
+Proposition 6.1) and the exact trade-off function of a mixture.
 
 For a mixture ``P_w = sum_i w_i P_i``, ``Q_w = sum_i w_i Q_i`` the paper bounds
 ``T(P_w, Q_w) >= T(P_I, Q_I)``, where ``(P_I, Q_I)`` are the joint laws of the observation and its
@@ -10,7 +10,7 @@ for every component. Equivalently ``T(P_I, Q_I)`` is the weighted infimal convol
     T(P_I, Q_I)(alpha) = min { sum_i w_i f_i(alpha_i) : sum_i w_i alpha_i = alpha },
 
 whose conjugate is ``sum_i w_i f_i^*``. The pointwise reading ``sum_i w_i f_i(alpha)`` is false
-(digest §2.1: kept as :func:`pointwise_combination_printed`, status refuted).
+(docs/errata.md#wang2023-lemma-3-1: kept as :func:`pointwise_combination_printed`, status refuted).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class InfimalConvolution(TradeOff):
 
     @property
     def symmetric(self) -> bool:  # type: ignore[override]
-        """Prop. 3.2: the bound is symmetric when every component is."""
+        """Proposition 3.2: the bound is symmetric when every component is."""
         return all(f.symmetric for f in self.components)
 
     def inverse(self) -> "InfimalConvolution":
@@ -227,9 +227,9 @@ def joint_concavity_bound(weights, tradeoffs) -> TradeOff:
 
 
 def pointwise_combination_printed(weights, tradeoffs):
-    """``alpha -> sum_i w_i f_i(alpha)``: the *pointwise* reading of Lemma 3.1 / Prop. B.1.
+    """``alpha -> sum_i w_i f_i(alpha)``: the *pointwise* reading of Lemma 3.1 / Proposition B.1.
 
-    Status **refuted** (digest §2.1): with ``f_1 = Id``, ``f_2 = 0`` and equal weights the
+    Status **refuted** (docs/errata.md#wang2023-lemma-3-1): with ``f_1 = Id``, ``f_2 = 0`` and equal weights the
     mixture has ``T = max(0, 1/2 - alpha) < (1 - alpha)/2``. Kept only to show the erratum.
     """
     w = check_weights(weights)
@@ -243,9 +243,9 @@ def pointwise_combination_printed(weights, tradeoffs):
     return value
 
 
-# ------------------------------------------------------------------------------ Prop B.1
+# ------------------------------------------------------------------------------ Proposition B.1
 def maximal_diagonal_coupling(weights, weights_prime) -> np.ndarray:
-    """The coupling ``pi`` of ``w`` and ``w'`` of Prop. B.1: ``pi_ii = min(w_i, w'_i)`` and the
+    """The coupling ``pi`` of ``w`` and ``w'`` of Proposition B.1: ``pi_ii = min(w_i, w'_i)`` and the
     residuals ``r_i = w_i - pi_ii``, ``r'_j = w'_j - pi_jj`` coupled by ``r_i r'_j / sum r``
     (for m = 2 this is the paper's decomposition)."""
     w = check_weights(weights, "weights")
@@ -262,13 +262,14 @@ def maximal_diagonal_coupling(weights, weights_prime) -> np.ndarray:
 
 
 def different_weights_bound(weights, weights_prime, tradeoff_matrix) -> TradeOff:
-    """Prop. B.1: a lower bound on ``T(P_w, Q_w')`` for different weights ``w`` and ``w'``.
+    """Proposition B.1: a lower bound on ``T(P_w, Q_w')`` for different weights ``w`` and ``w'``.
 
     ``tradeoff_matrix[i][j]`` is (a lower bound on) ``T(P_i, Q_j)``. With the maximal-diagonal
     coupling ``pi`` of ``w`` and ``w'`` (:func:`maximal_diagonal_coupling`),
     ``P_w = sum_ij pi_ij P_i`` and ``Q_w' = sum_ij pi_ij Q_j``, so Lemma 3.1 applied to the pairs
     ``(P_i, Q_j)`` gives the bound, in the common-threshold sense (the pointwise reading of the
-    printed statement is false, digest §2.2). For m = 2 the coefficients are the printed ones.
+    printed statement is false, docs/errata.md#wang2023-lemma-3-1). For m = 2 the coefficients are
+    the printed ones.
     """
     pi = maximal_diagonal_coupling(weights, weights_prime)
     m = pi.shape[0]
@@ -285,7 +286,7 @@ def different_weights_bound(weights, weights_prime, tradeoff_matrix) -> TradeOff
     return joint_concavity_bound(ws, fs)
 
 
-# ------------------------------------------------------------------------------ Prop B.2
+# ------------------------------------------------------------------------------ Proposition B.2
 def slope_point(f: TradeOff, slope: float) -> tuple[float, float]:
     """The point ``(x, f(x))`` where ``f`` has slope ``slope < 0``: ``x = (f')^{-1}(slope)``.
 
@@ -309,11 +310,11 @@ def slope_point(f: TradeOff, slope: float) -> tuple[float, float]:
 
 
 def common_threshold_points(weights, tradeoffs, thresholds):
-    """Prop. B.2 / Cor. B.3: the points ``(alpha(t), beta(t))`` of ``T(P_I, Q_I)`` with
+    """Proposition B.2 / Corollary B.3: the points ``(alpha(t), beta(t))`` of ``T(P_I, Q_I)`` with
     ``alpha(t) = sum_i w_i (f_i')^{-1}(-t)`` and ``beta(t) = sum_i w_i f_i((f_i')^{-1}(-t))``
     (convention S: the slope of every component and of the bound there is ``-t``).
 
-    Erratum (digest §2.3, typo 5): the proof's printed indicator ``1[q_i/p_i < t]`` gives the
+    Erratum (docs/errata.md#wang2023-proposition-b-2): the proof's printed indicator ``1[q_i/p_i < t]`` gives the
     wrong sign of ``d alpha_i / dt``; the intended ``alpha_i(t) = P_i[q_i/p_i > t]`` is used.
     """
     w = check_weights(weights)
@@ -329,7 +330,7 @@ def common_threshold_points(weights, tradeoffs, thresholds):
     return alpha, beta
 
 
-# ------------------------------------------------------------------------------ Prop 6.1
+# ------------------------------------------------------------------------------ Proposition 6.1
 def privacy_loss_distribution(p, q) -> list[tuple[float, float]]:
     """The law of the privacy loss ``log(p/q)(X)`` for ``X ~ P`` on a discrete support, as sorted
     (value, mass) atoms (value ``inf`` for the atoms where only P has mass)."""
@@ -349,10 +350,10 @@ def _cluster(values: list[float], rtol: float = 1e-9) -> list[float]:
 
 
 def lemma31_is_tight(weights, pairs, *, tol: float = 1e-9) -> tuple[bool, float]:
-    """Prop. 6.1: equality ``T(P_w, Q_w) = T(P_I, Q_I)`` holds iff the privacy-loss distribution
+    """Proposition 6.1: equality ``T(P_w, Q_w) = T(P_I, Q_I)`` holds iff the privacy-loss distribution
     of the mixture equals the ``w``-mixture of the component privacy-loss distributions.
 
-    Erratum (digest §2.18, typo 23): the printed condition is a pointwise identity of likelihood
+    Erratum (docs/errata.md#wang2023-proposition-6-1): the printed condition is a pointwise identity of likelihood
     ratios; it is read as the equality of the laws (the CDFs of the privacy loss under P).
     Returns ``(tight, gap)`` with ``gap`` the largest difference of the two CDFs.
     """

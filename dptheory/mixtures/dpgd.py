@@ -1,4 +1,4 @@
-"""One step of DP-GD with a random initialisation (Wang et al. 2023, Thm 5.1, Examples D.1-D.3).
+"""One step of DP-GD with a random initialisation (Wang et al. 2023, Theorem 5.1, Examples D.1-D.3).
 
 Given the initialisation ``I ~ N(0, 1)``, the two outputs are Gaussians with unit variance and
 normalised mean gap ``mu_I``; the Lemma 3.1 (continuous index) lower bound on ``T(X, Y)`` is the
@@ -6,7 +6,7 @@ curve, for ``t`` real (convention LL, slope ``-e^{-t}`` at the point ``t``),
 
     alpha(t) = E_I[ Phi(t / |mu_I| - |mu_I| / 2) ],   beta(t) = E_I[ Phi(-t / |mu_I| - |mu_I| / 2) ].
 
-Erratum (digest §2.12, typo 13): the printed integrals weight by ``e^{-I^2/2}`` without the
+Erratum (docs/errata.md#wang2023-theorem-5-1): the printed integrals weight by ``e^{-I^2/2}`` without the
 ``1/sqrt(2 pi)`` (so the printed ``alpha(+inf) = sqrt(2 pi)``); kept as
 :func:`dpgd_alpha_printed` (status refuted). The two sign cases of the printed form collapse to
 the ``|mu_I|`` form above. At ``mu_I = 0`` the ratio is 1: the limits ``1[t > 0]`` (1/2 at 0).
@@ -57,8 +57,9 @@ class MeanGap:
 
 
 def least_squares(a, sigma=1.0) -> MeanGap:
-    """Example D.1: least squares without clipping, ``mu_I = (a - I) / sigma`` (digest §2.13: the
-    loss is read as ``(1/2) sum (y_i - theta x_i)^2`` so that the gradient gap is ``a - I``)."""
+    """Example D.1: least squares without clipping, ``mu_I = (a - I) / sigma`` (the loss is read as
+    ``(1/2) sum (y_i - theta x_i)^2`` so that the gradient gap is ``a - I``;
+    docs/errata.md#wang2023-examples-d)."""
     av = validate.real("a", a)
     s = validate.positive("sigma", sigma)
     return MeanGap("least-squares", lambda i: (av - i) / s, lambda i: (av - i) / s, (av,), {"a": av, "sigma": s})
@@ -75,8 +76,8 @@ def clipped_least_squares(a, c, sigma=1.0) -> MeanGap:
 
 def logistic(M, sigma=1.0) -> MeanGap:
     """Example D.3: logistic loss with ``|x y| <= M``: ``mu_I = 1 / (1 + e^{-M |I|}) / sigma``
-    (digest §2.13: "softmax" read as the sigmoid; the gradient's factor ``x y`` is not included,
-    as in the digest's §4.6)."""
+    ("softmax" read as the sigmoid; the gradient's factor ``x y`` is not included, as in the
+    example; docs/errata.md#wang2023-examples-d)."""
     mv = validate.positive("M", M)
     s = validate.positive("sigma", sigma)
     return MeanGap("logistic", lambda i: special.expit(mv * np.abs(i)) / s,
@@ -157,7 +158,7 @@ def _enclose_a(t: float, cells: _Cells) -> tuple[float, float, float]:
 
 
 def dpgd_enclosure(gap: MeanGap, thresholds, *, cells: int = 20000) -> dict[str, np.ndarray]:
-    """Certified enclosures of ``alpha(t)`` and ``beta(t)`` of Thm 5.1 (normalised) at each t.
+    """Certified enclosures of ``alpha(t)`` and ``beta(t)`` of Theorem 5.1 (normalised) at each t.
 
     Returns arrays ``alpha_lower, alpha_upper, beta_lower, beta_upper`` (and ``t``).
     """
@@ -173,8 +174,8 @@ def dpgd_enclosure(gap: MeanGap, thresholds, *, cells: int = 20000) -> dict[str,
 
 # ------------------------------------------------------------------------------ the curve
 class DPGDTradeOff(PiecewiseLinear):
-    """A certified piecewise-linear lower bound on the Thm 5.1 curve (hence on ``T(X, Y)``),
-    with ``upper_curve`` (a piecewise-linear upper bound on the Thm 5.1 curve) and
+    """A certified piecewise-linear lower bound on the Theorem 5.1 curve (hence on ``T(X, Y)``),
+    with ``upper_curve`` (a piecewise-linear upper bound on the Theorem 5.1 curve) and
     ``max_error`` (the largest vertical gap between the two)."""
 
     gap: MeanGap
@@ -183,7 +184,7 @@ class DPGDTradeOff(PiecewiseLinear):
     enclosure: dict
 
     def curve(self, alpha_grid) -> Curve:
-        """The Thm 5.1 curve at ``alpha_grid`` as a certified :class:`Curve` (quantity "beta":
+        """The Theorem 5.1 curve at ``alpha_grid`` as a certified :class:`Curve` (quantity "beta":
         the curve lies in [lower, upper]; kind lower: it is a lower bound on T(X, Y))."""
         a = validate.real_array("alpha", alpha_grid, low=0.0, high=1.0)
         st = statement("dpgd")
@@ -227,7 +228,7 @@ def _upper_envelope(intercepts: np.ndarray, slopes: np.ndarray):
 
 
 def dpgd_tradeoff(gap: MeanGap, *, points: int = 201, cells: int = 20000, t_max: float | None = None) -> DPGDTradeOff:
-    """Thm 5.1 (normalised): a certified piecewise-linear lower bound on the trade-off function
+    """Theorem 5.1 (normalised): a certified piecewise-linear lower bound on the trade-off function
     of one DP-GD step with initialisation ``I ~ N(0, 1)`` and normalised mean gap ``gap``.
 
     Parameters
@@ -245,7 +246,7 @@ def dpgd_tradeoff(gap: MeanGap, *, points: int = 201, cells: int = 20000, t_max:
     Returns
     -------
     DPGDTradeOff
-        A :class:`PiecewiseLinear` below the Thm 5.1 curve everywhere (its ``delta`` is an
+        A :class:`PiecewiseLinear` below the Theorem 5.1 curve everywhere (its ``delta`` is an
         upper bound on the privacy profile), with ``upper_curve`` and ``max_error``.
     """
     k = validate.integer("points", points, low=3, high=100001)
@@ -321,7 +322,7 @@ def dpgd_alpha_mpmath(gap: MeanGap, t, digits: int = 30):
 
 
 def dpgd_alpha_printed(gap: MeanGap, t) -> float:
-    """``alpha(t)`` of Thm 5.1 **as printed** (status refuted): the two sign cases
+    """``alpha(t)`` of Theorem 5.1 **as printed** (status refuted): the two sign cases
     ``int_{mu_w <= 0} Phi(t_w) e^{-w^2/2} dw + int_{mu_w > 0} Phi(-t_w) e^{-w^2/2} dw`` with
     ``t_w = -t/mu_w + mu_w/2``, without the ``1/sqrt(2 pi)`` (so ``alpha(+inf) = sqrt(2 pi)``).
     By scipy quadrature (not certified: it serves the erratum test)."""
@@ -360,7 +361,7 @@ def example_gap(example: str, *, a=0.7, c=1.5, M=1.0, sigma=1.0, mu=1.0) -> Mean
 def dpgd_report(gap: MeanGap, epsilons=(), *, show: int = 11, points: int = 201, cells: int = 20000,
                 example: str | None = None) -> dict:
     """What ``dptheory fdp dpgd`` prints: the statement (kind, status, source), the certified
-    lower bound's knots and largest gap to its upper companion, the Thm 5.1 curve enclosed on
+    lower bound's knots and largest gap to its upper companion, the Theorem 5.1 curve enclosed on
     ``show`` equally spaced alphas (a :class:`Curve`), and at each epsilon an upper bound on
     delta(epsilon) (a :class:`Result`: delta of a lower bound on the trade-off function bounds
     the true delta from above). ``example``: the label shown (default: the gap's name)."""

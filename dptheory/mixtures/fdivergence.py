@@ -1,5 +1,5 @@
-"""F-divergence consequences of joint concavity (Wang et al. 2023, Prop. 3.3, Cors B.5, B.6,
-Prop. B.7).
+"""F-divergence consequences of joint concavity (Wang et al. 2023, Proposition 3.3, Corollaries B.5, B.6,
+Proposition B.7).
 
 Orientation: for ``f = T(P, Q)``, ``f.delta(epsilon) = 1 + f*(-e^epsilon) = H_{e^epsilon}(Q||P)``
 and ``f.renyi(order) = D_order(P||Q)``, ``f.f_divergence(F) = D_F(P||Q)`` (see
@@ -33,7 +33,7 @@ def _labelled(name: str, quantity: str, lower, upper, params, **extra) -> Result
 
 
 def f_divergence_bound(weights, tradeoffs, gen: divergences.Generator) -> Result:
-    """Prop. 3.3: ``D_F(P_w || Q_w) <= sum_i w_i D_F(P_i || Q_i) = sum_i w_i l_F(f_i)``.
+    """Proposition 3.3: ``D_F(P_w || Q_w) <= sum_i w_i D_F(P_i || Q_i) = sum_i w_i l_F(f_i)``.
 
     An upper bound (kind upper) on the F-divergence of the mixture from the component trade-off
     functions (or lower bounds on them: ``l_F`` is non-increasing in ``f``). The float value of
@@ -55,7 +55,7 @@ def f_divergence_bound(weights, tradeoffs, gen: divergences.Generator) -> Result
 
 
 def hockey_stick_bound(weights, tradeoffs, epsilon) -> Result:
-    """Cor. B.5: ``delta_mix(epsilon) <= sum_i w_i delta_i(epsilon)`` where ``delta_i`` is the
+    """Corollary B.5: ``delta_mix(epsilon) <= sum_i w_i delta_i(epsilon)`` where ``delta_i`` is the
     privacy profile ``1 + f_i*(-e^epsilon)`` of component i, i.e. the hockey-stick divergence
     ``H_{e^epsilon}`` of the mixture is at most the mixture of the components' (any real epsilon;
     the paper states gamma = e^epsilon >= 1). Certified from each component's
@@ -85,7 +85,7 @@ def hockey_stick_bound(weights, tradeoffs, epsilon) -> Result:
 
 
 def renyi_bound(weights, tradeoffs, order) -> Result:
-    """Cor. B.6: ``exp((lam-1) R_lam(P_w||Q_w)) <= sum_i w_i exp((lam-1) R_lam(P_i||Q_i))``,
+    """Corollary B.6: ``exp((lam-1) R_lam(P_w||Q_w)) <= sum_i w_i exp((lam-1) R_lam(P_i||Q_i))``,
     returned as an upper bound on ``R_lam(P_w||Q_w)`` (``inf`` if a component has ``z_f < 1``).
     Each component's float Renyi divergence is widened by :data:`COMPONENT_RTOL`.
     """
@@ -105,15 +105,15 @@ def renyi_bound(weights, tradeoffs, order) -> Result:
     return _labelled("renyi-joint-convexity", "rdp", max(rounding.down(lo, slack), 0.0), rounding.up(hi, slack), params)
 
 
-# ------------------------------------------------------------------------------ Prop B.7
+# ------------------------------------------------------------------------------ Proposition B.7
 LENGTH = divergences.GENERATORS["length"]
 
 
 def length(f: PiecewiseLinear) -> float:
-    """Prop. B.7: the length of the graph of ``f`` from ``(0, 1)`` to ``(1, 0)`` (vertical drop
+    """Proposition B.7: the length of the graph of ``f`` from ``(0, 1)`` to ``(1, 0)`` (vertical drop
     and flat part included), which equals ``l_F(f) = D_F(P||Q)`` with ``F(y) = sqrt(1 + y^2)``.
 
-    Erratum (digest §1.8, typo 4): ``F(0) = lim_{s->0} F(s) = 1``, not ``lim F(s)/s`` (see
+    Erratum (docs/errata.md#wang2023-f-at-zero): ``F(0) = lim_{s->0} F(s) = 1``, not ``lim F(s)/s`` (see
     :func:`f_divergence_printed_f0`).
     """
     if not isinstance(f, PiecewiseLinear) or f.digits is not None:
@@ -122,7 +122,7 @@ def length(f: PiecewiseLinear) -> float:
 
 
 def f_at_zero_printed(gen: divergences.Generator) -> float:
-    """``F(0)`` as printed in §B.3, ``lim_{s->0} F(s)/s`` (status refuted: the definition of an
+    """``F(0)`` as printed in Appendix B.3, ``lim_{s->0} F(s)/s`` (status refuted: the definition of an
     F-divergence weights ``Q[p = 0]`` by ``lim F(s)``)."""
     return float(sp.limit(gen.expr / S, S, 0, "+"))
 

@@ -1,21 +1,21 @@
-"""f-DP of shuffling (Wang, Su, Ye, Shokri, Su, NeurIPS 2023, §4 and appendix C).
+"""f-DP of shuffling (Wang, Su, Ye, Shokri, Su, NeurIPS 2023, Section 4 and Appendix C).
 
 For n users of an eps0-LDP local randomizer, the shuffled output of two neighbouring datasets
-is a post-processing of a pair (digest seed-000 §1.12)
+is a post-processing of a pair (their Appendix C, by the clone reduction of Feldman, McMillan,
+Talwar)
 
     P = (1 - w) P0 + w Q0,   Q = (1 - w) Q0 + w P0,   w = 1 / (e^eps0 + 1),
     (A + 1, C - A) ~ P0,   (A, C - A + 1) ~ Q0,   A ~ Bin(C, 1/2),   C ~ Bin(n - 1, q),
 
-with the clone probability q of a *reduction* (:data:`REDUCTIONS`; the digest recommends it as a
-parameter):
+with the clone probability q of a *reduction* (:data:`REDUCTIONS`, a parameter):
 
 * ``"stronger-clones"`` (the default, the paper's pair): q = 2/(e^eps0 + 1), Feldman, McMillan,
   Talwar (2023). Its general proof was withdrawn (arXiv erratum to Lemma 3.5): for a general
   eps0-LDP randomizer every result built on it is **unproven** (proven only where the
   stronger-clone decomposition exists, e.g. binary randomized response;
   :func:`dptheory.shuffle.clones.stronger_clone_status`, the one place that decides it);
-* ``"clones"``: q = e^-eps0, Feldman, McMillan, Talwar (2021, Thm 3.1), **proven** for every
-  eps0-LDP randomizer (this is the pair of Chen, Cao, Ge, digest seed-001).
+* ``"clones"``: q = e^-eps0, Feldman, McMillan, Talwar (2021, Theorem 3.1), **proven** for every
+  eps0-LDP randomizer (this is the pair of Chen, Cao, Ge 2024, Proposition 1).
 
 Everything below holds for either q (the paper's arguments use only the mixture structure).
 
@@ -28,13 +28,15 @@ Everything below holds for either q (the paper's arguments use only the mixture 
   refuted: off by up to 1).
 * **Theorem 4.2, as an inequality**: ``T(P, Q) >= C(f_Shuffle)`` with
   ``f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0)`` and C the symmetrization. The paper's proof claims
-  C(T(P, Q)) = C(f_Shuffle); that equality is false (digest §2.10: a gap of 0.053 at n = 8).
+  C(T(P, Q)) = C(f_Shuffle); that equality is false (a gap of 0.053 at n = 8;
+  docs/errata.md#wang2023-theorem-4-2).
   :func:`shuffle_tradeoff` returns a certified lower bound on max(C(f_Shuffle), f_{eps0,0}) as a
   :class:`~dptheory.tradeoff.PiecewiseLinear` (the shuffled mechanism is also eps0-DP, the
   trade-off f_{eps0,0} of randomized response: a post-processing of the victim's eps0-LDP report).
 * **Corollary 4.3, with the corrected t_y**: ``delta(eps) = 1 + f_Shuffle*(-e^eps)
   = (1 - 2w) H_{e^eps~}(P0 || Q0)`` with ``e^eps~ = (e^eps - 2w)/(1 - 2w)``, i.e. the threshold
-  ``t_y = (1 - 2w)/(e^eps - 2w)`` (digest §2.11; the formula ``shuffle-fdp-threshold``),
+  ``t_y = (1 - 2w)/(e^eps - 2w)`` (docs/errata.md#wang2023-corollary-4-3; the formula
+  ``shuffle-fdp-threshold``),
   combined with the eps0-DP bound ``(e^eps0 - e^eps)_+/(e^eps0 + 1)`` by a minimum
   (:func:`shuffle_delta`; both are upper bounds, so is their minimum; delta = 0 for eps >= eps0).
   Erratum: the paper locates t_y with the slope l(t) of a chord, which gives too small (even
@@ -76,9 +78,9 @@ SOURCE_THM_4_2 = f"{SOURCE}, Theorem 4.2 (as an inequality T(P,Q) >= C(f_Shuffle
 SOURCE_COR_4_3 = f"{SOURCE}, Corollary 4.3 (corrected t_y = (1-2w)/(e^eps - 2w))"
 SOURCE_EPS0_DP = "the shuffled mechanism is eps0-DP (post-processing of the victim's eps0-LDP report)"
 REFUTED_PROP_4_1 = ("printed beta_i^0 = F_i(F_i^{-1}(alpha_i^0) + 1) drops the '1 -': off the exact "
-                    "Neyman-Pearson knots by up to 1 (digest seed-000 §2.9)")
+                    "Neyman-Pearson knots by up to 1 (docs/errata.md#wang2023-proposition-4-1)")
 REFUTED_COR_4_3 = ("printed t_y uses the chord slope l(t), not the slope -1/t: delta too small, even negative "
-                   "(digest seed-000 §2.11)")
+                   "(docs/errata.md#wang2023-corollary-4-3)")
 
 #: the reductions (clone probabilities) the pair may be built with; see the module docstring
 REDUCTIONS = clones.REDUCTIONS
@@ -130,20 +132,20 @@ THRESHOLD = register(Formula(
     name="shuffle-fdp-threshold", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
     source=SOURCE_COR_4_3, lhs=r"t_y",
     erratum="the printed t_y is located with the chord slope l(t); the slope of f_Shuffle on the P0-segment "
-            "of threshold t is -2w - (1-2w)/t, which gives this closed form (digest seed-000 §2.11)",
-    description="P0-threshold at which 1 + f_Shuffle*(-e^eps) is attained: the knot alpha0(t_y) of Cor. 4.3",
+            "of threshold t is -2w - (1-2w)/t, which gives this closed form (docs/errata.md#wang2023-corollary-4-3)",
+    description="P0-threshold at which 1 + f_Shuffle*(-e^eps) is attained: the knot alpha0(t_y) of Corollary 4.3",
 ))
 PROP_4_1_BETA = register(Formula(
     name="shuffle-fdp-prop-4.1-beta", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
     source=SOURCE_PROP_4_1, lhs=r"\beta_0(t)",
-    erratum="the printed final form drops the '1 -' (digest seed-000 §2.9)",
+    erratum="the printed final form drops the '1 -' (docs/errata.md#wang2023-proposition-4-1)",
     description="type II error of T(P0, Q0) at its knot of threshold t (paper's clone probability 2/(e^eps0+1))",
 ))
 PROP_4_1_BETA_PRINTED = register(Formula(
     name="shuffle-fdp-prop-4.1-beta-printed", build=_closed_forms, kind=Kind.EXACT, status=Status.REFUTED,
     source=SOURCE_PROP_4_1_PRINTED, lhs=r"\beta_0(t)",
     erratum=REFUTED_PROP_4_1,
-    description="Prop. 4.1 as printed (refuted: off the Neyman-Pearson knot by up to 1)",
+    description="Proposition 4.1 as printed (refuted: off the Neyman-Pearson knot by up to 1)",
 ))
 
 
@@ -176,7 +178,8 @@ def weights(eps0) -> tuple[float, float]:
 
 def asymptotic_mu(eps0, n, reduction=DEFAULT_REDUCTION) -> float:
     """tanh(eps0/2) 2 / sqrt((n - 1) q), q the clone probability: the GDP limit of T(P, Q)
-    (digest seed-000 §5.6; an approximation, not a bound). inf for n = 1."""
+    (derived here, docs/errata.md#derived-chen-refined-limit; an approximation, not a bound).
+    inf for n = 1."""
     e0, nn = _check(eps0, n)
     _, th = weights(e0)
     qc = clone_probability(e0, reduction)
@@ -242,29 +245,29 @@ def _prop_4_1(eps0, n, t, digits, printed: bool, reduction):
 
 
 def proposition_4_1(eps0, n, t, *, digits=None, reduction=DEFAULT_REDUCTION):
-    """(alpha0(t), beta0(t)): the knot of the exact T(P0, Q0) at threshold t (Prop. 4.1, corrected).
+    """(alpha0(t), beta0(t)): the knot of the exact T(P0, Q0) at threshold t (Proposition 4.1, corrected).
 
     ``alpha0(t) = sum_i w_i F_i(s_i)``, ``beta0(t) = sum_i w_i (1 - F_i(s_i + 1)) = sum_i w_i
     F_i(i - s_i - 2)``, with w_i = P[C = i], F_i the CDF of Bin(i, 1/2) and
     ``s_i = floor((t i - 1)/(t + 1))`` in integer arithmetic (t is taken exactly: a float, a
-    Fraction or a pair (a, b) meaning a/b). Test "reject P0 when (A+1)/(C-A) <= t" (convention
-    L of the digest, c = 1). O(n) per threshold: a reference, not the fast path
+    Fraction or a pair (a, b) meaning a/b). Test "reject P0 when (A+1)/(C-A) <= t" (the
+    likelihood-ratio convention of Lemma A.1 of Wang et al. 2023, c = 1). O(n) per threshold: a reference, not the fast path
     (:func:`p0q0_tradeoff`). Within a few ulps per term (float64) or to ``digits`` digits.
     Domain: eps0 > 0, n >= 1, t >= 0.
 
-    Source: Wang et al. (2023), Prop. 4.1, with the "1 -" the printed final form drops; the
+    Source: Wang et al. (2023), Proposition 4.1, with the "1 -" the printed final form drops; the
     closed form is the catalogue formula ``shuffle-fdp-prop-4.1-beta`` (the paper's q).
     """
     return _prop_4_1(eps0, n, t, digits, False, clones.reduction(reduction))
 
 
 def proposition_4_1_printed(eps0, n, t, *, digits=None, reduction=DEFAULT_REDUCTION) -> Curve:
-    """Prop. 4.1 as printed, ``beta0 = sum_i w_i F_i(F_i^{-1}(alpha_i^0) + 1)`` (the "1 -"
+    """Proposition 4.1 as printed, ``beta0 = sum_i w_i F_i(F_i^{-1}(alpha_i^0) + 1)`` (the "1 -"
     dropped), at the threshold t: a one-point :class:`~dptheory.results.Curve` over alpha
     (``grid`` = [alpha0(t)], ``lower``/``upper`` enclosing the printed beta0), kind exact, status
     **refuted** (off the Neyman-Pearson knot by up to 1; the erratum test). The float64 sums are
     enclosed to 1e-12 relative (each term a few ulps); with ``digits`` the mpmath values are in
-    ``params["value"]``. Source: Wang et al. (2023), Prop. 4.1; catalogue formula
+    ``params["value"]``. Source: Wang et al. (2023), Proposition 4.1; catalogue formula
     ``shuffle-fdp-prop-4.1-beta-printed``."""
     red = clones.reduction(reduction)
     alpha, beta = _prop_4_1(eps0, n, t, digits, True, red)
@@ -324,7 +327,7 @@ def _atoms_float(e0: float, nn: int, clone_prob: float):
 
 
 def p0q0_tradeoff(eps0, n, *, digits=None, reduction=DEFAULT_REDUCTION) -> tradeoff.PiecewiseLinear:
-    """The exact trade-off function T(P0, Q0) (Prop. 4.1, corrected), from every atom.
+    """The exact trade-off function T(P0, Q0) (Proposition 4.1, corrected), from every atom.
 
     The atoms (a, b), a + b = i + 1, carry P0-mass w_i p_i(a - 1) and Q0-mass w_i p_i(a), with
     likelihood ratio a/b; grouped by equal ratio and sorted, they are the canonical pair of the
@@ -382,8 +385,8 @@ def pq_tradeoff(eps0, n, *, clone_prob=None, reduction=DEFAULT_REDUCTION) -> tra
     increasing function of a/b, so the atoms group and sort as for (P0, Q0). The clone
     probability is that of ``reduction`` (or ``clone_prob`` if given): 2w gives the pair of
     Wang et al. (2023) (the "stronger clone" pair of Feldman, McMillan, Talwar 2023), the left
-    side of Thm 4.2; e^-eps0 (``reduction="clones"``) the exact curve of Chen, Cao, Ge (Thm 1,
-    corrected; digest seed-001 §4.1).
+    side of Theorem 4.2; e^-eps0 (``reduction="clones"``) the exact curve of Chen, Cao, Ge (Theorem 1,
+    corrected: docs/errata.md#chen2024-theorem-1).
     """
     e0, nn = _check(eps0, n)
     _limit(nn, EXACT_MAX_N, "n")
@@ -394,7 +397,7 @@ def pq_tradeoff(eps0, n, *, clone_prob=None, reduction=DEFAULT_REDUCTION) -> tra
 
 
 def f_shuffle_knots(eps0, n, *, reduction=DEFAULT_REDUCTION):
-    """Knots (alpha, beta) of f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0) (Thm 4.2, before
+    """Knots (alpha, beta) of f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0) (Theorem 4.2, before
     symmetrization; float64, n <= :data:`EXACT_MAX_N`): the abscissae of T(P0, Q0), and
     ``beta = 2w (1 - alpha0) + (1 - 2w) beta0``."""
     e0, nn = _check(eps0, n)
@@ -596,7 +599,7 @@ def _exact_lines(e0: float, nn: int, qc: float):
 
 def _rr_lines(e0: float):
     """The two lines of f_{eps0,0} = max(0, 1 - e^eps0 x, e^-eps0 (1 - x)), the trade-off
-    function of eps0-DP (Dong, Roth, Su 2022, Prop. 2.5): the shuffled mechanism is eps0-DP. The
+    function of eps0-DP (Dong, Roth, Su 2022, Proposition 2.5): the shuffled mechanism is eps0-DP. The
     first with its slope rounded down (steeper: lower on [0, 1]); the second as c (1 - x) with
     c <= e^-eps0 (its slope -c exactly, so it ends at (1, 0))."""
     steep = rounding.down(-math.exp(e0), rel_err=2 * _U)
@@ -626,7 +629,7 @@ def shuffle_tradeoff(eps0, n, *, digits=None, reduction=DEFAULT_REDUCTION) -> tr
     It is max(C(f_Shuffle), f_{eps0,0}): C(f_Shuffle) the symmetrization of
     ``f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0)`` (Theorem 4.2, which holds as the inequality
     ``T(P, Q) >= C(f_Shuffle)``; the equality of the paper's proof is false), with T(P0, Q0)
-    exact (Prop. 4.1 corrected), and f_{eps0,0} the trade-off function of eps0-DP (the shuffled
+    exact (Proposition 4.1 corrected), and f_{eps0,0} the trade-off function of eps0-DP (the shuffled
     mechanism is a post-processing of the victim's eps0-LDP report; it matters at small n):
 
     * n <= :data:`EXACT_MAX_N` (float64) or :data:`MP_EXACT_MAX_N` (``digits``): the upper
@@ -635,12 +638,12 @@ def shuffle_tradeoff(eps0, n, *, digits=None, reduction=DEFAULT_REDUCTION) -> tr
     * larger n: the envelope of the lines ``1 - delta(eps) - e^eps alpha`` and their
       reflections on :data:`GRID_LINES` values of eps >= 0, with delta from
       :func:`shuffle_delta` (certified from above). A lower bound on C(f_Shuffle), exact at the
-      points where those lines touch it (Dong, Roth, Su 2022, Prop. 2.12);
+      points where those lines touch it (Dong, Roth, Su 2022, Proposition 2.12);
     * always the two lines of f_{eps0,0}.
 
     Status: that of the reduction's pair (:func:`status`; ``"stronger-clones"``, the default and
     the paper's, is unproven for a general eps0-LDP randomizer, ``"clones"`` is proven).
-    Domain: eps0 > 0, n >= 1 integer. Source: Wang et al. (2023), Prop. 4.1, Thm 4.2.
+    Domain: eps0 > 0, n >= 1 integer. Source: Wang et al. (2023), Proposition 4.1, Theorem 4.2.
     """
     e0, nn = _check(eps0, n)
     red = clones.reduction(reduction)
@@ -902,12 +905,12 @@ def _eps0_dp_log_delta(e0: float, eps: float) -> tuple[float, float]:
 
 def _combine(log_lo: float, log_up: float, e0: float, eps: float, reduction, note: str, params: dict,
              method: str = "shuffle-fdp") -> Result:
-    """min(Cor. 4.3, eps0-DP) as one Result, labelled with the reduction's status."""
+    """min(Corollary 4.3, eps0-DP) as one Result, labelled with the reduction's status."""
     st, why = status(reduction)
     dp_lo, dp_up = _eps0_dp_log_delta(e0, eps)
-    which = "Cor. 4.3" if log_up <= dp_up else "eps0-DP"
+    which = "Corollary 4.3" if log_up <= dp_up else "eps0-DP"
     lo, up = min(log_lo, dp_lo), min(log_up, dp_up, 0.0)  # a hockey-stick divergence is at most 1
-    text = (f"min(Cor. 4.3 = (1 - 2w) H_{{e^eps~}}(P0||Q0), eps0-DP bound (e^eps0 - e^eps)_+/(e^eps0 + 1)); "
+    text = (f"min(Corollary 4.3 = (1 - 2w) H_{{e^eps~}}(P0||Q0), eps0-DP bound (e^eps0 - e^eps)_+/(e^eps0 + 1)); "
             f"the {which} bound is the smaller here; pair: {reduction} (q = {'e^-eps0' if reduction == 'clones' else '2/(e^eps0+1)'})"
             + (f"; {why}" if st is not Status.PROVEN else "") + (f"; {note}" if note else ""))
     res = Result.from_log("delta", min(lo, up), up, kind=Kind.UPPER, status=st, method=method,
@@ -919,7 +922,7 @@ def _combine(log_lo: float, log_up: float, e0: float, eps: float, reduction, not
 
 
 def _delta_float(e0: float, nn: int, eps: float, rtol: float, reduction=DEFAULT_REDUCTION) -> Result:
-    """Cor. 4.3 in float64, and its minimum with the eps0-DP bound (see :func:`shuffle_delta`)."""
+    """Corollary 4.3 in float64, and its minimum with the eps0-DP bound (see :func:`shuffle_delta`)."""
     _, th = weights(e0)
     params = {"eps0": e0, "n": nn, "epsilon": eps}
     if eps >= e0:
@@ -990,7 +993,7 @@ def _mp_delta0_sum(e0: float, nn: int, eps: float, i_lo: int, i_hi: int, reducti
 
 
 def _delta_mp(e0: float, nn: int, eps: float, digits: int, reduction=DEFAULT_REDUCTION) -> Result:
-    """Cor. 4.3 with mpmath: (1 - 2w) sum_i w_i h_i over a window of i, the rest bounded by the
+    """Corollary 4.3 with mpmath: (1 - 2w) sum_i w_i h_i over a window of i, the rest bounded by the
     binomial tails of C (h_i in [0, 1], non-increasing in i), the sum evaluated until two working
     precisions agree (:func:`dptheory.precision.mp_adaptive`); then its minimum with the
     eps0-DP bound, in mpmath."""
@@ -1047,8 +1050,8 @@ def shuffle_delta(eps0, n, epsilon, *, digits=None, rtol: float = 1e-3, reductio
     Feldman, McMillan, Talwar 2023 was withdrawn); "clones" (FMT 2021, q = e^-eps0) is proven.
     The status of the Result says which (:func:`status`).
 
-    Domain: eps0 > 0, n >= 1, epsilon >= 0. Source: Wang et al. (2023), Cor. 4.3; the erratum
-    on t_y is the digest's (seed-000 §2.11).
+    Domain: eps0 > 0, n >= 1, epsilon >= 0. Source: Wang et al. (2023), Corollary 4.3; the erratum
+    on t_y: docs/errata.md#wang2023-corollary-4-3.
     """
     e0, nn = _check(eps0, n)
     eps = validate.real("epsilon", epsilon, low=0.0)
@@ -1066,7 +1069,7 @@ def corollary_4_3_printed_delta(eps0, n, epsilon, *, reduction=DEFAULT_REDUCTION
     ``delta = 1 - e^eps alpha0(t_y) - 2w (1 - alpha0(t_y)) - (1 - 2w) beta0(t_y)``.
 
     Status refuted: the chord is steeper than the curve, so t_y is too large and delta too small
-    (negative at n = 20, eps0 = 1, eps = 2; digest seed-000 §2.11). Float64, exact floors, O(n)
+    (negative at n = 20, eps0 = 1, eps = 2; docs/errata.md#wang2023-corollary-4-3). Float64, exact floors, O(n)
     per threshold scanned: small n only (n <= 300). Kept for the erratum test.
     """
     e0, nn = _check(eps0, n)
@@ -1126,7 +1129,7 @@ def gdp_fit(curve: tradeoff.TradeOff) -> Result:
     res = optimize.minimize_scalar(dist, bounds=(0.0, hi), method="bounded", options={"xatol": 1e-10})
     mu = float(res.x)
     return Result("mu", mu, mu, Kind.APPROXIMATION, Status.NOT_A_BOUND, "gdp-fit",
-                  "closest G_mu in the sup norm (Dong, Roth, Su 2022, Def. 2.4)",
+                  "closest G_mu in the sup norm (Dong, Roth, Su 2022, Definition 2.4)",
                   note="describes the curve; not a bound in either direction",
                   params={"sup_distance": dist(mu)})
 
@@ -1141,7 +1144,7 @@ def _log_or_none(x) -> float | None:
 
 @dataclasses.dataclass(frozen=True)
 class ShuffleFdpReport:
-    """Everything ``dptheory fdp shuffle`` shows, computed by :func:`shuffle_report`.
+    """Everything ``dptheory fdp shuffle`` shows, computed by :func:`fdp_report`.
 
     ``curve`` is the certified lower bound on the trade-off function (:func:`shuffle_tradeoff`),
     ``profile`` one entry per epsilon: ``delta`` (a :class:`~dptheory.results.Result`, upper
@@ -1194,7 +1197,7 @@ class ShuffleFdpReport:
                 "gdp": {**self.gdp.as_dict(), "asymptotic_mu": self.asymptotic_mu}}
 
 
-def shuffle_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None, reduction=None,
+def fdp_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None, reduction=None,
                    rounds_reduction=None) -> ShuffleFdpReport:
     """The f-DP of n shuffled eps0-LDP users at once: the certified trade-off curve
     (:func:`shuffle_tradeoff`, with mpmath for n <= :data:`MP_EXACT_MAX_N` when ``digits``), its
@@ -1222,7 +1225,7 @@ def shuffle_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None,
     st, why = status(red)
     how = ("exact max(C(f_Shuffle), f_{eps0,0}) up to rounding" if nn <= EXACT_MAX_N or curve_digits is not None
            else f"envelope of {GRID_LINES} lines 1 - delta(eps) - e^eps alpha, their reflections and f_{{eps0,0}}")
-    note = ("knots of a certified lower bound on the trade-off function of the shuffled mechanism (Thm 4.2 "
+    note = ("knots of a certified lower bound on the trade-off function of the shuffled mechanism (Theorem 4.2 "
             f"holds as T(P,Q) >= C(f_Shuffle)); {how}")
     composed = (rounds_module.rounds_deltas(e0, nn, T, epsilons, reduction=rounds_red) if T is not None and epsilons
                 else [None] * len(epsilons))

@@ -20,7 +20,7 @@ from typing import Callable
 import mpmath
 import numpy as np
 
-from .. import validate
+from .. import results as results_module, validate
 from ..formula import Formula, Parts, register
 from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
@@ -171,7 +171,8 @@ def _join(*notes: str) -> str:
 
 def _guess(rz: Randomizer, n: int, delta: float) -> float:
     """A starting epsilon: the Gaussian approximation of the variation-ratio pair (clones give
-    mu ~ 2 (p-1)/(p+1) / sqrt(N s); digest seed-000 §5.6)."""
+    mu ~ 2 (p-1)/(p+1) / sqrt(N s), the Gaussian limit of a clone pair mixed by the victim's coin;
+    docs/errata.md#derived-chen-refined-limit)."""
     s = 2 * vr.clone_rate(rz.p, rz.beta, rz.q) if rz.beta > 0 else 1.0
     others = max(rz.others(n), 1)
     shrink = 1.0 if math.isinf(rz.p) else (rz.p - 1) / (rz.p + 1)
@@ -361,7 +362,8 @@ METHODS: dict[str, Method] = {m.slug: m for m in [
     Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
            _always, vr.reduction_status, log_delta=_vr_log_delta),
     Method("variation-ratio-labelled", Kind.UPPER,
-           "dptheory: labelled variation-ratio pair (Wang et al. 2024, Lemma 4.4; digest seed-002 §8.4)",
+           "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
+           "(docs/errata.md#derived-labelled-variation-ratio)",
            _always, _proven("the label of the victim's message is kept: sound for every beta' <= beta"),
            log_delta=_labelled_log_delta),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
@@ -512,16 +514,25 @@ class Summary:
     lower: Result | None
 
     @property
+    def log_gap(self) -> float | None:
+        """log(upper end of the upper bound / lower end of the lower bound) (None if either is
+        missing or an end is 0; :func:`dptheory.results.log_gap`)."""
+        return results_module.log_gap(self.upper, self.lower)
+
+    @property
     def gap(self) -> float | None:
         """upper / lower - 1 of the two conservative ends (None if either is missing or 0)."""
-        if self.upper is None or self.lower is None or self.lower.lower <= 0:
-            return None
-        return self.upper.upper / self.lower.lower - 1.0
+        return results_module.gap(self.upper, self.lower)
+
+    @property
+    def gap_ratio(self) -> float | None:
+        """upper / lower of the two conservative ends (inf beyond the float range)."""
+        return results_module.gap_ratio(self.upper, self.lower)
 
     def as_dict(self) -> dict:
         return {"upper": self.upper.as_dict() if self.upper else None,
                 "lower": self.lower.as_dict() if self.lower else None,
-                "gap": self.gap}
+                "gap": self.gap, "log_gap": self.log_gap}
 
 
 def summarize(results) -> Summary:

@@ -1,7 +1,7 @@
 """Dominating pairs of count distributions, and their hockey-stick divergence at any n.
 
 Every reduction of shuffling used here (the clones of Feldman, McMillan, Talwar 2021 and 2023, the
-variation-ratio pair of Wang et al. 2024, and the lower-bound pairs of Wang et al. Thm 5.1) has the
+variation-ratio pair of Wang et al. 2024, and the lower-bound pairs of Wang et al. Theorem 5.1) has the
 same shape, which :class:`CountPair` describes:
 
 * N other users each contribute a *clone* with probability ``clone_prob`` (type 0 with probability

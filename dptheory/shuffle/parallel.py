@@ -1,5 +1,5 @@
-"""Parallel composition in the shuffle model (Wang et al. 2024, §6, Theorem 6.1) and the range-query
-instance of §7.3.
+"""Parallel composition in the shuffle model (Wang et al. 2024, Section 6, Theorem 6.1) and the
+range-query instance of their Section 7.3.
 
 Algorithm 2: each user samples one of K queries from a common distribution and answers it with an
 eps0-LDP randomizer M_k. The result is eps0-LDP, with total variation at most the weighted mean of
@@ -48,7 +48,7 @@ RANGE_QUERY_BETA = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="Wang et al. (2024), §7.3 with Theorem 6.1",
+    source="Wang et al. (2024), Section 7.3 with Theorem 6.1",
     lhs=r"\bar\beta",
     description="mean total variation of hierarchical GRR for range queries",
 ))
@@ -67,7 +67,7 @@ def parallel(eps0_value, betas, weights=None, name: str = "parallel") -> Randomi
 
 
 def range_query(eps0_value, d_value, approach: str = "advanced"):
-    """Randomizer and population share of the range-query protocols of §7.3.
+    """Randomizer and population share of the range-query protocols of Section 7.3.
 
     approach: ``advanced`` (Theorem 6.1, all n users), ``basic`` (worst-case beta, all users),
     ``separate-best`` / ``separate-worst`` (n / H users per level, beta of GRR on d options / the
@@ -85,7 +85,7 @@ def range_query(eps0_value, d_value, approach: str = "advanced"):
         return general_ldp(e0), 1.0
     if approach == "separate-best":
         return Randomizer(f"range-query-separate(d={dd})", math.exp(e0), (math.exp(e0) - 1) / (math.exp(e0) + dd - 1),
-                          math.exp(e0), eps0=e0, source="Wang et al. (2024), §7.3"), 1.0 / levels
+                          math.exp(e0), eps0=e0, source="Wang et al. (2024), Section 7.3"), 1.0 / levels
     if approach == "separate-worst":
         return general_ldp(e0), 1.0 / levels
     raise validate.DomainError(

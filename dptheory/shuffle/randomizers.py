@@ -1,6 +1,6 @@
 """Local randomizers and their variation-ratio parameters (p, beta, q).
 
-Wang et al. (VLDB 2024), §4: a randomizer has the (p, beta)-variation property when the outputs
+Wang et al. (VLDB 2024), Section 4: a randomizer has the (p, beta)-variation property when the outputs
 on any two inputs are (log p, 0)-close and at total variation at most beta, and the q-ratio
 property when user 1's output density is at most q times any other user's. Tables 2, 3, 4 and 6
 list them for common randomizers; each is a sympy :class:`~dptheory.formula.Formula` here, with
@@ -388,7 +388,7 @@ def pure_dump(d_value, blankets) -> Randomizer:
     dd = validate.integer("d", d_value, low=2)
     m = validate.integer("blankets", blankets, low=1)
     return Randomizer(f"puredump(d={dd})", math.inf, 1.0, float(dd), blankets=m,
-                      source="Wang et al. (2024), §4.3 (pureDUMP; no Table 4 row)")
+                      source="Wang et al. (2024), Section 4.3 (pureDUMP: mixDUMP at f = 0; docs/errata.md#wang2024-table-4)")
 
 
 def from_pmfs(matrix, name: str = "custom") -> Randomizer:

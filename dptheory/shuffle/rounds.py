@@ -101,7 +101,7 @@ REDUCTIONS = clones.REDUCTIONS
 DEFAULT_REDUCTION = "clones"
 
 SOURCE = ("clone pair of the shuffled eps0-LDP protocol, composed over T rounds by its privacy loss distribution "
-          "(pessimistic discretisation; Zhu, Dong, Wang 2022, Thm 10)")
+          "(pessimistic discretisation; Zhu, Dong, Wang 2022, Theorem 10)")
 
 
 def _check(eps0, n, rounds):
@@ -314,13 +314,13 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
 
 SOURCE_PURE_COMPOSITION = ("each round is eps0-DP (post-processing of the victim's eps0-LDP report), and T "
                            "eps0-DP mechanisms compose to at most the T-fold randomized response "
-                           "(Kairouz, Oh, Viswanath 2015, Thm 3.3)")
+                           "(Kairouz, Oh, Viswanath 2015, Theorem 3.3)")
 
 
 def pure_composition_log_delta(eps0: float, rounds: int, epsilon: float) -> tuple[float, float]:
     """(log lower, log upper) of the delta(epsilon) of T-fold composed eps0-randomized response,
     which bounds the delta of any T composed eps0-DP mechanisms (Kairouz, Oh, Viswanath 2015,
-    Thm 3.3):
+    Theorem 3.3):
 
         delta(eps) = sum over k with (T - 2k) eps0 > eps of C(T, k) p^(T-k) q^k (1 - e^(eps - (T-2k) eps0)),
 

@@ -2,15 +2,15 @@
 numerical divergence (Theorems 4.1/4.8, Algorithm 1), its closed forms (Theorems 4.2 and 4.3,
 Table 1), the lower bound (Theorem 5.1, Proposition I.1, Algorithm 3), and the labelled pair.
 
-**Proof status** (digest seed-002 §8.4). Lemma 4.5's post-processing is flawed whenever the victim
-has a residual component (1 - alpha - p alpha > 0): exact enumeration finds the shuffled divergence
-above the bound already for GRR on 3 options at n = 2. So the pair with beta below the worst case
+**Proof status** (docs/errata.md#wang2024-lemma-4-5). Lemma 4.5's post-processing is flawed
+whenever the victim has a residual component (1 - alpha - p alpha > 0): exact enumeration finds the
+shuffled divergence above the bound already for GRR on 3 options at n = 2. So the pair with beta below the worst case
 (p-1)/(p+1) is a **refuted** bound. With beta at the worst case the victim has no residual; the
 bound is then the "stronger clone" bound, proven only where the stronger-clone decomposition
 exists (:func:`stronger_clone_condition`; Feldman, McMillan, Talwar 2023, erratum).
 
-**Labelled pair** (a sound refinement, derived here from the digest's suggestion in §8.4). Keep,
-besides the counts (a, b), whether the victim's message came from the common components
+**Labelled pair** (a sound refinement derived here; docs/errata.md#derived-labelled-variation-ratio).
+Keep, besides the counts (a, b), whether the victim's message came from the common components
 (label V). Lemma 4.4's decomposition makes the shuffled output a post-processing of (a, b, V):
 given (a, b, V) the set of other users holding their own residual is uniform of a known size,
 under either hypothesis. V has the same law under both hypotheses and carries no information when
@@ -44,7 +44,7 @@ from .randomizers import Randomizer
 
 SOURCE = "Wang et al. (2024)"
 REFUTATION = ("refuted for beta below (p-1)/(p+1): exact enumeration of GRR on 3 options, eps0 = 1, n = 2 "
-              "exceeds it at eps = 0.7 (0.086025 > 0.072135; digest seed-002 §8.4)")
+              "exceeds it at eps = 0.7 (0.086025 > 0.072135; docs/errata.md#wang2024-lemma-4-5)")
 
 
 # ----------------------------------------------------------------------------- the pair
@@ -337,7 +337,8 @@ def _closed_forms() -> dict[str, Parts]:
 
 # The variation-ratio reduction (Lemma 4.5) has a proof gap below the worst-case beta, where the
 # numerical bound is refuted; at the worst case it is the stronger-clone bound, whose general proof
-# was withdrawn (digest seed-002 §8.4). The closed forms rest on it: no proof, no counterexample.
+# was withdrawn (Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5; docs/errata.md). The closed
+# forms rest on it: no proof, no counterexample.
 THEOREM_4_2 = register(Formula(
     name="variation-ratio-analytic",
     build=_closed_forms,
@@ -345,7 +346,8 @@ THEOREM_4_2 = register(Formula(
     status=Status.UNPROVEN,
     source="Wang et al. (2024), Theorem 4.2",
     erratum=("the fractions of the printed epsilon are nested wrongly (the printed form does not decrease with n); "
-             "the monotonicity threshold of condition 2 is replaced by the exact one, Omega >= s*^2 (digest seed-002 §2)"),
+             "the monotonicity threshold of condition 2 is replaced by the exact one, Omega >= s*^2 "
+             "(docs/errata.md#wang2024-theorem-4-2)"),
     lhs=r"\epsilon",
     description="analytic variation-ratio bound (corrected)",
 ))

@@ -1,5 +1,5 @@
 """The verification report: one row per bound, proof status and oracle, one per erratum; a table
-for a person and one JSON form (:meth:`Report.as_dict`).
+for a person (the presentation layer's text tables) and one JSON form (:meth:`Report.as_dict`).
 
 Every row names its oracle (a short tag, explained once below the table); the detail lines print
 the oracle's enclosure with as many significant digits as it certifies at the precision the
@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-import textwrap
 from typing import Any
 
 import mpmath
 
+from ..presentation.text import table, wrapped
 from ..results import Status
 
 #: columns of the tables (the bounds' names are long): the classic wide terminal
@@ -167,16 +167,8 @@ def fmt_margin(x: float | None) -> str:
     return f"{x:+.2e}"
 
 
-def _table(rows: list, columns: list, out) -> None:
-    """The one text-table printer of the report (the toolkit's; the one place it is imported)."""
-    from ..cli.output import table
-
-    table(rows, columns, out=out, width=WIDTH)
-
-
-def _wrapped(text: str, out, indent: str = "  ", subsequent: str = "      ") -> None:
-    print(textwrap.fill(text, width=WIDTH, initial_indent=indent, subsequent_indent=subsequent,
-                        break_on_hyphens=False, break_long_words=False), file=out)
+def _note(text: str, out, indent: str = "  ", subsequent: str = "      ") -> None:
+    wrapped(text, out, width=WIDTH, indent=indent, subsequent=subsequent)
 
 
 # ----------------------------------------------------------------------------- outcomes of one case
@@ -472,10 +464,10 @@ class Report:
             for r in bad:
                 for c in r.violated_cases:
                     if c["margin"] < 0:
-                        _wrapped(f"{r.bound} [{r.status_text}] at {c['label']}: bound {show_pair(c['bound'])} "
+                        _note(f"{r.bound} [{r.status_text}] at {c['label']}: bound {show_pair(c['bound'])} "
                                  f"vs {r.oracle} {show_pair(c['oracle'])}", out)
                     if c.get("accuracy_margin", 0.0) < 0:
-                        _wrapped(f"{r.bound} [{r.status_text}] at {c['label']}: accuracy: bound "
+                        _note(f"{r.bound} [{r.status_text}] at {c['label']}: accuracy: bound "
                                  f"{show_pair(c['accuracy_bound'])} vs independent evaluation "
                                  f"{show_pair(c['accuracy_value'])}", out)
         errors = [o for o in self.outcomes if o.error is not None]
@@ -491,15 +483,16 @@ class Report:
     def _legend(self, tags: list[str], out) -> None:
         for tag in dict.fromkeys(tags):
             if tag in self.oracles:
-                _wrapped(f"{tag}: {self.oracles[tag]}", out, indent="  ", subsequent="    ")
+                _note(f"{tag}: {self.oracles[tag]}", out, indent="  ", subsequent="    ")
 
     def _bounds_table(self, out) -> None:
         print(file=out)
-        _table([{"bound": r.bound, "kind": r.kind, "status": r.status_text, "oracle": r.oracle, "cases": r.cases,
-                 "n/a": r.not_applicable or None, "margin": fmt_margin(r.worst_margin),
-                 "accuracy": fmt_margin(r.accuracy_margin) if r.accuracy_cases else "-",
-                 "violated": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
-               ["bound", "kind", "status", "oracle", "cases", "n/a", "margin", "accuracy", "violated"], out)
+        table([{"bound": r.bound, "kind": r.kind, "status": r.status_text, "oracle": r.oracle, "cases": r.cases,
+                "n/a": r.not_applicable or None, "margin": fmt_margin(r.worst_margin),
+                "accuracy": fmt_margin(r.accuracy_margin) if r.accuracy_cases else "-",
+                "violated": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
+              ["bound", "kind", "status", "oracle", "cases", "n/a", "margin", "accuracy", "violated"], out=out,
+              width=WIDTH)
         print("\nstatus: the library's, as dptheory formula, shuffle and rdp show it; \"proven (x)\": for the inputs x of "
               "these cases (a\nrandomizer; \"at these eps0, n\"), where it differs from the bound's status for a general "
               "input (dptheory formula);\nmargin: soundness, (bound - oracle) / oracle at the worst case, from the "
@@ -512,18 +505,18 @@ class Report:
 
     def _errata_table(self, out) -> None:
         print("\nerrata (the printed formula vs the toolkit's correction, against the oracle named):\n", file=out)
-        _table([{"erratum": e.erratum, "oracle": e.oracle, "cases": e.cases, "printed": e.printed_text,
-                 "corrected": e.corrected_text, "verdict": e.verdict} for e in self.errata],
-               ["erratum", "oracle", "cases", "printed", "corrected", "verdict"], out)
+        table([{"erratum": e.erratum, "oracle": e.oracle, "cases": e.cases, "printed": e.printed_text,
+                "corrected": e.corrected_text, "verdict": e.verdict} for e in self.errata],
+              ["erratum", "oracle", "cases", "printed", "corrected", "verdict"], out=out, width=WIDTH)
         print(file=out)
         for word in _errata_words(self.errata):
-            _wrapped(f"{word}: {_ERRATA_WORDS[word]}", out, indent="", subsequent="    ")
+            _note(f"{word}: {_ERRATA_WORDS[word]}", out, indent="", subsequent="    ")
         print("The oracles:", file=out)
         self._legend([e.oracle for e in self.errata], out)
         print(file=out)
         for e in self.errata:
             ex = e.example
             if ex:
-                _wrapped(f"{e.erratum}: {ex.get('label', '')}: printed {show_pair(ex['printed'])}, corrected "
+                _note(f"{e.erratum}: {ex.get('label', '')}: printed {show_pair(ex['printed'])}, corrected "
                          f"{show_pair(ex['corrected'])}; {e.oracle}: {show_pair(ex['oracle'])} (claim: {e.claim}; "
                          f"{e.source})", out)

@@ -10,6 +10,7 @@ import pytest
 from dptheory import catalogue
 from dptheory.cli import main
 from tests.oracles.pdflatex import compile_tex
+from tests.presentation.test_latex import assert_clean_log
 
 
 def run(capsys, *argv):
@@ -23,13 +24,15 @@ def _files(root):
 
 
 def test_formula_latex_is_the_paper_form_with_one_merged_condition(capsys):
-    """Issue 12: `dptheory formula gdp-delta --latex` printed nested erfc with sqrt(2) factors and
-    two "where" lines, "mu >= 0" and "mu > 0"."""
+    """`dptheory formula gdp-delta --latex` printed nested erfc with sqrt(2) factors and two
+    "where" lines, "mu >= 0" and "mu > 0". Now it prints what a paper pastes: a labelled equation
+    in the papers' notation and its merged validity condition, once."""
     code, out, _ = run(capsys, "formula", "gdp-delta", "--latex")
     assert code == 0 and "erfc" not in out and "sqrt" not in out
-    assert out.strip() == (r"\delta_\mu(\epsilon) = \Phi\left(- \frac{\epsilon}{\mu} + \frac{\mu}{2}\right) - "
-                           r"e^{\epsilon} \Phi\left(- \frac{\epsilon}{\mu} - \frac{\mu}{2}\right), \quad "
-                           r"\text{for } \mu > 0")
+    assert out.strip() == ("\\begin{equation}\\label{eq:gdp-delta}\n"
+                           r"\delta_\mu(\epsilon) = \Phi\left(\frac{\mu}{2} - \frac{\epsilon}{\mu}\right) - "
+                           r"e^{\epsilon} \Phi\left(- \frac{\epsilon}{\mu} - \frac{\mu}{2}\right)" + "\n"
+                           "\\end{equation}\n\n\\noindent Valid for $\\mu > 0$.")
     assert out.count(r"\mu > 0") == 1 and r"\geq" not in out
 
 
@@ -53,14 +56,16 @@ def test_latex_document_of_every_formula_compiles(tmp_path, capsys, monkeypatch)
     keys = {k for group in cited for k in group.split(",")}
     bib = (out_dir / "bounds.bib").read_text()
     assert keys and all(f"{{{k}," in bib for k in keys)
-    compile_tex(out_dir / "bounds.tex")
+    assert "resizebox" not in text and r"\sloppy" not in text
+    log = compile_tex(out_dir / "bounds.tex")
+    assert_clean_log(log)
 
 
 def test_latex_fragment_inputs_into_a_paper(tmp_path, capsys):
     code, _, _ = run(capsys, "latex", "gdp-delta", "rdp-to-dp", "--fragment", "-o", str(tmp_path / "frag.tex"))
     frag = (tmp_path / "frag.tex").read_text()
     assert code == 0 and r"\documentclass" not in frag and r"\begin{document}" not in frag
-    assert r"\Phi\left(" in frag and r"\cite{dong2022gaussian}" in frag and "Valid for} $\\mu > 0$" in frag
+    assert r"\Phi\left(" in frag and r"\cite{dong2022gaussian}" in frag and "Valid for $\\mu > 0$" in frag
     paper = tmp_path / "paper.tex"
     paper.write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,booktabs,graphicx}\n"
                      "\\begin{document}\n\\input{frag}\n\\bibliographystyle{plain}\n\\bibliography{frag}\n"
@@ -91,7 +96,8 @@ def test_unwritable_output_exits_2_with_a_clear_error(tmp_path, capsys):
 # ------------------------------------------------------------------------------ --latex tables
 def _table_rows(text):
     body = text.split(r"\midrule")[1].split(r"\bottomrule")[0]
-    return [[c.strip() for c in line.rstrip("\\ ").split("&")] for line in body.strip().splitlines()]
+    rows = [[c.strip() for c in line.rstrip("\\ ").split("&")] for line in body.strip().splitlines()]
+    return [[re.sub(r"~\\cite\{[^}]*\}", "", c) for c in row] for row in rows]
 
 
 def _value(cell):
@@ -115,26 +121,43 @@ def test_shuffle_latex_table_encloses_the_certified_intervals(tmp_path, capsys):
         r = results[method]
         assert (kind, status) == (r["kind"], r["status"])
         if not r["applicable"]:
-            assert lower == upper == "n/a"
+            assert lower == upper and lower.startswith("n/a$^")  # with a lettered note giving the reason
             continue
         assert _value(lower) <= r["lower"] and _value(upper) >= r["upper"]  # rounded outwards
     _compile_in_a_paper(tmp_path, out)
 
 
-#: the paper of the audit (issue 12 follow-up): a table pasted into it must compile as it is
-PAPER = ("\\documentclass{article}\\usepackage{amsmath,booktabs,graphicx}\\begin{document}"
-         "\\input{sh.tex}\\end{document}\n")
+#: a paper: a table pasted into it must compile as it is, its citations resolved by the .bib that
+#: --bib writes
+PAPER = ("\\documentclass{article}\\usepackage{amsmath,booktabs}\\begin{document}"
+         "\\input{sh.tex}\\bibliographystyle{plain}\\bibliography{sh}\\end{document}\n")
 
 
 def _compile_in_a_paper(tmp_path, table: str) -> str:
-    """Compile exactly the audit's snippet around ``table`` (written to sh.tex); no macro of the
-    toolkit's may be needed, no label defined twice."""
+    """Compile the snippet around ``table`` (written to sh.tex, the cited papers' entries to sh.bib
+    as --bib writes them); no macro of the toolkit's may be needed, no label defined twice, no
+    citation undefined."""
+    from dptheory.presentation import latex
+
     (tmp_path / "sh.tex").write_text(table)
+    latex.write_bib(tmp_path / "sh.bib", latex.cited_keys(table))
     paper = tmp_path / "paper.tex"
     paper.write_text(PAPER)
     log = compile_tex(paper)
     assert "multiply defined" not in log
     return log
+
+
+def test_bib_writes_the_papers_a_table_cites(tmp_path, capsys):
+    bib = tmp_path / "refs.bib"
+    code, out, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--methods", "clones,efmrtt19", "--latex",
+                       "--bib", str(bib))
+    assert code == 0 and bib.is_file()
+    text = bib.read_text()
+    assert "@" in text and "{feldman2021hiding," in text and "{erlingsson2019amplification," in text
+    assert "% cites: feldman2021hiding" in out
+    code, _, err = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--bib", str(bib))
+    assert code == 2 and "--bib" in err and "--latex" in err
 
 
 def test_latex_tables_need_only_standard_packages_and_say_which(tmp_path, capsys):
@@ -148,10 +171,10 @@ def test_latex_tables_need_only_standard_packages_and_say_which(tmp_path, capsys
                        "--latex")
     assert code == code_b == code_c == 0
     for text in (a, b, c):
-        assert text.splitlines()[0] == r"% dptheory table: needs \usepackage{booktabs,graphicx} (standard LaTeX packages)"
+        assert text.splitlines()[0] == r"% dptheory table: needs \usepackage{booktabs} (a standard LaTeX package)"
         assert "dptfit" not in text
     labels = re.findall(r"\\label\{([^}]*)\}", a + b + c)
-    assert len(labels) == 4 and len(set(labels)) == 4, labels
+    assert len(labels) == 3 and len(set(labels)) == 3, labels
     assert "tab:shuffle-general-eps0-1-n-100000-delta-1e-8" in labels
     _compile_in_a_paper(tmp_path, a + b + c)
     code, d, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--methods", "clones", "--latex",
@@ -160,28 +183,37 @@ def test_latex_tables_need_only_standard_packages_and_say_which(tmp_path, capsys
 
 
 def test_rdp_latex_tables_and_80_columns(tmp_path, capsys):
-    """`dptheory rdp` printed a 169-column table; now every line fits 80 columns. Its values are
-    the certified ends, rounded outwards (an upper bound up, a lower bound down)."""
-    argv = ["rdp", "--eps0", "1", "--n", "1e4", "--orders", "2,4,8"]
+    """`dptheory rdp` printed a 169-column table; now every line fits 80 columns. The LaTeX table
+    has one row per method (kind and status beside it) and one column per order, split into blocks
+    of orders where they do not fit the text width (never shrunk); its values are the certified
+    ends, rounded outwards (an upper bound up, a lower bound down)."""
+    argv = ["rdp", "--eps0", "1", "--n", "1e4", "--orders", "2,4,8,16,32,64,128,256,512"]
     code, out, _ = run(capsys, *argv)
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
     code, js, _ = run(capsys, *argv, "--json")
     curves = {c["method"]: c for c in json.loads(js)}
     code, tex_out, _ = run(capsys, *argv, "--latex")
-    assert code == 0 and tex_out.count(r"\begin{tabular}") == 2
-    header = tex_out.split(r"\toprule")[1].split(r"\midrule")[0].strip().rstrip("\\ ").split(" & ")
-    for row in _table_rows(tex_out.split(r"\end{table}")[0]):
-        order = float(row[0])
-        for method, cell in zip(header[1:], row[1:]):
-            c = curves[method]
-            if cell in ("-", ""):
-                continue
-            i = c["order"].index(order)
-            if c["kind"] == "upper":
-                assert _value(cell) >= c["upper"][i]
-            elif c["kind"] == "lower":
-                assert _value(cell) <= c["lower"][i]
-    _compile_in_a_paper(tmp_path, tex_out)
+    assert code == 0 and tex_out.count(r"\begin{tabular}") >= 2 and "resizebox" not in tex_out
+    checked = 0
+    for block in tex_out.split(r"\begin{tabular}")[1:]:
+        header = block.split(r"\toprule")[1].split(r"\midrule")[0].strip().rstrip("\\ ").split(" & ")
+        assert header[:3] == ["method", "kind", "status"]
+        orders = [float(re.search(r"\\lambda = ([0-9.]+)", h).group(1)) for h in header[3:]]
+        for row in _table_rows(r"\midrule" + block.split(r"\midrule")[1]):
+            c = curves[row[0]]
+            assert row[1:3] == [c["kind"], c["status"]]
+            for order, cell in zip(orders, row[3:]):
+                if cell in ("-", "", "--"):
+                    continue
+                i = c["order"].index(order)
+                if c["kind"] == "upper":
+                    assert _value(cell) >= c["upper"][i]
+                elif c["kind"] == "lower":
+                    assert _value(cell) <= c["lower"][i]
+                checked += 1
+    assert checked > 30
+    log = _compile_in_a_paper(tmp_path, tex_out)
+    assert_clean_log(log)
 
 
 def test_rdp_epsilon_table_fits_and_rounds_up(capsys):

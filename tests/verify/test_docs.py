@@ -77,9 +77,9 @@ def _matches(shown, actual, where="") -> None:
 
 def test_the_json_excerpt_shown_is_the_one_printed():
     shown = json.loads(_shown("dptheory verify --quick --json --only gdp/epsilon,wang-lemma-4.5"))
-    from dptheory.cli.output import _jsonable
+    from dptheory.presentation.json_output import jsonable
 
-    actual = _jsonable(verify.run(quick=True, names=["gdp/epsilon", "wang-lemma-4.5"]).as_dict())
+    actual = jsonable(verify.run(quick=True, names=["gdp/epsilon", "wang-lemma-4.5"]).as_dict())
     _matches(shown, actual)
     assert set(shown) == set(actual) - {"seconds"}  # every key but the run time is shown
 

@@ -21,7 +21,7 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
     One :class:`Result` (quantity ``epsilon``) per method: Theorem 3 (GDP composition of Theorem
     2) and its refined Gaussian limit, approximations (status ``not a bound``); and the certified
     routes, the exact clone-pair RDP and Girgis et al. Theorems 3.1 and 3.3, each composed over T
-    epochs (Mironov, Prop. 1) and converted with Lemma 2.1 (the order in ``params``).
+    epochs (Mironov, Proposition 1) and converted with Lemma 2.1 (the order in ``params``).
     """
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     m = validate.integer("blocks", blocks, low=2)

@@ -1,7 +1,7 @@
 """The exact Renyi DP of the clone pairs of Feldman, McMillan, Talwar (2021; the stronger clones
 of 2023): Chen, Cao, Ge (ICASSP 2024), Theorem 1, corrected (the pair's law is
-D ~ Bern(e^eps0/(e^eps0+1)), printed Bern(e^-eps0); digest seed-001 §2), and its trade-off
-function."""
+D ~ Bern(e^eps0/(e^eps0+1)), printed Bern(e^-eps0); docs/errata.md#chen2024-theorem-1), and its
+trade-off function."""
 
 from __future__ import annotations
 

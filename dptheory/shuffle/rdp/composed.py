@@ -21,7 +21,7 @@ from .girgis import upper_1, upper_1_mixture
 
 _SUBSAMPLED_NOTE = ("as in Girgis et al. Section 4: a subsampling theorem for add/remove neighbours applied to a "
                     "shuffle bound for replace-one neighbours with floor(rate n) users; no theorem covers the "
-                    "combination (digest seed-004 §6.4)")
+                    "combination (docs/errata.md#girgis2021-figure-5)")
 
 
 def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1.0, protocol: str = "exact") -> Result:
@@ -32,7 +32,8 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
 
     ``protocol="exact"`` uses the certified clone bound; ``"notebook"`` reproduces the first
     author's notebook: three bisection steps from the closed form (or eps0), and no amplification
-    at all where the closed form's condition fails (digest seed-004 §6.5).
+    at all where the closed form's condition fails (Privacy_Analysis.ipynb of
+    github.com/Antonious-Grigis/Shuffled-Model-of-Differential-Privacy-in-Federated-Learning).
     """
     e0, nn, T, d, g = _composed_args(eps0_value, n_value, compositions, delta, rate)
     ns = max(1, int(g * nn))
@@ -79,7 +80,7 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
 
     With ``rate`` < 1 the result is "as in the paper" (status ``unproven``): the subsampling
     bound is for add/remove neighbours and a random number of participants, the shuffle bound for
-    replace-one neighbours and a fixed floor(rate n) users (digest seed-004 §6.4)."""
+    replace-one neighbours and a fixed floor(rate n) users (docs/errata.md#girgis2021-figure-5)."""
     e0, nn, T, d, g = _composed_args(eps0_value, n_value, compositions, delta, rate)
     ns = max(2, int(g * nn))
     fns = {"girgis-upper-1": upper_1, "girgis-upper-1-mixture": upper_1_mixture,

@@ -2,7 +2,7 @@
 CCS 2021; Erlingsson et al. 2019; Chen, Cao, Ge, ICASSP 2024), with their errata and, in this one
 place, their status.
 
-Corrected forms (digest seed-004 §3, seed-001 §2):
+Corrected forms (docs/errata.md, Girgis et al. (2021) and Chen, Cao, Ge (2024)):
 
 * Theorem 3.1 (upper bound 1): every term inside the log, binom(lam, 2) (printed "(lam/2)"),
   n_bar = floor((n - 1)/(2 e^eps0)) + 1 (the floor is what the proof gives; rounding it up is
@@ -114,17 +114,19 @@ def _define(name: str, kind: Kind, status: Status, source: str, lhs: str = _RDP_
 
 UPPER_1 = _define(
     "girgis-upper-1", Kind.UPPER, Status.PROVEN, f"{GIRGIS}, Theorem 3.1",
-    erratum="all terms inside the log, binom(lambda, 2) for the printed (lambda/2) (digest seed-004 §3.1)",
+    erratum=("all terms inside the log, binom(lambda, 2) for the printed (lambda/2) "
+             "(docs/errata.md#girgis2021-theorem-3-1)"),
     description="RDP upper bound 1 of the shuffle model, integer orders")
 
 COROLLARY_3_2 = _define(
     "girgis-corollary-3.2", Kind.UPPER, Status.UNPROVEN, f"{GIRGIS}, Corollary 3.2",
-    erratum="binom(lambda, 2) for the printed (lambda/2)",
+    erratum="binom(lambda, 2) for the printed (lambda/2) (docs/errata.md#girgis2021-corollary-3-2)",
     description="simplified upper bound 1; proven here only where it is checked to dominate Theorem 3.1")
 
 UPPER_2 = _define(
     "girgis-upper-2", Kind.UPPER, Status.PROVEN, f"{GIRGIS}, Theorem 3.3",
-    erratum="(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 (digest seed-004 §3.4)",
+    erratum=("(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 "
+             "(docs/errata.md#girgis2021-theorem-3-3)"),
     description="RDP upper bound 2 of the shuffle model, real orders")
 
 UPPER_2_PRINTED = _define(
@@ -149,5 +151,6 @@ CHEN_RDP = _define(
 
 CHEN_GDP_REFINED = _define(
     "chen-gdp-refined", Kind.APPROXIMATION, Status.NOT_A_BOUND,
-    "dptheory: Gaussian limit of the mixed clone pair (digest seed-001 §2.5, seed-000 §5.6)", r"\mu",
+    "dptheory: Gaussian limit of the clone pair of Chen, Cao, Ge (2024), Theorem 2, with the victim's coin "
+    "(derived here: docs/errata.md#derived-chen-refined-limit)", r"\mu",
     description="tanh(eps0/2) times Theorem 2's mu: the Gaussian limit of the pair with the victim's coin")

@@ -86,7 +86,8 @@ def upper_1(eps0_value, n_value, orders, *, nbar_mode: str = "floor") -> np.ndar
 
 
 def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
-    """A tighter bound from the same lemmas (digest seed-004 §4.3, [D]): the moment is at most
+    """A tighter bound from the same lemmas (derived here: docs/errata.md#derived-girgis-mixture):
+    the moment is at most
     sum_m Bin(m; n-1, e^-eps0) min(e^{eps0 lam}, B_3.7(m + 1, lam)), instead of Theorem 3.1's
     Chernoff split. Integer orders. The sum is the upper end of a certified bucket enclosure
     (B_3.7 decreases in m: the bound at a bucket's first count is an upper bound on the bucket,
@@ -150,7 +151,7 @@ def corollary_3_2(eps0_value, n_value, orders) -> Curve:
     """Corollary 3.2 as a :class:`Curve` with its status at these parameters: the printed
     condition lam^4 e^{5 eps0} < n/9 must hold (else ConditionError), and the value is certified
     as a bound (status ``proven``) only where it is at least Theorem 3.1 (the Appendix A proof
-    needs "n sufficiently large" and fails for tiny eps0, digest seed-004 §4.5); else the
+    needs "n sufficiently large" and fails for tiny eps0, docs/errata.md#girgis2021-corollary-3-2); else the
     formula's status, ``unproven``."""
     e0, nn, o = check(eps0_value, n_value, orders, integer=True)
     fn = COROLLARY_3_2.numpy()
@@ -159,7 +160,8 @@ def corollary_3_2(eps0_value, n_value, orders) -> Curve:
     dominates = bool(np.all(values >= ub1))
     status = Status.PROVEN if dominates else COROLLARY_3_2.status
     note = ("checked to dominate Theorem 3.1 at these parameters" if dominates else
-            "below Theorem 3.1 here: the Appendix A proof needs n 'sufficiently large' (digest seed-004 §4.5)")
+            "below Theorem 3.1 here: the Appendix A proof needs n 'sufficiently large' "
+            "(docs/errata.md#girgis2021-corollary-3-2)")
     return Curve("rdp", "order", o, values, values, Kind.UPPER, status, "girgis-corollary-3.2",
                  COROLLARY_3_2.source, note, params={"eps0": e0, "n": nn})
 

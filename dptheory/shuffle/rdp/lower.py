@@ -65,7 +65,7 @@ def lower_bound(eps0_value, n_value, orders, *, both_directions: bool = True, rt
     (real orders), a certified :class:`Curve` (kind ``lower``: it is a lower bound on the
     worst-case RDP over eps0-LDP randomizers). With ``both_directions`` the larger of
     D(M(D')||M(D)) (the paper's direction) and D(M(D)||M(D')) is returned: both are lower bounds
-    (digest seed-004 §5.2(c))."""
+    (derived here: docs/errata.md#derived-girgis-lower-both-directions)."""
     e0, nn, o = check(eps0_value, n_value, orders)
     pair = rr_pair(e0, nn)
     lows, highs = renyi_curve(pair, o, rtol=rtol)

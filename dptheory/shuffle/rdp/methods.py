@@ -109,7 +109,8 @@ RDP_METHODS: dict[str, RdpMethod] = {m.slug: m for m in [
     RdpMethod("girgis-upper-1", Kind.UPPER, UPPER_1.status, UPPER_1.source + " (corrected; real orders by Remark 2)",
               _interpolated(lambda e, nn, k: upper_1(e, nn, k))),
     RdpMethod("girgis-upper-1-mixture", Kind.UPPER, Status.PROVEN,
-              "dptheory: Girgis et al. Theorems 3.6 and 3.7 summed over the clone count (digest seed-004 §4.3)",
+              "dptheory: Girgis et al. (2021), Theorems 3.6 and 3.7 summed over the clone count "
+              "(derived here: docs/errata.md#derived-girgis-mixture)",
               _interpolated(lambda e, nn, k: upper_1_mixture(e, nn, k))),
     RdpMethod("girgis-upper-2", Kind.UPPER, UPPER_2.status, UPPER_2.source + " (corrected)", _closed(upper_2)),
     RdpMethod("girgis-corollary-3.2", Kind.UPPER, COROLLARY_3_2.status, COROLLARY_3_2.source, _cor_3_2,
@@ -133,14 +134,14 @@ def method(slug: str) -> RdpMethod:
 
 
 def compose(curve: Curve, compositions) -> Curve:
-    """T-fold adaptive composition of the mechanism a curve describes (Mironov 2017, Prop. 1):
+    """T-fold adaptive composition of the mechanism a curve describes (Mironov 2017, Proposition 1):
     T times each end, rounded outwards. The kind is kept: the worst pair of one round is the worst
     pair of every round, so T times a lower bound on one round's RDP is a lower bound on T rounds'."""
     T = validate.integer("compositions", compositions, low=1)
     if T == 1:
         return curve
     return curve.replace(lower=rounding.down_nonneg(T * curve.lower), upper=rounding.up_nonneg(T * curve.upper),
-                         source=f"{curve.source}, composed {T} times (Mironov 2017, Prop. 1)",
+                         source=f"{curve.source}, composed {T} times (Mironov 2017, Proposition 1)",
                          params={**curve.params, "compositions": T})
 
 

@@ -33,8 +33,9 @@ def test_girgis_bounds_agree_with_their_formulas_at_50_digits():
         assert float(ref) <= rdp.upper_2(e0, n, [order])[0] <= float(ref) * (1 + 2e-10)
 
 
-def test_digest_values_of_the_mixture_variant():
-    """Digest seed-004 §4.3 (independent computation): n = 1e4, eps0 = 3: 0.0358 / 0.0703 at lam 2,
+def test_mixture_variant_against_independent_values():
+    """Values computed independently of the toolkit (docs/errata.md#derived-girgis-mixture):
+    n = 1e4, eps0 = 3: 0.0358 / 0.0703 at lam 2,
     0.736 / 0.962 at lam 10, 1.276 / 2.402 at lam 100; eps0 = 0.1, lam 10: 5.65e-6 / 1.14e-5."""
     for e0, order, mix, ub1 in [(3.0, 2, 0.0358, 0.0703), (3.0, 10, 0.736, 0.962), (3.0, 100, 1.276, 2.402),
                                 (0.1, 10, 5.65e-6, 1.14e-5)]:
@@ -72,7 +73,8 @@ def test_corollary_3_2_condition_and_certification():
     assert c.status is Status.PROVEN and np.all(c.upper >= rdp.upper_1(0.5, 10**6, [2, 3]))
     with pytest.raises(ConditionError, match=r"\\lambda"):
         rdp.corollary_3_2(2.0, 10**4, [10])
-    # digest seed-004 §4.5: n = 145, tiny eps0 satisfies the condition yet the simplified form is
+    # Appendix A's proof needs n 'sufficiently large' (docs/errata.md#girgis2021-corollary-3-2):
+    # n = 145, tiny eps0 satisfies the condition yet the simplified form is
     # below Theorem 3.1 there, so it is not certified
     assert rdp.corollary_3_2(1e-6, 145, [2]).status is Status.UNPROVEN
 

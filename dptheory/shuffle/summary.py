@@ -9,10 +9,9 @@ bound of 1e-33373 against a lower bound of 1e-37511 is a gap of a factor 1e4138,
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from .. import validate
-from ..results import Result
+from ..results import Result, gap, gap_ratio, log_gap
 from . import randomizers as rz
 from .methods import Summary, compare, summarize
 
@@ -41,6 +40,10 @@ class ShuffleReport:
         return gap(self.upper, self.lower)
 
     @property
+    def gap_ratio(self) -> float | None:
+        return gap_ratio(self.upper, self.lower)
+
+    @property
     def summary(self) -> Summary:
         return Summary(self.upper, self.lower)
 
@@ -50,44 +53,6 @@ class ShuffleReport:
                             "lower": self.lower.as_dict() if self.lower else None,
                             "gap": self.gap, "log_gap": self.log_gap},
                 "results": [r.as_dict() for r in self.results]}
-
-
-def log_gap(upper: Result | None, lower: Result | None) -> float | None:
-    """log(upper end of ``upper`` / lower end of ``lower``), from their log ends where they have
-    them (a delta far below the float range); None if either is missing or the lower end is 0."""
-    if upper is None or lower is None:
-        return None
-    log_up, log_low = _log_end(upper, "upper"), _log_end(lower, "lower")
-    if log_low == -math.inf or log_up == -math.inf:
-        return None
-    return max(log_up - log_low, 0.0)
-
-
-def gap(upper: Result | None, lower: Result | None) -> float | None:
-    """upper / lower - 1 of the two conservative ends, where it is a float (None where
-    :func:`log_gap` is None or above 700)."""
-    value = log_gap(upper, lower)
-    if value is None or value > 700:
-        return None
-    return math.expm1(value)
-
-
-def gap_ratio(upper: Result | None, lower: Result | None) -> float | None:
-    """upper / lower of the two conservative ends (inf above the float range: :func:`log_gap`
-    then gives its logarithm); None where :func:`log_gap` is None."""
-    value = log_gap(upper, lower)
-    if value is None:
-        return None
-    return math.inf if value > 700 else math.exp(value)
-
-
-def _log_end(res: Result, end: str) -> float:
-    """The log of a Result's end: its log end where it has one (delta), else log of the end."""
-    log_value = getattr(res, "log_" + end, None)
-    if log_value is not None:
-        return float(log_value)
-    value = getattr(res, end)
-    return math.log(value) if value > 0 else -math.inf
 
 
 def build_randomizer(name: str = "general", **parameters) -> rz.Randomizer:

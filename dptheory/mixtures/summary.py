@@ -6,7 +6,7 @@ functions f_i given by knots (a lower bound on T(P_i, Q_i)); the mixture is P_w 
 Q_w = sum_i w_i Q_i (Wang, Su, Ye, Shokri, Su, NeurIPS 2023).
 
 **Both directions of the hockey-stick divergence.** For f = T(P, Q),
-``1 + f*(-e^eps) = H_{e^eps}(Q || P)`` (digest seed-000 §1.5, the reversed order), and
+``1 + f*(-e^eps) = H_{e^eps}(Q || P)`` (the reversed order: docs/errata.md#derived-conjugate-orientation), and
 ``H_{e^eps}(P || Q)`` is the same functional of the inverse f^{-1} = T(Q, P). A mechanism whose
 neighbouring datasets give the pair in either order is (eps, delta)-DP with
 ``delta = max(H(P_w || Q_w), H(Q_w || P_w))``: the report gives both directions and their

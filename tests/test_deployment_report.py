@@ -7,9 +7,10 @@ import types
 import pytest
 
 from dptheory import plots
-from dptheory import report as report_module
+from dptheory import deployment_report as report_module
 from dptheory.cli import main
 from tests.oracles.pdflatex import compile_tex
+from tests.presentation.test_latex import assert_clean_log
 
 EPS0, N, DELTA = 1.0, 1000, 1e-6
 _COMPUTED = {}
@@ -95,9 +96,10 @@ def test_report_markdown_latex_and_figures(tmp_path, capsys, recorded_figures, m
         assert cells[1:3] == [d["kind"], d["status"]]
         if d["applicable"]:
             assert float(cells[3]) <= d["lower"] and float(cells[4]) >= d["upper"]
-    # the best proven lower bound beside the upper bounds
-    assert re.search(r"- epsilon >= [0-9.]+ +[a-z-]+ \((lower|exact), proven\)", md)
-    assert re.search(r"- epsilon <= [0-9.]+ ", md)
+    # the best proven lower bound beside the upper bounds, in math
+    assert re.search(r"- \$\\epsilon \\geq [0-9.]+\$ by [a-z-]+ \((lower|exact), proven\)", md)
+    assert re.search(r"- \$\\epsilon \\leq [0-9.]+\$ by ", md)
+    assert md.startswith(r"# Privacy amplification by shuffling: $\epsilon_0 = 1$, $n = 1000$, $\delta = 10^{-6}$")
     assert "above lower" in md and "## RDP route" in md and "girgis-upper-1" in md
     gdp = md.split("## Gaussian (GDP) approximation")[1].split("##")[0]
     assert "chen-gdp" in gdp and "not a bound" in gdp and "approximation" in gdp
@@ -106,7 +108,11 @@ def test_report_markdown_latex_and_figures(tmp_path, capsys, recorded_figures, m
     tex = (out / "report.tex").read_text()
     assert r"\includegraphics[width=\linewidth]{amplification-vs-n.pdf}" in tex
     assert r"\cite{" in tex and r"\bibliography{report}" in tex
-    compile_tex(out / "report.tex")
+    assert r"\title{Privacy amplification by shuffling: $\epsilon_0 = 1$, $n = 1000$, $\delta = 10^{-6}$}" in tex
+    assert r"\item $\epsilon \leq " in tex and "resizebox" not in tex
+    # a note with math is typeset as math, once (it was escaped, and printed twice)
+    assert r"\textbackslash{}" not in tex and r"\$" not in tex
+    assert_clean_log(compile_tex(out / "report.tex"))
 
 
 def test_report_without_figures_needs_no_plots(tmp_path, capsys, monkeypatch):

@@ -1,4 +1,4 @@
-"""dptheory.shuffle.report: the one call behind ``dptheory shuffle`` (results, answer and gap)."""
+"""dptheory.shuffle.summary: the one call behind ``dptheory shuffle`` (results, answer and gap)."""
 
 import math
 
@@ -7,7 +7,8 @@ import pytest
 from dptheory.results import Kind, Result, Status
 from dptheory.shuffle import randomizers as rz
 from dptheory.shuffle.methods import compare
-from dptheory.shuffle.report import ShuffleReport, build_randomizer, gap, log_gap, shuffle_report
+from dptheory.results import gap, log_gap
+from dptheory.shuffle.summary import ShuffleReport, build_randomizer, shuffle_report
 from tests.conftest import raises_naming
 
 
@@ -54,7 +55,7 @@ def test_bad_randomizer_names_the_parameter():
 
 def test_gap_ratio_is_the_ratio_of_the_conservative_ends_and_inf_past_the_float_range():
     from dptheory.results import Kind, Result, Status
-    from dptheory.shuffle.report import gap, gap_ratio, log_gap
+    from dptheory.results import gap, gap_ratio, log_gap
 
     up = Result("epsilon", 0.9, 1.5, Kind.UPPER, Status.PROVEN, "a", "s")
     low = Result("epsilon", 0.5, 0.7, Kind.LOWER, Status.PROVEN, "b", "s")
