@@ -258,8 +258,9 @@ class CheckRow:
 
     @property
     def fails(self) -> bool:
-        """A violation (or a crash) of a bound labelled proven."""
-        return self.status == str(Status.PROVEN) and (self.violations > 0 or self.errors > 0)
+        """A violation (or a crash) of a bound labelled proven, or a crash of a bound whose status
+        could not be learned (its Result is its only status source, and it crashed)."""
+        return self.status in (str(Status.PROVEN), "-") and (self.violations > 0 or self.errors > 0)
 
     def as_dict(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "worst_margin": _json_float(self.worst_margin),

@@ -289,6 +289,19 @@ def test_a_crashing_bound_fails_the_run_and_an_inapplicable_one_is_counted(scrat
     assert "boom" in report.as_dict()["errors"][0]["error"]
 
 
+def test_a_crash_fails_the_run_even_where_the_status_comes_from_the_crashing_result(scratch_registry):
+    """A bound whose only status source is its own Result (the accountant's checks) and that
+    crashes has no status to show: the crash still fails the run."""
+    def crash(case):
+        raise RuntimeError("boom")
+
+    verify.register_check("test/crash-result", kind="upper", status=verify.result_status(crash), cases=[{}],
+                          bound=crash, oracle=lambda c, d: (0, 1), oracle_kind=verify.CLOSED_FORM, source="a test")
+    report = verify.run(quick=True, names=["test/crash-result"])
+    (row,) = report.rows
+    assert row.status == "-" and row.errors == 1 and row.fails and report.exit_code == 1
+
+
 def test_an_approximation_cannot_be_registered_as_a_check():
     from dptheory.validate import DomainError
 
