@@ -42,7 +42,8 @@ register_erratum(
     cases=lambda quick: _rdp_cases([(1.0, 10**4, 4.0), (2.0, 10**4, 4.0)] if quick else
                                    [(1.0, 10**4, 4.0), (2.0, 10**4, 4.0), (0.9, 10**5, 10.0), (0.5, 10**3, 2.0),
                                     (3.0, 10**4, 8.0)]),
-    source="Girgis et al. (2021), Theorem 3.3, eq. (8), corrected from its proof (Theorem 7.1, eq. (40))",
+    source="Girgis et al. (2021), Theorem 3.3, eq. (8), corrected from its proof (Theorem 7.1, eq. (40)); "
+           "docs/errata.md#girgis2021-theorem-3-3",
     oracle_kind=ONE_PAIR, status=shuffle_rdp.RDP_METHODS["girgis-upper-2"],
     note="an upper bound on the RDP of every shuffled eps0-LDP mechanism, against the Renyi divergence of shuffled "
          "binary RR on one dataset pair (a lower end)")
@@ -56,7 +57,8 @@ register_erratum(
     oracle=_rr_renyi,
     cases=lambda quick: _rdp_cases([(1.0, 10**4, 4.0)] if quick else
                                    [(1.0, 10**4, 4.0), (0.5, 10**4, 2.0), (2.0, 10**3, 8.0)]),
-    source="Chen, Cao, Ge (2024), Theorem 1, with the law of Delta of their Proposition 1",
+    source="Chen, Cao, Ge (2024), Theorem 1, with the law of Delta of their Proposition 1; "
+           "docs/errata.md#chen2024-theorem-1",
     oracle_kind=ONE_PAIR, status=shuffle_rdp.RDP_METHODS["chen-exact"],
     note="the RDP of the clone pair bounds the shuffled RDP from above; against the Renyi divergence of shuffled "
          "binary RR on one dataset pair (a lower end)")
@@ -79,7 +81,7 @@ register_erratum(
                                           [(1.0, 2, 0.7), (1.0, 3, 0.7), (1.0, 4, 0.5), (2.0, 2, 1.5),
                                            (2.0, 3, 1.0), (0.5, 2, 0.3)])],
     source="Wang et al. (2024), Lemma 4.5 / Theorem 4.7 at beta below (p-1)/(p+1); the gap and the labelled pair "
-           "derived here (docs/errata.md)",
+           "derived here: docs/errata.md#wang2024-lemma-4-5",
     oracle_kind=ENUMERATION,
     status=lambda c: shuffle_methods.METHODS["variation-ratio-labelled"].status_fn(_grr3(c)),
     note="delta(eps) of the shuffled GRR on 3 options; corrected: the labelled variation-ratio pair")
@@ -110,7 +112,8 @@ register_erratum(
                          for e0, n, d in ([(1.0, 10**4, 1e-6)] if quick else
                                           [(1.0, 10**4, 1e-6), (1.0, 10**5, 1e-6), (0.5, 10**5, 1e-8),
                                            (2.0, 10**5, 1e-6)])],
-    source="Wang et al. (2024), Theorem 4.2, corrected from its proof (Appendix F)",
+    source="Wang et al. (2024), Theorem 4.2, corrected from its proof (Appendix F); "
+           "docs/errata.md#wang2024-theorem-4-2",
     oracle_kind=TRANSCRIPTION, claim="upper", within=1 + 1e-9, rtol=1e-10,
     status=lambda c: shuffle_methods.METHODS["variation-ratio-analytic"].status_fn(randomizers.binary_rr(c["eps0"])),
     note=("epsilon of Theorem 4.2 for binary RR against Appendix F's log(1 + F(Omega)), evaluated again in mpmath "
@@ -195,6 +198,7 @@ register_erratum(
     # a definition (the convex envelope of Dong, Roth, Su 2022, Definition F.1): no library object
     # states a status for it; the run fails if the toolkit's C(f) differs from it
     status=Status.PROVEN,
-    source="Wang, Su, Ye, Shokri, Su (2023), eq. (3): the middle piece of min{f, f^-1}**",
+    source="Wang, Su, Ye, Shokri, Su (2023), eq. (3): the middle piece of min{f, f^-1}**; "
+           "docs/errata.md#wang2023-equation-3",
     note=("the middle piece of the symmetrized trade-off function on [x_bar, f(x_bar)]; the printed piece is "
           "negative there, below the convex envelope (which is a trade-off function, >= 0)"))
