@@ -1,4 +1,5 @@
-"""Kaissis et al. (2024) digest §5.3: the Delta-divergence between two Gaussian mechanisms,
+"""The Delta-divergence between two Gaussian mechanisms (derived here from Kaissis et al. (2024),
+Corollary 1 and Lemma 4),
 
     Delta(G_mu || G_nu) = max{0, Phi(-mu/2) - Phi(-nu/2)},
 
@@ -10,8 +11,7 @@ derived with sympy, each step checked (the script exits with status 1 if a check
    gdp-bayes-error), symmetric under pi -> 1 - pi;
 3. dR/dpi = alpha - beta = Phi(-mu/2 - l/mu) - Phi(-mu/2 + l/mu) (the density terms cancel);
 4. d/dmu of that slope = phi(l/mu - mu/2) ((l/mu^2)(1 + e^{-l}) + (1 - e^{-l})/2) > 0 for l > 0
-   (the digest writes the derivative of the probability Phi(b) - Phi(a) = -slope, hence its minus
-   sign): for mu < nu the slope of R_mu - R_nu is negative on (1/2, 1), so R_mu - R_nu decreases
+   (the derivative of the probability Phi(b) - Phi(a) = -slope carries the opposite sign): for mu < nu the slope of R_mu - R_nu is negative on (1/2, 1), so R_mu - R_nu decreases
    there and, by the symmetry, increases on (0, 1/2): its maximum is at pi = 1/2, where
    R = Phi(-mu/2) (Lemma 4: R* = alpha*);
 5. the closed form agrees with the certified numerical Delta (Corollary 1) at several pairs.

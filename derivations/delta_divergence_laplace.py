@@ -1,5 +1,5 @@
-"""Kaissis et al. (2024) digest §1.11 and §5.4: the Bayes error of the Laplace mechanism and the
-Delta-divergence between two Laplace mechanisms,
+"""The Bayes error of the Laplace mechanism (eq. (2)) and the Delta-divergence between two Laplace
+mechanisms (Corollary 1), derived here for Kaissis et al. (2024),
 
     R_eps(pi) = min{pi, 1 - pi, e^{-eps/2} sqrt(pi (1 - pi))},
     Delta(Lap_eps1 || Lap_eps2) = max{0, (e^{-eps1/2} - e^{-eps2/2}) / 2},
@@ -127,7 +127,8 @@ def check_numeric(pairs=((1.0, 2.0), (0.3, 0.31), (3.0, 0.5), (0.05, 6.0))) -> b
 
 def main() -> None:
     check = Checks()
-    print("Laplace mechanism: Bayes error and Delta-divergence (Kaissis et al. 2024; digest §1.11, §5.4)\n")
+    print("Laplace mechanism: Bayes error and Delta-divergence (derived here; Kaissis et al. 2024, eq. (2), "
+          "Corollary 1)\n")
     for f in (tradeoff.LAPLACE_TRADEOFF, cf.LAPLACE_BAYES_ERROR, cf.DELTA_LAPLACE):
         show_formula(f)
     alpha_star, value = stationary_point()

@@ -1,6 +1,6 @@
-"""Randomized response: its Bayes error and the Delta-divergence (Kaissis et al. 2024; digest §1.11,
-§5.4 for k = 2; derived here for k-ary randomized response with one k, and against any symmetric
-mechanism):
+"""Randomized response: its Bayes error (eq. (2)) and the Delta-divergence (Corollary 1) of Kaissis
+et al. (2024), derived here for binary and k-ary randomized response with one k, and against any
+symmetric mechanism:
 
     R_{k,eps}(pi) = pi                          for pi <= 1/(1 + e^eps),
                     ((k - 2) pi + 1)/(e^eps + k - 1)   for 1/(1 + e^eps) <= pi <= 1/2,
@@ -107,7 +107,7 @@ def check_rr_k_formula(formula=None) -> bool:
 
 
 def check_rr_binary_formula(formula=None) -> bool:
-    """k = 2: the toolkit's delta-divergence-rr (digest §5.4)."""
+    """k = 2: the toolkit's delta-divergence-rr."""
     expr = cf.DELTA_RR.expr if formula is None else formula
     p1, p2 = cf.DELTA_RR.params
     inner = _inner(expr)
@@ -138,7 +138,8 @@ def check_numeric() -> bool:
 
 def main() -> None:
     check = Checks()
-    print("Randomized response: Bayes error and Delta-divergence (Kaissis et al. 2024; digest §5.4)\n")
+    print("Randomized response: Bayes error and Delta-divergence (derived here; Kaissis et al. 2024, eq. (2), "
+          "Corollary 1, Lemmas 2 and 4)\n")
     for f in (cf.RR_BAYES_ERROR, cf.DELTA_RR, cf.DELTA_RR_K):
         show_formula(f)
     low, mid = bayes_error_pieces()

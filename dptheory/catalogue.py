@@ -36,6 +36,7 @@ FORMULA_MODULES = (
     "dptheory.shuffle.rdp.formulas",
     "dptheory.shuffle.fdp",
     "dptheory.comparison.closed_forms",
+    "dptheory.comparison.conditions",
 )
 
 

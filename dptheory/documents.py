@@ -61,7 +61,7 @@ def formulas_body(formulas, *, level: str = "subsection") -> tuple[str, list[str
         if f.erratum:
             facts.append(r"\textbf{Erratum:} %s." % tex.text(f.erratum.rstrip(".")))
         if f.implemented_by:
-            facts.append(r"\textbf{Implemented by:} \texttt{%s}." % tex.escape(f.implemented_by))
+            facts.append(r"\textbf{Defined in:} %s." % tex.text(f.implemented_by))
         lines.append("\\par\n".join(r"\noindent " + fact for fact in facts))
         for key in cite_keys(f.source):
             if key not in keys:

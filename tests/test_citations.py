@@ -40,26 +40,11 @@ ERRATA = ROOT / "docs" / "errata.md"
 #: a reference to an internal document: a digest (the working notes on the papers), a seed, an issue
 INTERNAL = re.compile(r"digest|seed-0|\bissues?\s*#?\s*\d+", re.IGNORECASE)
 
-#: the cases that still fail because their text lives in files rewritten on other branches
-#: (dptheory/comparison, dptheory/cli, dptheory/figures, the reports, the
-#: Delta-divergence derivations and their pages). Remove an entry when its case passes.
+#: the cases that still fail because their text lives in files rewritten on other branches (none
+#: today: dptheory/comparison and dptheory/verify cite papers now). Remove an entry when its case
+#: passes.
 _OTHERS = "the text comes from a file that another branch rewrites"
-PENDING = {
-    "docs/comparison.md",
-    "dptheory/comparison/bayes_error.py", "dptheory/comparison/closed_forms.py",
-    "dptheory/comparison/divergence.py", "dptheory/comparison/extremal.py", "dptheory/comparison/grammar.py",
-    "dptheory/comparison/plrv.py",
-    "derivations/delta_divergence_gaussian.py", "derivations/delta_divergence_laplace.py",
-    "derivations/delta_divergence_rr.py",
-    # formulas of dptheory/comparison/closed_forms.py
-    "formula:delta-divergence-gaussian", "formula:delta-divergence-laplace", "formula:delta-divergence-rr",
-    "formula:delta-divergence-rr-k", "formula:gaussian-plrv-eta", "formula:gaussian-plrv-v1",
-    "formula:gaussian-plrv-v2", "formula:gaussian-plrv-v3", "formula:gdp-total-variation",
-    "formula:laplace-bayes-error", "formula:laplace-plrv-v1", "formula:laplace-plrv-v2", "formula:rr-bayes-error",
-    "formula:rr-plrv-eta", "formula:rr-plrv-v1", "formula:rr-plrv-v2", "formula:theorem3-generalised",
-    # command outputs that include those formulas
-    "command:formula", "command:latex",
-}
+PENDING: set[str] = set()
 
 
 def _cases(names):

@@ -166,14 +166,7 @@ def test_script_runs_prints_latex_and_checks(script, quick_runs):
     _assert_output(script, out)
 
 
-#: scripts whose output still cites an internal document: files rewritten on another branch
-#: (tests/test_citations.py explains the strict xfail: remove the name when its case passes)
-OUTPUT_PENDING = {"delta_divergence_laplace.py", "delta_divergence_rr.py"}
-
-
-@pytest.mark.parametrize("script", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="the script is rewritten on another branch"))
-    if s in OUTPUT_PENDING else s for s in SCRIPTS])
+@pytest.mark.parametrize("script", SCRIPTS)
 def test_script_output_cites_no_internal_document(script, quick_runs):
     """What a script prints cites papers and docs/errata.md, never the project's working notes
     (the pattern of tests/test_citations.py)."""

@@ -77,7 +77,9 @@ def main(argv=None) -> int:
     try:
         return int(args.func(args) or 0)
     except DomainError as exc:
-        print(f"dptheory {args.command}: error: {exc}", file=sys.stderr)
+        from ..presentation.cells import plain
+
+        print(f"dptheory {args.command}: error: {plain(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do

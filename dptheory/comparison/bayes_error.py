@@ -1,8 +1,8 @@
 """Certified Bayes error functions R_min(pi) of trade-off functions.
 
 R_min(pi) = min_{alpha in [0,1]} (pi alpha + (1 - pi) f(alpha)) (Kaissis et al. 2024, eq. (2),
-pi multiplying alpha as printed; the digest's §6 item 16 notes that the convention is immaterial
-for symmetric f). It is concave, 1-Lipschitz, R(0) = R(1) = 0 and R(pi) <= min(pi, 1 - pi).
+pi multiplying alpha as printed; for a symmetric f the convention is immaterial: R(pi) =
+R(1 - pi)). It is concave, 1-Lipschitz, R(0) = R(1) = 0 and R(pi) <= min(pi, 1 - pi).
 
 :func:`enclosure` gives, for any supported trade-off function, a vectorised function
 ``pi -> (lower, upper)`` that encloses R_min(pi) with every float error accounted for, the
@@ -12,14 +12,16 @@ alpha (the witness of Theorem 1 clause 1). Supported:
 * :class:`~dptheory.tradeoff.PiecewiseLinear`: exact, R(pi) = min over knots of
   pi a_k + (1 - pi) b_k; the function is its canonical pair (masses p_j, q_j), the knots their
   cumulative sums (rounding error at most n EPS); the kinks of R are at q_j/(p_j + q_j);
-* :class:`~dptheory.tradeoff.Gaussian`: the closed form of the digest §1.10
-  (``GAUSSIAN_BAYES_ERROR``), evaluated with ``scipy.special.ndtr``;
+* :class:`~dptheory.tradeoff.Gaussian`: the closed form ``gdp-bayes-error`` (derived here,
+  derivations/delta_divergence_gaussian.py), evaluated with ``scipy.special.ndtr``;
 * :class:`~dptheory.tradeoff.Laplace`: min{pi, 1 - pi, e^{-mu/2} sqrt(pi (1 - pi))}
-  (digest §1.11, formula ``laplace-bayes-error``), kinks at 1/(1 + e^mu) and e^mu/(1 + e^mu);
+  (formula ``laplace-bayes-error``, derived here: derivations/delta_divergence_laplace.py), kinks
+  at 1/(1 + e^mu) and e^mu/(1 + e^mu);
 * any other :class:`~dptheory.tradeoff.TradeOff`: its own ``bayes_error`` (the convex
   conjugate), trusted to ``rounding.CLOSED_FORM_RTOL`` absolute; the note of a result says so;
-* the privacy-profile route: R(pi) = (1 - pi)(1 - delta(logit pi)) (digest §5.2 item 4) from
-  any function delta(epsilon) with an absolute error;
+* the privacy-profile route: R(pi) = (1 - pi)(1 - delta(logit pi)) (derived here from eq. (2)
+  and eq. (25), delta(eps) = 1 + f*(-e^eps): R(pi) = -(1 - pi) f*(-pi/(1 - pi)); checked in
+  derivations/blackwell_dominance.py) from any function delta(epsilon) with an absolute error;
 * a privacy loss distribution (:func:`pld_enclosure`): a pessimistic PLD is a pair whose
   trade-off function lies below the mechanism's, so its Bayes error is a certified LOWER end;
   an optimistic one (losses rounded down) gives a profile below the mechanism's at every
@@ -212,7 +214,7 @@ def pl_breakpoints(f: tradeoff.PiecewiseLinear) -> np.ndarray:
 # ------------------------------------------------------------------------ closed forms
 def gaussian_bayes_error(mu: float, pi: np.ndarray) -> np.ndarray:
     """R_min of G_mu: pi Phi(-mu/2 - l/mu) + (1 - pi) Phi(-mu/2 + l/mu), l = logit pi
-    (digest §1.10; 0 at pi in {0, 1}; min(pi, 1 - pi) at mu = 0)."""
+    (derivations/delta_divergence_gaussian.py; 0 at pi in {0, 1}; min(pi, 1 - pi) at mu = 0)."""
     pi = np.asarray(pi, dtype=float)
     if mu == 0:
         return np.minimum(pi, 1.0 - pi)
@@ -225,7 +227,8 @@ def gaussian_bayes_error(mu: float, pi: np.ndarray) -> np.ndarray:
 
 
 def gaussian_argmin(mu: float, pi: np.ndarray) -> np.ndarray:
-    """The optimal alpha(pi) = Phi(-mu/2 - logit(pi)/mu) of G_mu (digest §1.10)."""
+    """The optimal alpha(pi) = Phi(-mu/2 - logit(pi)/mu) of G_mu (where G_mu'(alpha) = -pi/(1 - pi):
+    derivations/delta_divergence_gaussian.py)."""
     pi = np.asarray(pi, dtype=float)
     if mu == 0:
         return np.where(pi < 0.5, 1.0, 0.0)
@@ -234,7 +237,7 @@ def gaussian_argmin(mu: float, pi: np.ndarray) -> np.ndarray:
 
 
 def laplace_bayes_error(mu: float, pi: np.ndarray) -> np.ndarray:
-    """min{pi, 1 - pi, e^{-mu/2} sqrt(pi (1 - pi))} (digest §1.11)."""
+    """min{pi, 1 - pi, e^{-mu/2} sqrt(pi (1 - pi))} (derivations/delta_divergence_laplace.py)."""
     pi = np.asarray(pi, dtype=float)
     return np.minimum(np.minimum(pi, 1.0 - pi), math.exp(-mu / 2) * np.sqrt(pi * (1.0 - pi)))
 
@@ -305,8 +308,8 @@ def enclosure(f) -> BayesEnclosure:
 def from_profile(delta_fn: Callable[[np.ndarray], np.ndarray], abs_err: float, breakpoints=(),
                  note: str = "privacy profile") -> BayesEnclosure:
     """R_min(pi) = (1 - pi)(1 - delta(logit pi)) from a privacy profile ``delta_fn`` defined on the
-    whole real line, known to ``abs_err`` (digest §5.2 item 4; Theorem 2's clauses (2) and (3)
-    are the same statement under pi = e^eps/(1 + e^eps))."""
+    whole real line, known to ``abs_err`` (derived here, see the module text; Theorem 2's clauses
+    (2) and (3) are the same statement under pi = e^eps/(1 + e^eps))."""
     err = validate.nonnegative("abs_err", abs_err)
 
     def value(pi):
@@ -454,8 +457,9 @@ def combine(lower: BayesEnclosure | None, upper: BayesEnclosure | None) -> Bayes
 def minimum(first: BayesEnclosure, second: BayesEnclosure) -> BayesEnclosure:
     """R of min(f, g)** (the largest convex function below both) is min(R_f, R_g): used for the
     add/remove symmetrisation min(f, f^-1)** of a mechanism whose two neighbouring directions
-    are computed separately (digest §1.12). Between grid points containing both sets of
-    breakpoints the minimum of the two components' upper lines bounds it from above."""
+    are computed separately (dp_accounting's add/remove convention). Between grid points
+    containing both sets of breakpoints the minimum of the two components' upper lines bounds it
+    from above."""
     brk = np.unique(np.concatenate([first.breakpoints, second.breakpoints]))
 
     def bounds(pi):

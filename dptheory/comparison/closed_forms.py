@@ -1,8 +1,10 @@
-"""Closed forms of mechanism comparison (Kaissis et al. 2024 and the digest's derivations), as
-:class:`~dptheory.formula.Formula` objects; derivations/delta_divergence_gaussian.py derives the
-Gaussian ones with sympy.
+"""Closed forms of mechanism comparison (Kaissis et al. 2024, and the toolkit's own derivations:
+derivations/delta_divergence_gaussian.py, _laplace.py, _rr.py derive them with sympy), as
+:class:`~dptheory.formula.Formula` objects. The Blackwell dominance conditions are in
+:mod:`dptheory.comparison.conditions`.
 
-Delta within one family (digest §5.3-5.4, [D], checked here against the certified numerics):
+Delta within one family (derived here from Corollary 1, and checked against the certified
+numerics):
 
 * Gaussian: Delta(G_mu1 || G_mu2) = max{0, Phi(-mu1/2) - Phi(-mu2/2)} (the maximum of
   R_mu1 - R_mu2 is at pi = 1/2, where R = alpha* = Phi(-mu/2));
@@ -19,9 +21,10 @@ and the value is generated from the Formula with mpmath (50 digits, more if the 
 cancels), rounded outwards, in log space too (values far below the float range stay
 positive).
 
-PLRV moments (digest §1.9 [D]; v1 = KL(P||Q), v2 = E X^2, v3 = E|X - E X|^3, v4 = E|X|^3):
-Gaussian (X ~ N(-mu^2/2, mu^2)), Laplace (v1, v2), binary randomized response (all four).
-Theorem 3's Berry-Esseen gamma (85) and bound (14), and the digest's precondition-free form.
+PLRV moments (the functionals (8)-(12) as moments of the privacy loss X, derived here; see
+:mod:`.plrv`: v1 = KL(P||Q), v2 = E X^2, v3 = E|X - E X|^3, v4 = E|X|^3): Gaussian
+(X ~ N(-mu^2/2, mu^2)), Laplace (v1, v2), binary randomized response (X = +-eps, all four).
+Theorem 3's Berry-Esseen gamma (85) and bound (14), and a precondition-free form derived here.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 from ..formula import Formula, Parts, register
 from ..results import Kind, Status
 
-DIGEST = "Kaissis et al. (2024), digest seed-003"
+PAPER = "Kaissis et al. (2024)"
 
 
 def _closed_forms() -> dict[str, Parts]:
@@ -85,36 +88,46 @@ def _f(name, lhs, source, description="", kind=Kind.EXACT, status=Status.PROVEN,
                             description=description, erratum=erratum))
 
 
-DELTA_GAUSSIAN = _f("delta-divergence-gaussian", r"\Delta(G_{\mu_1}\|G_{\mu_2})", f"{DIGEST} §5.3 [D]",
+_MOMENT = "derived here (the moment of the privacy loss X, see dptheory.comparison.plrv)"
+
+DELTA_GAUSSIAN = _f("delta-divergence-gaussian", r"\Delta(G_{\mu_1}\|G_{\mu_2})",
+                    f"derived here (derivations/delta_divergence_gaussian.py), from {PAPER}, Corollary 1 and Lemma 4",
                     "Delta-divergence between two Gaussian mechanisms")
 DELTA_LAPLACE = _f("delta-divergence-laplace", r"\Delta(\mathrm{Lap}_{\epsilon_1}\|\mathrm{Lap}_{\epsilon_2})",
-                   f"{DIGEST} §5.4 [D]", "Delta-divergence between two Laplace mechanisms")
+                   f"derived here (derivations/delta_divergence_laplace.py), from {PAPER}, Corollary 1",
+                   "Delta-divergence between two Laplace mechanisms")
 DELTA_RR = _f("delta-divergence-rr", r"\Delta(\mathrm{RR}_{\epsilon_1}\|\mathrm{RR}_{\epsilon_2})",
-              f"{DIGEST} §5.4 [D]", "Delta-divergence between two binary randomized responses")
+              f"derived here (derivations/delta_divergence_rr.py), from {PAPER}, Corollary 1",
+              "Delta-divergence between two binary randomized responses")
 DELTA_RR_K = _f("delta-divergence-rr-k", r"\Delta(\mathrm{RR}^{k}_{\epsilon_1}\|\mathrm{RR}^{k}_{\epsilon_2})",
-                "derived here (derivations/delta_divergence_rr.py); digest §5.4 [D] for k = 2",
+                f"derived here (derivations/delta_divergence_rr.py), from {PAPER}, Corollary 1",
                 "Delta-divergence between two k-ary randomized responses with the same k")
-LAPLACE_BAYES_ERROR = _f("laplace-bayes-error", r"R_{\min}(\pi)", f"{DIGEST} §1.11 [D]",
+LAPLACE_BAYES_ERROR = _f("laplace-bayes-error", r"R_{\min}(\pi)",
+                         f"derived here (derivations/delta_divergence_laplace.py), from {PAPER}, eq. (2)",
                          "minimum Bayes error of the Laplace mechanism (mu = sensitivity / scale)")
-RR_BAYES_ERROR = _f("rr-bayes-error", r"R_{\min}(\pi)", f"{DIGEST} §1.11 [D] (f_{{eps,0}})",
+RR_BAYES_ERROR = _f("rr-bayes-error", r"R_{\min}(\pi)",
+                    f"derived here (derivations/delta_divergence_rr.py), from {PAPER}, eq. (2) for f_(eps,0)",
                     "minimum Bayes error of binary randomized response")
-GDP_TV = _f("gdp-total-variation", r"\mathrm{TV}", f"{DIGEST} §1.10 [D]", "total variation of G_mu: delta(0)")
-GAUSSIAN_V1 = _f("gaussian-plrv-v1", "v_1", "Kaissis et al. (2024), eq. (9); digest §1.9 [D]", "KL of G_mu")
-GAUSSIAN_V2 = _f("gaussian-plrv-v2", "v_2", "Kaissis et al. (2024), eq. (10); digest §1.9 [D]")
-GAUSSIAN_V3 = _f("gaussian-plrv-v3", "v_3", "Kaissis et al. (2024), eq. (11); digest §1.9 [D]")
-GAUSSIAN_V4 = _f("gaussian-plrv-v4", "v_4", "Kaissis et al. (2024), eq. (12); third absolute moment of N(-mu^2/2, mu^2)")
-GAUSSIAN_ETA = _f("gaussian-plrv-eta", r"\eta", "Kaissis et al. (2024), eq. (8); digest §1.9 [D]")
-LAPLACE_V1 = _f("laplace-plrv-v1", "v_1", "Kaissis et al. (2024), eq. (9); digest §1.9 [D]")
-LAPLACE_V2 = _f("laplace-plrv-v2", "v_2", "Kaissis et al. (2024), eq. (10); digest §1.9 [D]")
-RR_V1 = _f("rr-plrv-v1", "v_1", "Kaissis et al. (2024), eq. (9); digest §1.9 [D]")
-RR_V2 = _f("rr-plrv-v2", "v_2", "Kaissis et al. (2024), eq. (10); digest §1.9 [D]")
-RR_V3 = _f("rr-plrv-v3", "v_3", "Kaissis et al. (2024), eq. (11); derived from X = +-eps")
-RR_V4 = _f("rr-plrv-v4", "v_4", "Kaissis et al. (2024), eq. (12); |X| = eps")
-RR_ETA = _f("rr-plrv-eta", r"\eta", "Kaissis et al. (2024), eq. (8); digest §1.9 [D]")
-BERRY_ESSEEN_GAMMA = _f("berry-esseen-gamma", r"\gamma", "Kaissis et al. (2024), eq. (85); Dong, Roth, Su (2022), Thm 5",
+GDP_TV = _f("gdp-total-variation", r"\mathrm{TV}",
+            f"{PAPER}, eq. (27) (TV = delta(0)), with Dong, Roth, Su (2022), Corollary 2.13 at epsilon = 0",
+            "total variation of G_mu: delta(0)")
+GAUSSIAN_V1 = _f("gaussian-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}", "KL of G_mu")
+GAUSSIAN_V2 = _f("gaussian-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}")
+GAUSSIAN_V3 = _f("gaussian-plrv-v3", "v_3", f"{PAPER}, eq. (11); {_MOMENT}")
+GAUSSIAN_V4 = _f("gaussian-plrv-v4", "v_4", f"{PAPER}, eq. (12); {_MOMENT}: E|X|^3, X ~ N(-mu^2/2, mu^2)")
+GAUSSIAN_ETA = _f("gaussian-plrv-eta", r"\eta", f"{PAPER}, eq. (8); {_MOMENT}")
+LAPLACE_V1 = _f("laplace-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}")
+LAPLACE_V2 = _f("laplace-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}")
+RR_V1 = _f("rr-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}: X = +-eps")
+RR_V2 = _f("rr-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}: X = +-eps")
+RR_V3 = _f("rr-plrv-v3", "v_3", f"{PAPER}, eq. (11); {_MOMENT}: X = +-eps")
+RR_V4 = _f("rr-plrv-v4", "v_4", f"{PAPER}, eq. (12); {_MOMENT}: |X| = eps")
+RR_ETA = _f("rr-plrv-eta", r"\eta", f"{PAPER}, eq. (8); {_MOMENT}: X = +-eps")
+BERRY_ESSEEN_GAMMA = _f("berry-esseen-gamma", r"\gamma", f"{PAPER}, eq. (85); Dong, Roth, Su (2022), Theorem 5",
                         "Berry-Esseen error of the N-fold composition (needs symmetric f and gamma < 1/2)")
 THEOREM3_GENERALISED = _f("theorem3-generalised", r"\Delta(\mathcal M^{\otimes N}\|\tilde{\mathcal M}^{\otimes N_2})",
-                          f"{DIGEST} §2 Theorem 3 [D] (precondition-free)",
+                          f"derived here (the proof of {PAPER}, Theorem 3, with delta-divergence-gaussian for the "
+                          "Gaussian surrogates: no precondition)",
                           "upper bound: gamma + gamma~ + Delta between the Gaussian surrogates", kind=Kind.UPPER)
 
 
@@ -130,7 +143,9 @@ def dominates(first: tuple, second: tuple) -> bool:
     Gaussian (sigma smaller and p larger: the other pair is a post-processing of it, by adding
     noise or by replacing the sample with a fresh N(0, sigma^2) draw) are ordered, composition
     preserves the order (Torgersen) and more steps are less private (f (x) g <= f); so the
-    first dominates when every parameter is on the less private side.
+    first dominates when every parameter is on the less private side. Across families: the
+    Gaussian and binary randomized response against one step of the Laplace mechanism
+    (:func:`_dominates_across`).
     """
     from fractions import Fraction
 
@@ -141,7 +156,7 @@ def dominates(first: tuple, second: tuple) -> bool:
         # symmetrisation dominates the add/remove one
         return first[1] <= second[1] and first[2] >= second[2] and first[3] >= second[3]
     if first[0] != second[0]:
-        return False
+        return _dominates_across(first, second)
     fam = first[0]
     if fam == "gaussian":
         return Fraction(first[1]) ** 2 * int(first[2]) >= Fraction(second[1]) ** 2 * int(second[2])
@@ -151,6 +166,37 @@ def dominates(first: tuple, second: tuple) -> bool:
         return int(first[2]) == int(second[2]) and first[1] >= second[1] and first[3] >= second[3]
     if fam in ("sgm", "sgm_sym"):  # the symmetrisations are monotone in the curve they symmetrise
         return first[1] <= second[1] and first[2] >= second[2] and first[3] >= second[3]
+    return False
+
+
+#: relative move of each parameter towards failing a catalogue condition before it is evaluated
+#: at 50 digits (:func:`_dominates_across`): far above the evaluation's error
+CONDITION_MARGIN = 1e-12
+
+
+def _dominates_across(first: tuple, second: tuple) -> bool:
+    """True when a catalogue condition of :mod:`dptheory.comparison.conditions` certifies that the
+    first mechanism dominates the second, for two families whose order no numerical route can
+    certify (the second is smooth): G_mu^T ⪰ Lap_eps (blackwell-gaussian-laplace, on
+    G_mu^T = G_{mu sqrt(T)}) and RR_eps1 ⪰ Lap_eps2 (blackwell-rr-laplace), each evaluated by its
+    generated mpmath function at 50 digits. eps1 >= eps2 compares two floats exactly; the
+    Gaussian condition is transcendental but monotone in each parameter, so it is evaluated with
+    each parameter moved by :data:`CONDITION_MARGIN` (relative) to the side where it is harder to
+    meet: if it holds there, it holds. Otherwise False (not decided)."""
+    import mpmath
+
+    from . import conditions
+
+    if second[0] != "laplace" or second[2] != 1:
+        return False
+    if first[0] == "gaussian":
+        harder = 1 + CONDITION_MARGIN
+        with mpmath.workdps(50):
+            mu = mpmath.mpf(first[1]) * mpmath.sqrt(int(first[2])) / harder
+            eps = mpmath.mpf(second[1]) * harder
+        return conditions.BLACKWELL_GAUSSIAN_LAPLACE.mpmath(50)(mu, eps)
+    if first[0] == "rr" and int(first[2]) == 2 and first[3] == 1:
+        return conditions.BLACKWELL_RR_LAPLACE.mpmath(50)(first[1], second[1])
     return False
 
 
@@ -244,10 +290,17 @@ def family_delta(first: tuple, second: tuple):
 
     params = {"prior": 0.5, "epsilon": 0.0}
     if dominates(first, second):
-        why = ("Lemma 2" if first[0] == "bnp" or second[0] == "pp" else
-               "the first is on the less private side of every parameter of an ordered family")
+        if first[0] == "bnp" or second[0] == "pp":
+            why, source = "Lemma 2", "Kaissis et al. (2024), Theorem 1, Lemma 2"
+        elif first[0] != second[0]:
+            name = "blackwell-gaussian-laplace" if first[0] == "gaussian" else "blackwell-rr-laplace"
+            why = f"the condition {name} holds" + (" (with a margin)" if first[0] == "gaussian" else "")
+            source = f"Kaissis et al. (2024), Theorem 1; {name}, derived here (derivations/blackwell_dominance.py)"
+        else:
+            why = "the first is on the less private side of every parameter of an ordered family"
+            source = "Kaissis et al. (2024), Theorem 1, Lemma 2, Lemma B.2"
         return Result("delta-divergence", 0.0, 0.0, Kind.EXACT, Status.PROVEN, "delta-divergence-exact-zero",
-                      "Kaissis et al. (2024), Theorem 1, Lemma 2, Lemma B.2", f"0 exactly: {why}", params=params)
+                      source, f"0 exactly: {why}", params=params)
     against_rr = _against_binary_rr(first, second)
     if against_rr is not None:
         return against_rr

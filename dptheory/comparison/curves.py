@@ -45,6 +45,10 @@ class CertifiedCurves:
         Where the bounds come from.
     identity : tuple or None
         Equal identities mean the same mechanism (Delta = 0 both ways, exactly).
+    closed_forms : bool
+        Whether a comparison may decide from closed forms (the family key, and the closed form
+        recognised from an exact curve's type: Gaussian, Laplace); False: only computations on
+        the curves themselves (:func:`numerical`).
     """
 
     name: str
@@ -54,6 +58,7 @@ class CertifiedCurves:
     family: tuple | None = None
     note: str = ""
     identity: tuple | None = None
+    closed_forms: bool = True
 
     @property
     def has_lower(self) -> bool:
@@ -86,6 +91,16 @@ class CertifiedCurves:
 def exact(name: str, f: tradeoff.TradeOff, family: tuple | None = None, note: str = "",
           identity: tuple | None = None) -> CertifiedCurves:
     return CertifiedCurves(name, exact=f, family=family, note=note, identity=identity)
+
+
+def numerical(curves: CertifiedCurves) -> CertifiedCurves:
+    """The same certified curves, compared by computations on the curves alone: no family key, no
+    identity, no closed form (:func:`dptheory.comparison.divergence.delta_between` then maximises
+    the difference of the Bayes error enclosures, and decides an exact 0 only for two
+    piecewise-linear curves, in rational arithmetic). The numerical verdict of Theorem 1 that the
+    closed-form conditions (:mod:`dptheory.comparison.conditions`) are checked against."""
+    note = "; ".join(filter(None, (curves.note, "compared numerically, without closed forms")))
+    return dataclasses.replace(curves, family=None, identity=None, closed_forms=False, note=note)
 
 
 def delta_kind(first: CertifiedCurves, second: CertifiedCurves) -> tuple[Kind, str]:

@@ -3,8 +3,9 @@ symmetrisation (Definition 3), certified.
 
 Definition 1: Delta(M || M~) = inf{kappa >= 0 : f(alpha + kappa) - kappa <= f~(alpha) for all
 alpha}, with f extended by 1 left of 0 and by 0 right of 1. Corollary 1: Delta(M || M~) =
-max_pi (R(pi) - R~(pi)), R the Bayes error functions. The digest's privacy-profile form (§2,
-Corollary 1 [D]): Delta = max{0, sup_eps (delta~(eps) - delta(eps)) / (1 + e^eps)}.
+max_pi (R(pi) - R~(pi)), R the Bayes error functions. In privacy profiles (derived here from
+Theorem 2's clause (2) and the infimum of Definition 1): Delta = max{0, sup_eps (delta~(eps) -
+delta(eps)) / (1 + e^eps)}.
 
 Three routes, each returning a certified :class:`~dptheory.results.Result`:
 
@@ -17,7 +18,7 @@ Three routes, each returning a certified :class:`~dptheory.results.Result`:
   certified upper bound; cells are bisected until the upper bound is within ``tol`` of the
   best lower bound. The result is never a grid underestimate.
 * :func:`delta_divergence_from_profiles`: the same maximisation, R from delta(eps) through
-  R(pi) = (1 - pi)(1 - delta(logit pi)), i.e. the digest's profile formula with pi = sigmoid(eps).
+  R(pi) = (1 - pi)(1 - delta(logit pi)), i.e. the profile form above with pi = sigmoid(eps).
 * :func:`delta_divergence_definition`: Definition 1 itself, bisection on kappa with an exact
   feasibility check for piecewise-linear curves (h(alpha) = f(alpha + kappa) - kappa - f~(alpha)
   is linear between the knots of f~ and the shifted knots of f); smooth curves are first
@@ -319,23 +320,25 @@ def delta_divergence(f, g, *, tol: float = DEFAULT_TOL, max_points: int = DEFAUL
         Trade-off functions (of the first and second mechanism).
     tol : float
         Target width of the interval for curves that are not piecewise linear.
-    method : {"auto", "numeric"}
+    method : {"auto", "curves", "numeric"}
         "auto" decides exactly where it can: closed forms within the Gaussian and Laplace
         families (:func:`exact_decision`), Lemma 2 for M_PP and M_BNP, and 0 for two equal
-        piecewise-linear curves; "numeric" always maximises the difference of Bayes errors.
+        piecewise-linear curves or, in rational arithmetic, two ordered ones; "curves" the same
+        without closed forms and Lemma 2 (only computations on the two curves); "numeric"
+        always maximises the difference of Bayes errors.
     """
     f, g = _check("f", f), _check("g", g)
-    if method not in ("auto", "numeric"):
-        raise validate.DomainError(f"method = {method!r} is invalid: must be 'auto' or 'numeric'")
+    if method not in ("auto", "curves", "numeric"):
+        raise validate.DomainError(f"method = {method!r} is invalid: must be 'auto', 'curves' or 'numeric'")
     validate.positive("tol", tol)
+    if method != "numeric" and _same_curve(f, g):
+        return _zero(SOURCE, "the same piecewise-linear function: kappa = 0 satisfies Definition 1")
     if method == "auto":
-        if _same_curve(f, g):
-            return _zero(SOURCE, "the same piecewise-linear function: kappa = 0 satisfies Definition 1")
         decided = exact_decision(family_key(f), family_key(g))
         if decided is not None:
             return decided
     m = _maximise(f, g, tol, max_points)
-    if (method == "auto" and m.exact and m.lower == 0 and _both_pl(f, g)
+    if (method != "numeric" and m.exact and m.lower == 0 and _both_pl(f, g)
             and max(len(f.p_mass), len(g.p_mass)) <= EXACT_ZERO_MAX_SEGMENTS and pl_delta_is_zero(f, g)):
         return _zero(SOURCE, "0 exactly: R_f <= R_g at every kink, in rational arithmetic (Theorem 1)")
     return _result(m, Kind.EXACT, "delta-divergence", _enclosure_note(f, g))
@@ -367,19 +370,22 @@ def delta_between(first, second, *, tol: float = DEFAULT_TOL, max_points: int = 
     both mechanisms have certified lower and upper curves (or exact ones), ``lower`` or
     ``upper`` when a side is missing. Decided exactly without numerics: the same mechanism twice,
     Lemma 2 (M_PP, M_BNP) and pairs within one closed-form family (Gaussian, Laplace, k-ary
-    randomized response).
+    randomized response), unless a curve is :func:`curves.numerical` (then only computations on
+    the curves decide).
     """
     from .curves import CertifiedCurves, delta_kind
 
     cf_, cg_ = (c if isinstance(c, CertifiedCurves) else c.curves() for c in (first, second))
     validate.positive("tol", tol)
+    closed = cf_.closed_forms and cg_.closed_forms
     if cf_.identity is not None and cf_.identity == cg_.identity:
         return _zero(SOURCE, f"0 exactly: the same mechanism ({cf_.name}) twice")
-    decided = exact_decision(cf_.family, cg_.family)
+    decided = exact_decision(cf_.family, cg_.family) if closed else None
     if decided is not None:
         return decided
     if cf_.exact is not None and cg_.exact is not None:
-        return delta_divergence(cf_.exact, cg_.exact, tol=tol, max_points=max_points)
+        return delta_divergence(cf_.exact, cg_.exact, tol=tol, max_points=max_points,
+                                method="auto" if closed else "curves")
     kind, why = delta_kind(cf_, cg_)
     m = maximise_difference(cf_.enclosure(), cg_.enclosure(), tol=tol, max_points=max_points)
     note = why or "the interval [Delta(f_lo || g_hi), Delta(f_hi || g_lo)] from certified bounds of the curves"
@@ -390,7 +396,7 @@ def delta_between(first, second, *, tol: float = DEFAULT_TOL, max_points: int = 
 def delta_divergence_from_profiles(delta_f, delta_g, *, abs_err: float | None = None, breakpoints=(),
                                    tol: float = DEFAULT_TOL, max_points: int = DEFAULT_MAX_POINTS) -> Result:
     """Delta(M || M~) = max{0, sup_eps (delta~(eps) - delta(eps)) / (1 + e^eps)} from the privacy
-    profiles (digest §2, Corollary 1 [D]; Theorem 2 clause (2)).
+    profiles (derived here from Theorem 2, clause (2), and Definition 1: see the module text).
 
     ``delta_f``, ``delta_g``: trade-off functions (their certified profile enclosures
     ``log_delta_enclosure`` are used: the error is the library's, not the caller's) or plain
@@ -414,7 +420,7 @@ def delta_divergence_from_profiles(delta_f, delta_g, *, abs_err: float | None = 
                                        "of epsilon")
     m = maximise_difference(encs[0], encs[1], tol=tol, max_points=max_points)
     return _result(m, Kind.EXACT, "delta-divergence-profile", "route: privacy profiles",
-                   "Kaissis et al. (2024), Theorem 2 clause (2); digest §2 Corollary 1 [D]")
+                   "Kaissis et al. (2024), Theorem 2, clause (2), with Definition 1 (profile form derived here)")
 
 
 def symmetric_delta(f, g, *, tol: float = DEFAULT_TOL, max_points: int = DEFAULT_MAX_POINTS) -> Result:
@@ -484,7 +490,7 @@ def _definition_pl(f: tradeoff.PiecewiseLinear, g: tradeoff.PiecewiseLinear, tol
     margin = 16 * EPS
     if _excess(fa, fb, ga, gb, 0.0) <= 0:
         return 0.0, rounding.up(0.0, margin)
-    lo, hi = 0.0, 0.5  # Delta <= alpha* <= 1/2 (digest §2)
+    lo, hi = 0.0, 0.5  # Delta(M || M~) <= Delta(M || M_BNP) = alpha* <= 1/2 (Lemma 4; Delta falls in M~)
     while hi - lo > tol:
         mid = 0.5 * (lo + hi)
         if _excess(fa, fb, ga, gb, mid) <= 0:

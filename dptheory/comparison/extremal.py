@@ -2,15 +2,17 @@
 identities of Kaissis et al. (2024), Lemmas 2-5.
 
 * M_PP: f(alpha) = 1 - alpha, R(pi) = min(pi, 1 - pi), delta(eps) = max(0, 1 - e^eps) (the
-  paper's delta_PP = 0 holds for eps >= 0 only; digest §6 item 23).
+  paper's delta_PP = 0 holds for eps >= 0 only: for eps < 0, delta(eps) >= 1 - e^eps for every
+  mechanism, and the profile of R_PP through R(pi) = (1 - pi)(1 - delta(logit pi)) is 1 - e^eps).
 * M_BNP: f = 0 on (0, 1] (with f(0) = 1 in the paper; as a piecewise-linear function its vertical
   drop at 0 evaluates to 0), R = 0, delta = 1. A formal limit: it violates mutual absolute
-  continuity (digest §1.8).
+  continuity (the paper's standing assumption, Appendix A).
 
 Lemma 2: M >= M_PP and M_BNP >= M for every M.
 Lemma 3: Delta(M_PP || M) = TV/2 = delta(0)/2 (the max of min(pi, 1 - pi) - R(pi) is at 1/2 even
-for asymmetric f, by the 1-Lipschitz property of R; the paper's argument is invalid, digest §6
-item 8).
+for asymmetric f, by the 1-Lipschitz property of R: pi - R(pi) does not decrease on [0, 1/2]
+and 1 - pi - R(pi) does not increase on [1/2, 1]; dptheory: the paper's argument, that both are
+largest at 1/2, does not imply it).
 Lemma 4: Delta(M || M_BNP) = R* = alpha*, the fixed point of a symmetric f (R* = R(1/2)).
 Lemma 5: Delta(M_PP || M) + Delta(M || M_BNP) = 1/2.
 """

@@ -16,7 +16,7 @@ lower and/or an upper bound of it).
 
 Composition and bounds:
 
-* Gaussian exactly (G_mu^T = G_{mu sqrt(T)}, Dong, Roth, Su 2022, Cor. 3.3);
+* Gaussian exactly (G_mu^T = G_{mu sqrt(T)}, Dong, Roth, Su 2022, Corollary 3.3);
 * randomized response exactly (the T-fold product pmfs, grouped by the likelihood ratio, by
   repeated convolution, T <= 5000);
 * Laplace^T: a lower bound (a piecewise-linear curve below the Laplace curve, pessimistic PLD,
@@ -27,8 +27,8 @@ Composition and bounds:
   add/remove symmetrisation min(f, f^-1)** of the composed directions): pessimistic PLDs for
   the lower bound, optimistic PLDs for the upper bound (p = 1: the Gaussian mechanism, exact);
 * ``sgm_sym``: the subsampled Gaussian symmetrised per step, C_p(G_{1/sigma}) (Dong, Roth, Su
-  2022; digest §5.6 (ii): more pessimistic than the add/remove symmetrisation of the
-  composition), the symmetric per-step curve Theorem 3 needs
+  2022; more pessimistic than the add/remove symmetrisation of the composition: C(f) <= f and
+  C(f) <= f^-1 per step), the symmetric per-step curve Theorem 3 needs
   (:func:`dptheory.subsampled.symmetrised_step_pld`: pessimistic and optimistic PLDs);
 * the shuffle model (``dptheory.shuffle.fdp.shuffle_tradeoff`` for T = 1,
   ``dptheory.shuffle.rounds.rounds_pld`` for T > 1): a certified lower bound only (no upper
@@ -294,7 +294,7 @@ def _shuffle_curves(m):
         from ..shuffle.fdp import shuffle_tradeoff  # contract with helper "shuffle-fdp"
 
         lower = be.enclosure(shuffle_tradeoff(p["eps0"], n))
-        note = "C(f_Shuffle) (Wang et al. 2023, Thm 4.2 as an inequality): a certified lower bound"
+        note = "C(f_Shuffle) (Wang et al. 2023, Theorem 4.2 as an inequality): a certified lower bound"
     else:
         from ..shuffle.rounds import rounds_pld  # contract with helper "pld"
 

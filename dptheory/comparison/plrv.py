@@ -2,7 +2,8 @@
 (Kaissis et al. 2024, Section 4: eqs. (8)-(12), Lemma 6, Theorem 3).
 
 With X = log(Q/P)(omega), omega ~ P, the PLRV of the pair (P, Q) and f = T(P, Q), the paper's
-functionals of f are moments of X (digest §1.9, via f'(alpha) = -e^{t(alpha)}):
+functionals of f are moments of X ("moments of the PLRV", Section 4; derived here: f'(alpha) =
+-e^{t(alpha)} with t(alpha) = F_X^{-1}(1 - alpha), eq. (24), so int_0^1 g(log|f'|) = E g(X)):
 v1 = -E X = KL(P||Q), v2 = E X^2, v3 = E|X - E X|^3, v4 = E|X|^3, and
 eta = v1 / sqrt(v2 - v1^2) (eq. (8)).
 
@@ -12,10 +13,12 @@ any discrete pair by exact antiderivatives or finite sums at 40 digits; the subs
 by mpmath quadrature at 30 digits with the quadrature's error estimate (times 100) and a bound on
 the truncated Gaussian tails.
 
-Theorem 3 (main-text hypothesis N/N~ >= eta~^2/eta^2, which the digest §6 item 1 shows is the
-correct one): Delta(M^{(x)N} || M~^{(x)N~}) <= gamma + gamma~ with gamma = 0.56 v3 / (sqrt(N)
-(v2 - v1^2)^{3/2}) (eq. (85)). Dong, Roth, Su's Berry-Esseen theorem needs symmetric trade-off
-functions and gamma < 1/2 (digest §6 item 4); its sandwich holds on [gamma, 1 - gamma] and,
+Theorem 3 (main-text hypothesis N/N~ >= eta~^2/eta^2; dptheory: the proof needs the Gaussian
+surrogates ordered, sqrt(N) eta >= sqrt(N~) eta~ (eq. (79), Lemma B.2), which is this one, and
+the appendix's restatement is inverted; docs/comparison.md): Delta(M^{(x)N} || M~^{(x)N~}) <=
+gamma + gamma~ with gamma = 0.56 v3 / (sqrt(N) (v2 - v1^2)^{3/2}) (eq. (85)). Dong, Roth, Su's
+Berry-Esseen theorem (2022, Theorem 5) needs symmetric trade-off functions and gamma < 1/2,
+which the paper does not restate; its sandwich holds on [gamma, 1 - gamma] and,
 trivially, outside it (for alpha < gamma the upper curve G(alpha - gamma) + gamma >= 1, for
 alpha > 1 - gamma the trade-off function is below 1 - alpha < gamma), so the paper's "for all
 alpha" is harmless. When a hypothesis fails the calculator returns
@@ -37,8 +40,9 @@ from .. import rounding, tradeoff, validate
 from ..results import Inapplicable, Kind, Result, Status
 from . import closed_forms as cf
 
-SOURCE_MOMENTS = "Kaissis et al. (2024), eqs. (8)-(12); digest §1.9"
-SOURCE_T3 = "Kaissis et al. (2024), Theorem 3, eq. (14) (main-text hypothesis; digest §6 items 1-4)"
+SOURCE_MOMENTS = "Kaissis et al. (2024), eqs. (8)-(12) (moments of the PLRV: derived here)"
+SOURCE_T3 = ("Kaissis et al. (2024), Theorem 3, eq. (14) (main-text hypothesis; with the hypotheses of Dong, Roth, "
+             "Su (2022), Theorem 5)")
 BERRY_ESSEEN = 0.56
 
 
@@ -136,7 +140,8 @@ def _laplace_abs3(e, c):
 
 
 def laplace_moments(eps) -> Moments:
-    """v1, v2 in closed form (digest §1.9); v3, v4 exactly (antiderivatives at 50 digits)."""
+    """v1, v2 in closed form (formulas laplace-plrv-v1, -v2); v3, v4 exactly (antiderivatives at
+    50 digits)."""
     e = validate.positive("eps", eps)
     name = f"laplace(eps={e:g})"
     with mpmath.workdps(50):
@@ -178,7 +183,7 @@ def _discrete(p, q, name, symmetric=True) -> Moments:
                 continue
             if b == 0:
                 raise validate.DomainError(f"{name}: P has mass where Q has none; the PLRV moments are infinite "
-                                           "(outside the mutual absolute continuity of Kaissis et al. 2024, §1.1)")
+                                           "(outside the mutual absolute continuity of Kaissis et al. 2024, Appendix A)")
             xs.append(mpmath.log(b / a))
             ws.append(a)
         total = mpmath.fsum(ws)
@@ -202,7 +207,7 @@ def discrete_moments(f: tradeoff.PiecewiseLinear, name: str = "piecewise-linear"
 
 @functools.lru_cache(maxsize=64)
 def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
-    """v1..v4 of one step of the Poisson-subsampled Gaussian mechanism (sensitivity 1), digest §1.12.
+    """v1..v4 of one step of the Poisson-subsampled Gaussian mechanism (sensitivity 1).
 
     remove: (P, Q) = (N(0, s^2), (1-p) N(0, s^2) + p N(1, s^2)), X = log(1 - p + p e^{z/s - 1/(2 s^2)})
     with z ~ N(0, 1) (in units of sigma); add: the pair swapped, X' = -X(z) with z from the mixture.
@@ -263,8 +268,8 @@ def sgm_moments(sigma, p, orientation: str = "remove") -> Moments:
 def sgm_symmetrised_moments(sigma, p) -> Moments:
     """v1..v4 (eqs. (9)-(12)) of the per-step symmetrised subsampled Gaussian
     C_p(G_{1/sigma}) = min{f_p, f_p^-1}** with f_p = p G_{1/sigma} + (1 - p) Id (Dong, Roth, Su
-    2022, Prop. 2.1 / App. F; the curve the paper's "WLOG symmetric f" means for DP-SGD, digest
-    §1.12, §5.6 (ii)): a symmetric curve, so Theorem 3 applies to it.
+    2022, Proposition 2.1 / Appendix F; for DP-SGD, the symmetric curve the paper's "WLOG
+    symmetric f" asks for): a symmetric curve, so Theorem 3 applies to it.
 
     Derived here from the definitions, writing mu = 1/sigma, alpha = Phi(-z) and
     l(z) = log|f_p'(alpha)| = log(1 - p + p e^{mu z - mu^2/2}), which is >= 0 exactly for
@@ -331,7 +336,7 @@ def _hypotheses(m1: Moments, N, m2: Moments, N2):
     reasons = []
     for m in (m1, m2):
         if not m.symmetric:
-            reasons.append(f"{m.mechanism}: Berry-Esseen (Dong, Roth, Su 2022, Thm 5) needs a symmetric trade-off "
+            reasons.append(f"{m.mechanism}: Berry-Esseen (Dong, Roth, Su 2022, Theorem 5) needs a symmetric trade-off "
                            "function per step (for the subsampled Gaussian: sgm_sym(...), its per-step symmetrisation)")
         if not m.v1.lower > 0:
             reasons.append(f"{m.mechanism}: v1 > 0 fails (a perfectly private step: eta undefined)")
@@ -352,7 +357,7 @@ def _t3_inapplicable(reason, method=SOURCE_T3, params=None):
 
 def theorem3(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicable:
     """Upper bound (14) on Delta(M^{(x)N} || M~^{(x)N~}) = gamma + gamma~ when N eta^2 >= N~ eta~^2
-    (main text; tested in this multiplied form, digest §5.7), or Inapplicable naming the failed
+    (main text; tested in this multiplied form, which needs no division), or Inapplicable naming the failed
     hypothesis (symmetry, v1 > 0, v2 > v1^2, gamma < 1/2, the precondition, or a precondition that
     the moments' precision cannot decide)."""
     n1, n2 = validate.integer("N", N, low=1), validate.integer("N2", N2, low=1)
@@ -393,8 +398,8 @@ def _precondition_exact(m1: Moments, n1: int, m2: Moments, n2: int) -> bool | No
 
 def theorem3_appendix(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicable:
     """The bound (14) under the hypothesis as printed in Appendix B.4, N/N~ >= eta^2/eta~^2: status
-    ``refuted`` (digest §6 item 1; two Gaussians with eta < eta~ and N = N~ meet it while the exact
-    Delta exceeds the bound)."""
+    ``refuted`` (dptheory: two Gaussians with eta < eta~ and N = N~ meet it while the exact Delta
+    exceeds the bound; docs/comparison.md)."""
     n1, n2 = validate.integer("N", N, low=1), validate.integer("N2", N2, low=1)
     reasons, g1, g2 = _hypotheses(m1, n1, m2, n2)
     if reasons:
@@ -405,13 +410,15 @@ def theorem3_appendix(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicable:
                             "printed precondition N/N~ >= eta^2/eta~^2 fails")
     return Result("delta-divergence", 0.0, rounding.up(g1 + g2), Kind.UPPER, Status.REFUTED, "theorem3-appendix",
                   "Kaissis et al. (2024), Appendix B.4 restatement of Theorem 3 (printed hypothesis)",
-                  "refuted: the printed hypothesis is inverted (digest §6 item 1)", params={"N": n1, "N2": n2})
+                  "refuted: the printed hypothesis is inverted (dptheory; the main text's N/N~ >= eta~^2/eta^2 "
+                  "is the one the proof needs, eq. (79))", params={"N": n1, "N2": n2})
 
 
 def theorem3_generalised(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicable:
-    """gamma + gamma~ + max{0, Phi(-sqrt(N) eta) - Phi(-sqrt(N~) eta~)}: the digest's
-    precondition-free form (§2 Theorem 3 [D]: the same proof with Delta(G_mu || G_mu~) in closed form
-    in place of 0); it equals (14) when the precondition holds. Needs the other hypotheses."""
+    """gamma + gamma~ + max{0, Phi(-sqrt(N) eta) - Phi(-sqrt(N~) eta~)}: a precondition-free form
+    derived here (the proof of Theorem 3 with Delta(G_mu || G_mu~) in closed form,
+    derivations/delta_divergence_gaussian.py, in place of 0); it equals (14) when the precondition
+    holds. Needs the other hypotheses."""
     n1, n2 = validate.integer("N", N, low=1), validate.integer("N2", N2, low=1)
     params = {"N": n1, "N2": n2, "first": m1.mechanism, "second": m2.mechanism}
     reasons, g1, g2 = _hypotheses(m1, n1, m2, n2)
@@ -431,7 +438,7 @@ def theorem3_generalised(m1: Moments, N, m2: Moments, N2) -> Result | Inapplicab
 def array_sums(moments: list[Moments]) -> dict[str, float]:
     """The four quantities of Lemma 6's conditions for one row of a triangular array:
     sum v1 (-> K), max v1 (-> 0), sum v2 (-> s^2), sum v4 (-> 0), and the CLT parameter
-    2 sum v1 / sqrt(sum v2) (Dong, Roth, Su 2022, Thm 6)."""
+    2 sum v1 / sqrt(sum v2) (Dong, Roth, Su 2022, Theorem 6)."""
     v1 = [m.v1.lower + 0.5 * (m.v1.upper - m.v1.lower) for m in moments]
     v2 = [m.v2.lower + 0.5 * (m.v2.upper - m.v2.lower) for m in moments]
     v4 = [m.v4.lower + 0.5 * (m.v4.upper - m.v4.lower) for m in moments]
@@ -443,7 +450,8 @@ def lemma6(K, s, K2, s2) -> str:
     """Lemma 6 (asymptotic): with limits (K, s) and (K~, s~) of two triangular arrays satisfying
     its four conditions, K/s > K~/s~ implies the first composition eventually Blackwell dominates
     the second ("first"); "second" for the reverse; "undecided" when equal. The limit curves are
-    G_{2K/s}. Asymptotic only (digest §6 item 21: the proof has a gap near alpha in {0, 1}); use
+    G_{2K/s}. Asymptotic only (dptheory: uniform convergence to strictly ordered limits does not
+    order the curves near alpha in {0, 1}, where the limits meet: the proof has a gap there); use
     :func:`theorem3` at finite N."""
     a = validate.positive("K", K) / validate.positive("s", s)
     b = validate.positive("K2", K2) / validate.positive("s2", s2)
@@ -485,7 +493,7 @@ def moments_of(mechanism) -> Moments | Inapplicable:
         return sgm_moments(p["sigma"], p["p"], "symmetrised")
     if fam == "pp":
         return _zero_moments("pp()", "M_PP: the two distributions are equal, X = 0")
-    why = {"bnp": "M_BNP: disjoint supports, the PLRV is infinite (outside mutual absolute continuity, digest §1.8)",
+    why = {"bnp": "M_BNP: disjoint supports, the PLRV is infinite (outside mutual absolute continuity, Appendix A)",
            "shuffle": "the shuffle model: only a certified lower bound of its trade-off function is known, not its PLRV"}
     return Inapplicable("plrv-moments", Kind.EXACT, Status.PROVEN, SOURCE_MOMENTS,
                         f"{mechanism.name}: no PLRV moments ({why.get(fam, 'not implemented for this mechanism')})",

@@ -71,11 +71,36 @@ def escape(plain_text: str) -> str:
     return "".join(out)
 
 
+#: a path of the toolkit (a page of docs/ with its anchor, derivations/script.py, dptheory.module.NAME) in text
+_PATH = re.compile(r"\b(?:docs|derivations|tests|benchmarks|dptheory)[/.][\w./#\-\[\]']+[\w\]]")
+
+
+def _path(path: str) -> str:
+    """A path in typewriter type, breakable after its separators (it may be longer than a line)."""
+    out = []
+    for ch in path:
+        out.append(escape(ch))
+        if ch in "/#.-_":
+            out.append(r"\allowbreak{}")
+    return r"\texttt{%s}" % "".join(out)
+
+
 def text(source: str) -> str:
     """Text with inline math between ``$`` signs (the toolkit's notes, sources, errata and
-    descriptions) as LaTeX: the math kept as it is, the rest escaped (:func:`escape`)."""
-    return "".join(f"${piece}$" if is_math else escape(piece.replace(r"\$", "$"))
-                   for is_math, piece in split_math(str(source)))
+    descriptions) as LaTeX: the math kept as it is, paths of the toolkit in typewriter type
+    (breakable), the rest escaped (:func:`escape`)."""
+    out = []
+    for is_math, piece in split_math(str(source)):
+        if is_math:
+            out.append(f"${piece}$")
+            continue
+        piece = piece.replace(r"\$", "$")
+        pos = 0
+        for m in _PATH.finditer(piece):
+            out.append(escape(piece[pos:m.start()]) + _path(m.group(0)))
+            pos = m.end()
+        out.append(escape(piece[pos:]))
+    return "".join(out)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""The Delta-divergence derivations (Gaussian, Laplace, randomized response) run, print LaTeX and
-their checks, and fail when the library's Formula is wrong: planted expressions make each check
-function return False, and a wrong registered Formula makes the script exit 1."""
+"""The Delta-divergence derivations (Gaussian, Laplace, randomized response) and the Blackwell
+dominance conditions run, print LaTeX and their checks, and fail when the library's Formula is
+wrong: planted expressions make each check function return False, and a wrong registered Formula
+makes the script exit 1 (or its checks fail)."""
 
 import importlib.util
 import os
@@ -12,7 +13,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DERIVATIONS = ROOT / "derivations"
-SCRIPTS = ("delta_divergence_gaussian.py", "delta_divergence_laplace.py", "delta_divergence_rr.py")
+SCRIPTS = ("delta_divergence_gaussian.py", "delta_divergence_laplace.py", "delta_divergence_rr.py",
+           "blackwell_dominance.py")
 
 
 def _env():
@@ -96,3 +98,60 @@ def test_wrong_library_formula_makes_the_script_exit_1():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env())
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "check delta-divergence-laplace: FAILED" in proc.stdout
+
+
+def test_planted_blackwell_conditions():
+    """Each derivation step rejects a wrong condition: the parameters swapped, a fixed point of the
+    wrong mechanism, the k-ary fixed points' order reversed, Lemma B.2 on a wrong trade-off
+    function; the numerical agreement rejects a wrong predicate."""
+    import types
+
+    import sympy as sp
+
+    from dptheory.symbols import Phi
+
+    m = _module("blackwell_dominance.py")
+    C = m.C
+    assert m.check_gaussian_condition() and m.check_rr_k_condition() and m.check_symmetric_rr()
+    assert m.check_gaussian_laplace_condition() and m.check_lemma_b2()
+    m1, m2 = C.BLACKWELL_GAUSSIAN.params
+    assert not m.check_gaussian_condition(formula=m2 >= m1)
+    e1, e2, k1, k2 = C.BLACKWELL_RR_K.params
+    reversed_stars = sp.And(e1 >= e2, k1 / (sp.exp(e1) + k1 - 1) >= k2 / (sp.exp(e2) + k2 - 1))
+    assert not m.check_rr_k_condition(formula=reversed_stars)
+    assert not m.check_rr_k_condition(formula=sp.And(e1 >= e2, k1 / (sp.exp(e1) + k1) <= k2 / (sp.exp(e2) + k2)))
+    star, e = C.BLACKWELL_SYMMETRIC_RR.params
+    assert not m.check_symmetric_rr(formula=star <= 1 / (2 + sp.exp(e)))
+    mu, eps = C.BLACKWELL_GAUSSIAN_LAPLACE.params
+    assert not m.check_gaussian_laplace_condition(formula=Phi(-mu / 2) <= 1 / (1 + sp.exp(eps)))
+    assert not m.check_gaussian_laplace_condition(formula=Phi(-mu) <= sp.exp(-eps / 2) / 2)
+    g = m.tradeoff.GAUSSIAN_TRADEOFF
+    gm, ga = g.params
+    assert not m.check_lemma_b2(trade=g.expr.subs(gm, gm / 2))
+    x1, x2 = C.BLACKWELL_LAPLACE.params
+    assert not m.check_monotone_bayes_error(m.cf.LAPLACE_BAYES_ERROR, types.SimpleNamespace(params=(x1, x2),
+                                                                                           expr=x1 <= x2))
+    assert not m.check_against_compare("swapped", lambda x, y: x <= y, m.gaussian_pairs()[:7])
+
+
+def test_wrong_library_condition_fails_the_derivation():
+    """End to end: the registered blackwell-gaussian-laplace replaced by a wrong condition (the
+    randomized-response fixed point instead of Laplace's) before the derivation's checks run:
+    the symbolic step and the agreement with compare both fail."""
+    code = (
+        "import sys, sympy as sp\n"
+        f"sys.path.insert(0, {str(DERIVATIONS)!r})\n"
+        "from dptheory.formula import Parts\n"
+        "from dptheory.symbols import Phi\n"
+        "from dptheory.comparison.conditions import BLACKWELL_GAUSSIAN_LAPLACE as F\n"
+        "mu, e = F.params\n"
+        "F.__dict__['_parts'] = Parts(Phi(-mu / 2) <= 1 / (1 + sp.exp(e)), F.params, F.conditions)\n"
+        "F.__dict__['_generated_entry'] = None\n"
+        "import blackwell_dominance as m\n"
+        "pairs = dict((c.name, p) for c, p in m.cross_pairs())['blackwell-gaussian-laplace']\n"
+        "print(m.check_gaussian_laplace_condition(), m.check_against_compare('x', F, pairs))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "False False"
+    assert "DISAGREE" in proc.stdout

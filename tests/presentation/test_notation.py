@@ -136,9 +136,13 @@ def test_the_display_form_equals_the_formula(name):
                 exact = f.mpmath(30, check=False)(*values)
             except (ValueError, ZeroDivisionError):
                 continue  # outside the expression's real domain (a binomial of a negative number)
+            printed = printed_fn(*[mpmath.mpf(v) if not isinstance(v, int) else v for v in values])
+            if isinstance(exact, bool):  # a condition (dptheory.comparison.conditions): the same truth
+                assert bool(printed) == exact, (name, values)
+                checked += 1
+                continue
             if not isinstance(exact, mpmath.mpf) or not mpmath.isfinite(exact):
                 continue
-            printed = printed_fn(*[mpmath.mpf(v) if not isinstance(v, int) else v for v in values])
             assert abs(printed - exact) <= mpmath.mpf(10) ** -25 * (1 + abs(exact)), (name, values, printed, exact)
         checked += 1
     assert checked > 0, f"no point of {name}'s domain was found"
