@@ -57,6 +57,12 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
+def short(value: float, digits: int = DIGITS) -> str:
+    """A parameter or a coordinate for a person, to nearest in its shortest form (``%g``):
+    ``0.5``, ``1e-05``, ``0.418539``; not for the ends of a certified interval (:func:`fmt_bound`)."""
+    return f"{float(value):.{digits}g}"
+
+
 def _rounded(value: float, digits: int, direction: str | None) -> decimal.Decimal:
     """``value`` rounded to ``digits`` significant digits towards ``direction``, exactly."""
     exact = decimal.Decimal(float(value))

@@ -84,6 +84,10 @@ def stronger_clone_status(pmfs=None) -> tuple[Status, str]:
     return Status.UNPROVEN, STRONGER_UNPROVEN
 
 
+#: the clone probability of each reduction's pair (text with inline math)
+CLONE_PROBABILITY = {"stronger-clones": "$2/(e^{\\epsilon_0} + 1)$", "clones": "$e^{-\\epsilon_0}$"}
+
+
 def reduction(name) -> str:
     """The reduction's name, checked (one of :data:`REDUCTIONS`)."""
     if name not in REDUCTIONS:
