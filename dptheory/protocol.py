@@ -58,6 +58,8 @@ class Method(abc.ABC):
     quantities: tuple[str, ...]
     #: the method's name for a person (a table row); empty: the slug
     title: str = ""
+    #: the catalogue formula the method evaluates (``dptheory formula NAME``), if it is a closed form
+    formula: str = ""
 
     @abc.abstractmethod
     def why_not(self, subject) -> str | None:
@@ -122,7 +124,12 @@ class Method(abc.ABC):
     def describe(self) -> dict[str, Any]:
         """The method as data (JSON-ready)."""
         return {"name": self.name, "title": self.title or self.name, "notion": self.notion, "kind": str(self.kind),
-                "source": self.source, "quantities": list(self.quantities)}
+                "source": self.source, "quantities": list(self.quantities), "formula": self.formula}
+
+
+def methods_of_formula(name: str) -> list[str]:
+    """The methods (``notion/name``) that evaluate the catalogue formula ``name``."""
+    return [f"{notion}/{m.name}" for notion, reg in registries().items() for m in reg.values() if m.formula == name]
 
 
 def subject_params(subject) -> dict:
@@ -236,6 +243,7 @@ class FunctionMethod(Method):
     status_fn: Callable[[Any], tuple[Status, str]] = lambda subject: (Status.PROVEN, "")
     functions: Mapping[str, Callable] = dataclasses.field(default_factory=dict)
     title: str = ""
+    formula: str = ""
     #: True: a result carries the method's kind; False: the function's (a comparison's interval
     #: is exact where both curves are certified from both sides, a lower or upper bound otherwise)
     fixed_kind: bool = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import textwrap
 
-from .. import catalogue, documents
+from .. import catalogue, documents, protocol
 from ..presentation.json_output import emit_json
 from ..presentation.text import WIDTH, lines, table
 from ..validate import DomainError
@@ -70,7 +70,7 @@ def run(args) -> int:
 
 
 def _one(f, args) -> int:
-    info = f.describe()
+    info = {**f.describe(), "evaluated_by": protocol.methods_of_formula(f.name)}
     if args.json:
         emit_json(info)
         return 0
@@ -85,5 +85,6 @@ def _one(f, args) -> int:
         f"  kind:       {info['kind']}" + (f" ({f.status_text()})" if info["status"] else ""),
         f"  source:     {f.source}",
     ] + ([f"  erratum:    {f.erratum}"] if f.erratum else [])
-      + ([f"  defined in: {f.implemented_by}"] if f.implemented_by else []))
+      + ([f"  defined in: {f.implemented_by}"] if f.implemented_by else [])
+      + ([f"  evaluated by: {', '.join(used)}"] if (used := protocol.methods_of_formula(f.name)) else []))
     return 0

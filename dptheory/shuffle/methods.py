@@ -96,6 +96,7 @@ class Method(protocol.Method):
     decide_log_delta: Callable | None = None
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
+    formula: str = ""
 
     # ------------------------------------------------------------------ the protocol
     def why_not(self, subject: Shuffled) -> str | None:
@@ -384,12 +385,12 @@ METHODS = protocol.Registry("shuffle", [
            _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
-           closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2"),
+           closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2", formula=vr.THEOREM_4_2.name),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
-           closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3"),
+           closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3", formula=vr.THEOREM_4_3.name),
     Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta, title="Clones"),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
-           closed_epsilon=_clones_closed, title="Clones, closed form"),
+           closed_epsilon=_clones_closed, title="Clones, closed form", formula=clones.CLOSED_FORM.name),
     Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _needs_ldp, _stronger_status,
            log_delta=_stronger_log_delta, title="Stronger clones"),
     Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
@@ -397,7 +398,7 @@ METHODS = protocol.Registry("shuffle", [
     Method("blanket-bennett", Kind.UPPER, blanket.SOURCE + ", Bennett", _blanket_applies, _proven(),
            log_delta=_blanket_log_delta("bennett"), title="Privacy blanket, Bennett"),
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
-           closed_epsilon=_erlingsson, title="Erlingsson et al."),
+           closed_epsilon=_erlingsson, title="Erlingsson et al.", formula=ERLINGSSON.name),
     Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry orbit)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
            cost_fn=_exact_cost, title="Exact (enumeration)"),

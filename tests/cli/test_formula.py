@@ -74,3 +74,20 @@ def test_unknown_name_suggests_the_closest(capsys):
     assert "unknown" in err and "did you mean blackwell-gaussian" in err
     code, _, err = run(capsys, "formula", "no-such-thing-at-all")
     assert code == 2 and "unknown" in err and "dptheory formula` lists all" in err
+
+
+def test_a_formula_names_where_it_is_defined_and_the_methods_that_evaluate_it(capsys):
+    """The theorem-to-code map: `dptheory formula NAME` names the module attribute that defines it
+    and the methods of the protocol's registries that evaluate it."""
+    code, out, _ = run(capsys, "formula", "girgis-upper-1")
+    assert code == 0 and "defined in: dptheory.shuffle.rdp.formulas.UPPER_1" in out
+    assert "evaluated by: shuffle-rdp/girgis-upper-1" in out
+    code, out, _ = run(capsys, "formula", "clones-closed-form", "--json")
+    data = json.loads(out)
+    assert data["implemented_by"] == "dptheory.shuffle.clones.CLOSED_FORM" and data["evaluated_by"] == ["shuffle/clones-closed-form"]
+    # every catalogue formula says where it is defined
+    code, out, _ = run(capsys, "formula", "--json")
+    for row in json.loads(out):
+        from dptheory import catalogue
+
+        assert catalogue.get(row["name"]).implemented_by.startswith("dptheory."), row["name"]

@@ -68,6 +68,7 @@ class RdpMethod(protocol.Method):
     status_note: str = ""
     title: str = ""
     quantities: tuple[str, ...] = ("rdp", "epsilon")
+    formula: str = ""
 
     def why_not(self, subject: Shuffled) -> str | None:
         return self.why_not_fn(subject)
@@ -194,17 +195,17 @@ def _chen(refined):
 #: every RDP method of the shuffle model, in the order of the tables (:class:`dptheory.protocol.Registry`)
 RDP_METHODS = protocol.Registry("shuffle-rdp", [
     RdpMethod("girgis-upper-1", Kind.UPPER, UPPER_1.status, UPPER_1.source + " (corrected; real orders by Remark 2)",
-              _interpolated(lambda e, nn, k: upper_1(e, nn, k)), title="Theorem 3.1"),
+              _interpolated(lambda e, nn, k: upper_1(e, nn, k)), title="Theorem 3.1", formula=UPPER_1.name),
     RdpMethod("girgis-upper-1-mixture", Kind.UPPER, Status.PROVEN,
               "dptheory: Girgis et al. (2021), Theorems 3.6 and 3.7 summed over the clone count "
               "(derived here: docs/errata.md#derived-girgis-mixture)",
               _interpolated(lambda e, nn, k: upper_1_mixture(e, nn, k)), title="Theorems 3.6-3.7"),
     RdpMethod("girgis-upper-2", Kind.UPPER, UPPER_2.status, UPPER_2.source + " (corrected)", _closed(upper_2),
-              title="Theorem 3.3"),
+              title="Theorem 3.3", formula=UPPER_2.name),
     RdpMethod("girgis-corollary-3.2", Kind.UPPER, COROLLARY_3_2.status, COROLLARY_3_2.source, _cor_3_2,
-              integer_orders=True, status_note=COROLLARY_3_2.status_note, title="Corollary 3.2"),
+              integer_orders=True, status_note=COROLLARY_3_2.status_note, title="Corollary 3.2", formula=COROLLARY_3_2.name),
     RdpMethod("erlingsson-rdp", Kind.UPPER, ERLINGSSON_RDP.status, ERLINGSSON_RDP.source, _closed(erlingsson),
-              title="Erlingsson et al."),
+              title="Erlingsson et al.", formula=ERLINGSSON_RDP.name),
     RdpMethod("chen-exact", Kind.UPPER, Status.PROVEN, clone_pairs.SOURCE, _pair(False), title="Clone pair"),
     RdpMethod("stronger-clones", Kind.UPPER, Status.UNPROVEN, clone_pairs.STRONGER_SOURCE, _pair(True),
               status_note="proven for randomizers with the stronger-clone decomposition (binary randomized response)",
@@ -214,9 +215,9 @@ RDP_METHODS = protocol.Registry("shuffle-rdp", [
     RdpMethod("exact", Kind.LOWER, Status.PROVEN, f"{GIRGIS}, Section 8: exact RDP of shuffled binary RR, both directions",
               _lower(True), why_not_fn=_worst_case, title="Binary RR"),
     RdpMethod("chen-gdp", Kind.APPROXIMATION, CHEN_RDP.status, CHEN_RDP.source, _chen(False),
-              title="Corollary 2"),
+              title="Corollary 2", formula=CHEN_RDP.name),
     RdpMethod("chen-gdp-refined", Kind.APPROXIMATION, CHEN_GDP_REFINED.status, CHEN_GDP_REFINED.source, _chen(True),
-              title="Refined limit"),
+              title="Refined limit", formula=CHEN_GDP_REFINED.name),
 ], subject="Shuffled(randomizer, n)")
 
 
