@@ -534,7 +534,7 @@ def main() -> None:
         show_formula(f)
 
     print("\n1. Theorem 1's clauses")
-    show_expr("   R(\\pi) = (1 - \\pi)(1 - \\delta(\\operatorname{logit} \\pi)), G_\\mu",
+    show_expr("   R_\\mu(\\pi) = (1 - \\pi)\\left(1 - \\delta_\\mu(\\operatorname{logit} \\pi)\\right)",
               tradeoff.GAUSSIAN_BAYES_ERROR.expr)
     check("clauses-2-3-gaussian", check_profile_bayes_gaussian())
     check("clauses-2-3-numeric", check_profile_bayes_numeric())
@@ -561,7 +561,7 @@ def main() -> None:
 
     print("\n4. k-ary randomized response")
     low, mid = rr_k_pieces(sp.Symbol("k"), eps_s)
-    show_expr("   R(\\pi), 1/(1 + e^\\epsilon) \\leq \\pi \\leq 1/2", mid)
+    show_expr("   R(\\pi)", mid, "\\frac{1}{1 + e^{\\epsilon}} \\leq \\pi \\leq \\frac{1}{2}")
     check("rr-k-shape", check_rr_k_shape())
     check("blackwell-rr-k", check_rr_k_condition())
     grid = [((x, y, k1), (x, y, k1, k1)) for _, _, (x, y, k1, k2) in rr_k_pairs() if k1 == k2]
@@ -576,7 +576,7 @@ def main() -> None:
     check("laplace-pure-dp", check_laplace_pure_dp())
     check("gaussian-below-diagonal", check_gaussian_below_diagonal())
 
-    print("\n6. Gaussian against Laplace")
+    print("\n6. Gaussian against Laplace, $\\lambda = \\operatorname{logit} \\pi$")
     show_expr("   h(\\lambda) = R_\\mu(\\pi)/\\sqrt{\\pi (1 - \\pi)}",
               sp.exp(lam / 2) * Phi(-mu_s / 2 - lam / mu_s) + sp.exp(-lam / 2) * Phi(-mu_s / 2 + lam / mu_s))
     check("h-closed-form", check_h_closed_form())
