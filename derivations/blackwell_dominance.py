@@ -128,8 +128,8 @@ def check_against_compare(label, condition, pairs) -> bool:
         report = compare(numeric(first), numeric(second))
         agree = verdict_agrees(holds, report)
         if not agree:
-            print(f"   DISAGREE {first} vs {second}: condition {holds}, Delta in "
-                  f"[{report.forward.lower:.3g}, {report.forward.upper:.3g}]")
+            print(f"   DISAGREE {first} vs {second}: condition {holds}, $\\Delta \\in "
+                  f"[{report.forward.lower:.3g}, {report.forward.upper:.3g}]$")
         ok = ok and agree
     print(f"   {label}: {len(pairs)} pairs ({held} dominating), condition = compare's numerical verdict: {ok}")
     return ok
@@ -203,8 +203,8 @@ def check_clauses_against_compare(pairs=CLAUSE_PAIRS) -> bool:
                      and not C.BLACKWELL_PROFILE(float(a.delta(e)), float(b.delta(e)))
                      and not C.BLACKWELL_BAYES_ERROR(r_lo, r_hi)
                      and not C.BLACKWELL_DELTA_DIVERGENCE(fw.lower))
-            print(f"   {first} vs {second}: Delta >= {fw.lower:.6g}; every clause fails at alpha = {x:.6g}, "
-                  f"epsilon = {e:.6g}, pi = {p:.6g}: {fails}")
+            print(f"   {first} vs {second}: $\\Delta \\geq {fw.lower:.6g}$; every clause fails at $\\alpha = {x:.6g}$, "
+                  f"$\\epsilon = {e:.6g}$, $\\pi = {p:.6g}$: {fails}")
             ok = ok and fails
         elif fw.upper <= RESOLUTION:
             r_lo = be.enclosure(a).bounds(priors)[0]
@@ -212,10 +212,10 @@ def check_clauses_against_compare(pairs=CLAUSE_PAIRS) -> bool:
             holds = (bool(np.all(C.BLACKWELL_TRADEOFF(a(alphas), b(alphas))))
                      and bool(np.all(C.BLACKWELL_PROFILE(a.delta(epsilons), b.delta(epsilons))))
                      and bool(np.all(C.BLACKWELL_BAYES_ERROR(r_lo, r_hi))))
-            print(f"   {first} vs {second}: Delta <= {fw.upper:.3g}; every clause holds on the grids: {holds}")
+            print(f"   {first} vs {second}: $\\Delta \\leq {fw.upper:.3g}$; every clause holds on the grids: {holds}")
             ok = ok and holds
         else:
-            print(f"   {first} vs {second}: not resolved ([{fw.lower:.3g}, {fw.upper:.3g}])")
+            print(f"   {first} vs {second}: not resolved, $\\Delta \\in [{fw.lower:.3g}, {fw.upper:.3g}]$")
             ok = False
     return ok
 
@@ -250,7 +250,7 @@ def check_delta_zero_iff(delta_formula, condition, grid) -> bool:
         d_args, c_args = args
         zero = fn(*d_args) == 0
         if zero != condition(*c_args):
-            print(f"   {delta_formula.name}{d_args}: Delta = {fn(*d_args)} but {condition.name} = {condition(*c_args)}")
+            print(f"   {delta_formula.name}{d_args}: $\\Delta = {fn(*d_args)}$ but {condition.name} is {condition(*c_args)}")
             ok = False
     print(f"   {delta_formula.name} = 0 exactly where {condition.name} holds: {len(grid)} pairs: {ok}")
     return ok

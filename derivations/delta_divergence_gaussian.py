@@ -128,7 +128,7 @@ def check_numeric(pairs=((1.0, 2.0), (0.3, 0.31), (3.0, 0.5), (0.05, 6.0))) -> b
     for m1, m2 in pairs:
         num = delta_divergence(tradeoff.gaussian(m1), tradeoff.gaussian(m2), method="numeric")
         closed = float(cf.DELTA_GAUSSIAN(m1, m2))
-        ok = inside_certified(f"mu = {m1}, nu = {m2}", closed, num) and ok
+        ok = inside_certified(f"$\\mu_1 = {m1}$, $\\mu_2 = {m2}$", closed, num) and ok
     return ok
 
 

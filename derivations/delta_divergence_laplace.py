@@ -126,7 +126,7 @@ def check_numeric(pairs=((1.0, 2.0), (0.3, 0.31), (3.0, 0.5), (0.05, 6.0))) -> b
     for x, y in pairs:
         num = delta_divergence(tradeoff.laplace(x), tradeoff.laplace(y), method="numeric")
         closed = float(cf.DELTA_LAPLACE(x, y))
-        ok = inside_certified(f"eps = {x}, {y}", closed, num) and ok
+        ok = inside_certified(f"$\\epsilon_1 = {x}$, $\\epsilon_2 = {y}$", closed, num) and ok
     return ok
 
 

@@ -131,10 +131,10 @@ def check_against_rr_numeric() -> bool:
     certified numerical Delta on the curves (method "numeric")."""
     ok = True
     for m, e in ((1.0, 1.0), (0.7, 0.5), (2.0, 0.3), (0.3, 2.0)):
-        for curve, name in ((tradeoff.gaussian(m), "G"), (tradeoff.laplace(m), "Lap")):
+        for curve, name in ((tradeoff.gaussian(m), "G"), (tradeoff.laplace(m), "\\mathrm{Lap}")):
             closed = max(0.0, float(curve.bayes_error(0.5)) - 1 / (1 + float(sp.exp(e))))
             num = delta_divergence(curve, RandomizedResponse(e).tradeoff(), method="numeric")
-            ok = inside_certified(f"{name}_{m} against RR_{e}", closed, num, 1e-13) and ok
+            ok = inside_certified(f"${name}_{{{m}}}$ against $\\mathrm{{RR}}_{{{e}}}$", closed, num, 1e-13) and ok
     return ok
 
 
@@ -144,7 +144,7 @@ def check_numeric() -> bool:
         num = delta_divergence(RandomizedResponse(x, kv).tradeoff(), RandomizedResponse(y, kv).tradeoff(),
                                method="numeric")
         closed = float(cf.DELTA_RR_K(x, y, kv))
-        ok = inside_certified(f"k = {kv}, eps = {x}, {y}", closed, num) and ok
+        ok = inside_certified(f"$k = {kv}$, $\\epsilon_1 = {x}$, $\\epsilon_2 = {y}$", closed, num) and ok
     return ok
 
 

@@ -113,7 +113,7 @@ def check_renyi(renyi=None) -> bool:
 
 def main() -> None:
     check = Checks()
-    print("Gaussian DP: trade-off function and privacy profile, and the Renyi divergence of mu-GDP\n")
+    print("Gaussian DP: trade-off function and privacy profile, and the Renyi divergence of $\\mu$-GDP\n")
     for f in (GAUSSIAN_TRADEOFF, GDP_DELTA, DP_TRADEOFF, GAUSSIAN_FIXED_POINT, GAUSSIAN_RENYI, GDP_RDP):
         show_formula(f)
     fz, slope = tradeoff_in_z()
