@@ -54,7 +54,7 @@ def _sympy():
 class Parts(NamedTuple):
     """The symbolic content of a formula, as returned by its builder.
 
-    ``where`` names sub-expressions as the paper does (Wang et al. 2024, Thm 4.2: epsilon =
+    ``where`` names sub-expressions as the paper does (Wang et al. 2024, Theorem 4.2: epsilon =
     log(1 + F(Omega)), with F, Omega, alpha and r defined after it): a tuple of ``(name,
     definition)`` pairs, a name being a sympy Symbol (its definition an expression) or an undefined
     sympy Function (its definition a ``Lambda``). ``expr`` and ``conditions`` may then use the

@@ -29,6 +29,12 @@ def _show(value: Any) -> str:
         return np.array2string(value, threshold=8)
     if isinstance(value, np.generic):  # a numpy scalar reads as the number, not np.float64(...)
         value = value.item()
+    if isinstance(value, str):  # a number typed on the command line reads as the number: n = 0
+        try:
+            float(value)
+            return value.strip()
+        except ValueError:
+            pass
     return repr(value)
 
 
@@ -208,9 +214,12 @@ def value_list(name: str, text: str, expand_range, grammar: str) -> list[float]:
     absent; it raises ValueError for a range it rejects). Raises DomainError naming ``name``,
     the text and ``grammar`` for anything else, or for an empty list."""
     values: list[float] = []
-    for piece in text.split(","):
+    pieces = str(text).split(",")
+    for piece in pieces:
         piece = piece.strip()
         if not piece:
+            if len(pieces) > 1:  # "0.1,,0.2" or "2,": an item missing, not a value to skip silently
+                raise DomainError(f"{name} = {text!r} is invalid: an empty item; use {grammar}")
             continue
         try:
             if ".." in piece:
@@ -224,3 +233,12 @@ def value_list(name: str, text: str, expand_range, grammar: str) -> list[float]:
     if not values:
         raise DomainError(f"{name} = {text!r} is invalid: no value given; use {grammar}")
     return values
+
+
+def number_list(name: str, text) -> list[float]:
+    """A comma-separated list of numbers (no ranges): DomainError naming ``name`` for an empty
+    list, an empty item or a piece that is not a number."""
+    def no_range(a, b, extra):
+        raise ValueError("no range here")
+
+    return value_list(name, str(text), no_range, "a comma-separated list of numbers such as 0.1,0.2")

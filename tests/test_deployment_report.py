@@ -170,3 +170,16 @@ def test_report_with_the_real_figures(tmp_path):
     for png in ("amplification-vs-n.png", "rdp-curves.png"):
         assert matplotlib.image.imread(tmp_path / "r" / png).std() > 0
     assert "amplification-vs-n.pdf" in (tmp_path / "r" / "report.tex").read_text()
+
+
+def test_a_method_that_does_not_apply_says_why_once_in_math(tmp_path, capsys):
+    """The efmrtt19 note showed the literal text `$\\epsilon_{0} \\leq \\frac{1}{2}$` (escaped),
+    "eps0=1.0, n=1000000.0", and appeared twice (in the notes and the sources). Now its reason is
+    the table's lettered note, once, its condition and values in math."""
+    out = tmp_path / "r"
+    code, _, _ = run(capsys, "report", "--eps0", str(EPS0), "--n", str(N), "--delta", str(DELTA), "-o", str(out),
+                     "--no-figures")
+    tex = (out / "report.tex").read_text()
+    assert code == 0 and tex.count("efmrtt19 does not hold at") == 1
+    assert r"condition $\epsilon_{0} \leq \frac{1}{2}$ fails" in tex and r"$n = 1000$" in tex
+    assert "n=1000.0" not in tex and "eps0=1.0" not in tex

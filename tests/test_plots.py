@@ -152,7 +152,7 @@ def test_derivation_helpers_still_draw(tmp_path):
 
 def test_fdp_figures_data():
     """shuffle-tradeoff: the certified C(f_Shuffle) lies below the exact curve of its pair
-    (Thm 4.2 as an inequality) and below Id; delta-divergence: Kaissis et al.'s Figure 3 numbers
+    (Theorem 4.2 as an inequality) and below Id; delta-divergence: Kaissis et al.'s Figure 3 numbers
     (0.005 and 0.034) in the title, and the two Bayes error curves cross (neither dominates)."""
     (panel,) = FIGURES["shuffle-tradeoff"].panels()
     by = {s.label.split(",")[0].split(" of")[0]: np.asarray(s.y, dtype=float) for s in panel.series}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 from ..presentation.json_output import emit_json
-from ..presentation.numbers import fmt_bound, fmt_positive
+from ..presentation.numbers import fmt_bound, fmt_positive, short
 from ..presentation.text import WIDTH, table
 
 HELP = "Delta-divergence, Blackwell dominance and crossings of two mechanisms"
@@ -39,12 +39,12 @@ def _say(text: str, indent: str = "") -> None:
 
 
 def _witness_line(label: str, w: dict) -> str:
-    head = f"{label}: prior {w['prior']:.6g} (epsilon {w['epsilon']:.6g})"
+    head = f"{label}: prior {short(w['prior'])} (epsilon {short(w['epsilon'])})"
     excess = f"Bayes error excess >= {fmt_bound(w['excess'], 'down')}"
     if w.get("alpha") is None:
         return f"{head}: {excess}, privacy-profile excess >= {fmt_bound(w['profile_excess'], 'down')}"
-    return (f"{head}, alpha {w['alpha']:.6g}: f_first = {w['first_tradeoff']:.6g}, "
-            f"f_second = {w['second_tradeoff']:.6g}; {excess}")
+    return (f"{head}, alpha {short(w['alpha'])}: f_first = {short(w['first_tradeoff'])}, "
+            f"f_second = {short(w['second_tradeoff'])}; {excess}")
 
 
 def run(args) -> int:
@@ -74,9 +74,9 @@ def run(args) -> int:
                        ("first_more_vulnerable", "first more vulnerable")):
         if d.witness[key]:
             _say(_witness_line(label, d.witness[key]), "  ")
-    cp = ", ".join(f"{x:.6g}" for x in d.crossings) or "none"
+    cp = ", ".join(short(x) for x in d.crossings) or "none"
     ca = "not computed (curves known through bounds)" if d.alpha_crossings is None else (
-        ", ".join(f"{x:.6g}" for x in d.alpha_crossings) or "none")
+        ", ".join(short(x) for x in d.alpha_crossings) or "none")
     _say(f"crossings: Bayes error curves at prior {cp}; trade-off curves at alpha {ca}")
     if report.note:
         _say(f"note: {report.note}")

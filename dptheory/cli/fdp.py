@@ -17,7 +17,7 @@ HELP = "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random init
 SUBCOMMANDS = {
     "shuffle": "f-DP of shuffling: trade-off curve, delta(epsilon) and a GDP description (Wang et al. 2023)",
     "mixture": "f-DP of a mixture of pairs given as pmfs: exact and joint-concavity trade-off curves",
-    "dpgd": "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Thm 5.1)",
+    "dpgd": "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Theorem 5.1)",
 }
 
 

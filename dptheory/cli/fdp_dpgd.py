@@ -1,5 +1,5 @@
 """``dptheory fdp dpgd``: the trade-off function of one DP-GD step with a random initialisation
-(Wang et al. 2023, Thm 5.1 with the normalisation fixed; Examples D.1-D.3), certified: a
+(Wang et al. 2023, Theorem 5.1 with the normalisation fixed; Examples D.1-D.3), certified: a
 piecewise-linear lower bound, the curve's enclosure on a grid of alpha, and delta(epsilon)
 upper bounds from the lower bound.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 
 from ..presentation.json_output import emit_json
-from ..presentation.numbers import fmt_bound, fmt_positive
+from ..presentation.numbers import fmt_bound, fmt_positive, short
 from ..presentation.text import table
 
-HELP = "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Thm 5.1)"
+HELP = "f-DP of one DP-GD step with random initialization (Wang et al. 2023, Theorem 5.1)"
 
 
 def add_parser(sub) -> None:
@@ -52,14 +52,14 @@ def run(args) -> int:
     if args.json:
         emit_json(data)
         return 0
-    params = ", ".join(f"{k} = {v:g}" for k, v in data["params"].items())
-    print(f"Thm 5.1, example {data['example']} ({params})  [kind {data['kind']}, status {data['status']}]")
+    params = ", ".join(f"{k} = {short(v)}" for k, v in data["params"].items())
+    print(f"Theorem 5.1, example {data['example']} ({params})  [kind {data['kind']}, status {data['status']}]")
     curve = data["curve"]
     table([{"alpha": fmt_bound(float(x)), "beta_lower": fmt_bound(float(lo), "down"),
             "beta_upper": fmt_bound(float(hi), "up")} for x, lo, hi in zip(curve.grid, curve.lower, curve.upper)],
           ["alpha", "beta_lower", "beta_upper"])
-    print(f"\nbeta_lower is a certified lower bound on T(X, Y); the curve of Thm 5.1 lies in "
-          f"[beta_lower, beta_upper] (largest gap {data['max_error']:.2g}; {len(data['knots'])} knots)\n")
+    print(f"\nbeta_lower is a certified lower bound on T(X, Y); the curve of Theorem 5.1 lies in "
+          f"[beta_lower, beta_upper] (largest gap {short(data['max_error'], 2)}; {len(data['knots'])} knots)\n")
     table([{"epsilon": r["epsilon"], "delta_upper": fmt_positive(r["delta"].upper, r["delta"].log_upper, "up")}
            for r in data["profile"]], ["epsilon", "delta_upper"])
     print(f"\nsource: {data['source']}")

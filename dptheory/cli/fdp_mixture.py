@@ -2,10 +2,10 @@
 
 Parses the components, calls :func:`dptheory.mixtures.summary.mixture_report` and prints: the
 Lemma 3.1 (joint concavity) lower bound ``T(P_I, Q_I)`` and, when every component is given by its
-pmfs, the exact trade-off function ``T(P_w, Q_w)`` of the mixture, both as knots; Prop. 6.1's
+pmfs, the exact trade-off function ``T(P_w, Q_w)`` of the mixture, both as knots; Proposition 6.1's
 tightness check; and at each epsilon both directions of the hockey-stick divergence,
 ``H(P_w||Q_w)`` and ``H(Q_w||P_w)``, and their maximum (the (epsilon, delta) guarantee of the
-pair), exact and by the Cor. B.5 upper bound, each labelled.
+pair), exact and by the Corollary B.5 upper bound, each labelled.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 
 from ..validate import DomainError
 from ..presentation.json_output import emit_json
-from ..presentation.numbers import fmt_bound, fmt_positive
+from ..presentation.numbers import fmt_bound, fmt_positive, short
 from ..presentation.text import table
 
 HELP = "f-DP of a mixture of pairs given as pmfs: exact and joint-concavity trade-off curves"
@@ -82,13 +82,13 @@ def run(args) -> int:
         print(f"source: {block['source']}\n")
     if data["tight"] is not None:
         t = data["tight"]
-        print(f"Prop. 6.1: Lemma 3.1 is {'tight' if t['tight'] else 'not tight'} here "
-              f"(largest gap between the privacy-loss CDFs: {t['cdf_gap']:.3g})\n")
+        print(f"Proposition 6.1: Lemma 3.1 is {'tight' if t['tight'] else 'not tight'} here "
+              f"(largest gap between the privacy-loss CDFs: {short(t['cdf_gap'], 3)})\n")
     if not data["profile"]:
         return 0
     exact = data["exact"] is not None
     sections = ([("exact", "delta of the mixture, exact [kind exact]")] if exact else []) + [
-        ("bound", "delta of the mixture, Cor. B.5 upper bound sum_i w_i delta_i [kind upper]")]
+        ("bound", "delta of the mixture, Corollary B.5 upper bound sum_i w_i delta_i [kind upper]")]
     for key, title in sections:
         print(title + ":")
         rows = [{"epsilon": r["epsilon"], "H(P||Q)": _cell(r[f"delta_{key}_PQ"]), "H(Q||P)": _cell(r[f"delta_{key}_QP"]),

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from .. import validate
 from ..presentation.json_output import emit_json
-from ..presentation.numbers import fmt, fmt_positive
+from ..presentation.cells import plain
+from ..presentation.numbers import fmt, fmt_positive, short
+from ..shuffle.clones import CLONE_PROBABILITY
 from ..presentation.text import table
 
 HELP = "f-DP of shuffling: trade-off curve, delta(epsilon) and a GDP description (Wang et al. 2023)"
 
 #: knots shown in the text output (all of them with --json)
 SHOWN_KNOTS = 21
-
-_Q = {"stronger-clones": "2/(e^eps0 + 1)", "clones": "e^-eps0"}
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("shuffle", help=HELP)
@@ -41,57 +40,29 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _numbers(name: str, text: str | None) -> list[str]:
-    """The comma-separated entries (checked as numbers by the library)."""
-    if text is None:
-        return []
-    items = [part.strip() for part in str(text).split(",") if part.strip()]
-    for part in items:
-        try:
-            float(part)
-        except ValueError:
-            raise validate.DomainError(f"{name} = {part!r} is invalid: must be a comma-separated list of numbers") from None
-    return items
-
-
-def _number(name: str, text):
-    """A number given as text: an int when it is written as one (so that messages show 0, not 0.0)."""
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            raise validate.DomainError(f"{name} = {text!r} is invalid: must be a number") from None
-
-
 def run(args) -> int:
     if args.plot:
         from .. import plots
 
-        path = plots.render("shuffle-tradeoff", args.plot, eps0=_number("eps0", args.eps0), n=_number("n", args.n),
-                            reduction=args.reduction or "stronger-clones")
+        path = plots.render("shuffle-tradeoff", args.plot, eps0=validate.real("eps0", args.eps0),
+                            n=validate.integer("n", args.n, low=1), reduction=args.reduction or "stronger-clones")
         print(f"wrote {path}")
         return 0
     from ..shuffle.fdp import fdp_report
 
-    report = fdp_report(_number("eps0", args.eps0), _number("n", args.n), _numbers("epsilon", args.epsilon),
-                            alphas=_numbers("alpha", args.alpha), rounds=_number("rounds", args.rounds),
-                            digits=_number("digits", args.digits), reduction=args.reduction)
+    report = fdp_report(args.eps0, args.n, validate.number_list("epsilon", args.epsilon),
+                        alphas=validate.number_list("alpha", args.alpha) if args.alpha is not None else (),
+                        rounds=args.rounds, digits=args.digits, reduction=args.reduction)
     data = report.as_dict()
     if args.json:
         emit_json(data)
         return 0
     par = data["parameters"]
     red = par["reduction"]
-    print(f"f-DP of n = {par['n']} shuffled users of an eps0 = {par['eps0']:g} local randomizer")
-    print(f"pair: {red} (clone probability {_Q[red]}), status {data['status']}"
-          + ("" if data["status"] == "proven" else
-             " for a general eps0-LDP randomizer (the general proof was withdrawn: Feldman, McMillan, Talwar "
-             "2023, erratum to Lemma 3.5; proven for e.g. binary randomized response); --reduction clones "
-             "gives the proven pair of Feldman, McMillan, Talwar 2021"))
+    print(f"f-DP of n = {par['n']} shuffled users of an eps0 = {short(par['eps0'])} local randomizer")
+    print(plain(f"pair: {red} (clone probability {CLONE_PROBABILITY[red]}), status {data['status']}"
+                + ("" if data["status"] == "proven" else f": {data['status_note']}; --reduction clones gives the proven "
+                   "pair of Feldman, McMillan, Talwar (2021)")))
     knots = data["knots"]
     print(f"trade-off curve: {len(knots)} knots; {data['note']}")
     step = max(1, (len(knots) - 1) // (SHOWN_KNOTS - 1))
@@ -122,7 +93,7 @@ def run(args) -> int:
         table(rows, columns)
         if par["digits"] is not None:
             for entry in data["profile"]:
-                print(f"  delta({entry['epsilon']:g}) = {entry.get('delta_value')}")
+                print(f"  delta({short(entry['epsilon'])}) = {entry.get('delta_value')}")
     gdp = data["gdp"]
     asym = gdp["asymptotic_mu"]
     print(f"\nGDP description: mu = {fmt(gdp['upper'])} (approximation, not a bound; sup distance "

@@ -48,7 +48,7 @@ def run(args) -> int:
     validate.real("eps0", args.eps0, low=0.0, low_open=True)
     n = validate.integer("n", args.n, low=2)
     T = validate.integer("compositions", args.compositions, low=1)
-    methods = [m.strip() for m in args.methods.split(",")] if args.methods else None
+    methods = [m.strip() for m in args.methods.split(",")] if args.methods is not None else None
     validate.real("rtol", args.rtol, low=0.0, low_open=True, high=1.0)
     sig = validate.integer("sig", args.sig, low=1, high=17)
     width = validate.real("textwidth", args.textwidth, low=100.0, high=2000.0)

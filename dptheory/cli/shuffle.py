@@ -45,7 +45,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if args.bib is not None and not args.latex:
         raise validate.DomainError("--bib is only used with --latex (it writes the papers the table cites)")
-    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
+    methods = [m.strip() for m in args.methods.split(",")] if args.methods is not None else None
     rep = shuffle_report(args.randomizer, args.n, delta=None if args.epsilon is not None else args.delta,
                          epsilon=args.epsilon, methods=methods, rtol=args.rtol,
                          eps0=args.eps0, d=args.d, k=args.k, l=args.l)

@@ -10,7 +10,7 @@ from ..plots import Panel, Series
 
 def shuffle_tradeoff(eps0=2.0, n=50, points=61, reduction="stronger-clones") -> list[Panel]:
     """The certified lower bound max(C(f_Shuffle), f_{eps0,0}) of the shuffled eps0-LDP mechanism
-    (Thm 4.2 as an inequality) on the pair of ``reduction``, the exact curve of the stronger-clone
+    (Theorem 4.2 as an inequality) on the pair of ``reduction``, the exact curve of the stronger-clone
     pair and Chen et al.'s clone curve (n <= their exact limit), and the GDP curve that best
     describes it (an approximation); statuses from :func:`dptheory.shuffle.fdp.status`."""
     from .. import tradeoff
@@ -19,7 +19,7 @@ def shuffle_tradeoff(eps0=2.0, n=50, points=61, reduction="stronger-clones") -> 
     eps0, n = float(eps0), int(float(n))
     xs = np.linspace(0.0, 1.0, int(points))
     curve = fdp.shuffle_tradeoff(eps0, n, reduction=reduction)
-    series = [Series(f"C(f_Shuffle), Thm 4.2 ({reduction})", xs, np.asarray(curve(xs), dtype=float), "lower",
+    series = [Series(f"C(f_Shuffle), Theorem 4.2 ({reduction})", xs, np.asarray(curve(xs), dtype=float), "lower",
                      fdp.status(reduction)[0].value)]
     if n <= fdp.EXACT_MAX_N:
         series.append(Series("T(P,Q) of the stronger-clone pair", xs, fdp.pq_tradeoff(eps0, n)(xs), "lower",

@@ -82,20 +82,20 @@ def _g2_curves(e0, n, lam):
     from ..shuffle import rdp
 
     lam = np.atleast_1d(np.asarray(lam, dtype=float))
-    return {"UB1, Thm 3.1": rdp.upper_1(e0, n, lam),
-            "UB2, Thm 3.3": rdp.upper_2(e0, n, lam),
-            "LB, Thm 3.4 (exact sum)": rdp.lower_bound(e0, n, lam, rtol=1e-4).lower,
+    return {"UB1, Theorem 3.1": rdp.upper_1(e0, n, lam),
+            "UB2, Theorem 3.3": rdp.upper_2(e0, n, lam),
+            "LB, Theorem 3.4 (exact sum)": rdp.lower_bound(e0, n, lam, rtol=1e-4).lower,
             "eq. (9), Erlingsson et al.": rdp.erlingsson(e0, n, lam)}
 
 
-_G2_METHODS = {"UB1, Thm 3.1": "girgis-upper-1", "UB2, Thm 3.3": "girgis-upper-2",
-               "LB, Thm 3.4 (exact sum)": "girgis-lower", "eq. (9), Erlingsson et al.": "erlingsson-rdp"}
+_G2_METHODS = {"UB1, Theorem 3.1": "girgis-upper-1", "UB2, Theorem 3.3": "girgis-upper-2",
+               "LB, Theorem 3.4 (exact sum)": "girgis-lower", "eq. (9), Erlingsson et al.": "erlingsson-rdp"}
 
 
 def girgis_figure_2(orders="2,5,10,20,50,100,200,500,1000", n="1e3..1e7", eps0="0.1,0.5,1,1.5,2,2.5,3,4",
                     order=100) -> list[Panel]:
-    """Girgis et al. (2021), Figure 2: RDP of one shuffle by UB1 (Thm 3.1), UB2 (Thm 3.3), the
-    lower bound (Thm 3.4, an exact sum) and eq. (9); panels (a)-(f): against lambda at eps0 = 0.1
+    """Girgis et al. (2021), Figure 2: RDP of one shuffle by UB1 (Theorem 3.1), UB2 (Theorem 3.3), the
+    lower bound (Theorem 3.4, an exact sum) and eq. (9); panels (a)-(f): against lambda at eps0 = 0.1
     and 3 (n = 1e4), against n at lambda = ``order`` (eps0 = 0.1, 3), against eps0 at lambda =
     ``order`` (n = 1e4, 1e6)."""
     lam = np.asarray([float(v) for v in sweep.parse_values("orders", orders, low=1.0, low_open=True)])
@@ -104,12 +104,12 @@ def girgis_figure_2(orders="2,5,10,20,50,100,200,500,1000", n="1e3..1e7", eps0="
     k = float(sweep.parse_values("order", order, low=1.0, low_open=True)[0])
     K = _method_kinds(_G2_METHODS)
     return [
-        _panel("Fig. 2a: eps0 = 0.1, n = 1e4", "lambda", lam, {a: list(v) for a, v in _g2_curves(0.1, 10**4, lam).items()}, K),
-        _panel(f"Fig. 2b: eps0 = 0.1, lambda = {k:g}", "n", ns, _over(ns, lambda x: _g2_curves(0.1, x, k)), K),
-        _panel(f"Fig. 2c: n = 1e4, lambda = {k:g}", "eps0", es, _over(es, lambda x: _g2_curves(x, 10**4, k)), K, "linear"),
-        _panel("Fig. 2d: eps0 = 3, n = 1e4", "lambda", lam, {a: list(v) for a, v in _g2_curves(3.0, 10**4, lam).items()}, K),
-        _panel(f"Fig. 2e: eps0 = 3, lambda = {k:g}", "n", ns, _over(ns, lambda x: _g2_curves(3.0, x, k)), K),
-        _panel(f"Fig. 2f: n = 1e6, lambda = {k:g}", "eps0", es, _over(es, lambda x: _g2_curves(x, 10**6, k)), K, "linear"),
+        _panel("Figure 2a: eps0 = 0.1, n = 1e4", "lambda", lam, {a: list(v) for a, v in _g2_curves(0.1, 10**4, lam).items()}, K),
+        _panel(f"Figure 2b: eps0 = 0.1, lambda = {k:g}", "n", ns, _over(ns, lambda x: _g2_curves(0.1, x, k)), K),
+        _panel(f"Figure 2c: n = 1e4, lambda = {k:g}", "eps0", es, _over(es, lambda x: _g2_curves(x, 10**4, k)), K, "linear"),
+        _panel("Figure 2d: eps0 = 3, n = 1e4", "lambda", lam, {a: list(v) for a, v in _g2_curves(3.0, 10**4, lam).items()}, K),
+        _panel(f"Figure 2e: eps0 = 3, lambda = {k:g}", "n", ns, _over(ns, lambda x: _g2_curves(3.0, x, k)), K),
+        _panel(f"Figure 2f: n = 1e6, lambda = {k:g}", "eps0", es, _over(es, lambda x: _g2_curves(x, 10**6, k)), K, "linear"),
     ]
 
 
@@ -139,7 +139,7 @@ def girgis_figure_3(n="1e3..1e7", eps0="0.25,0.5,1,1.5,2,2.5,3", delta=1e-6, met
                 res = rdp.rdp_route_epsilon(e0, nn, 1, d)
             elif m == "lb":
                 v = rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, nn, o, rtol=1e-4).lower, d)[0]
-                res = Result("epsilon", v, v, Kind.APPROXIMATION, Status.NOT_A_BOUND, "lb-route", "Girgis et al. Fig. 3")
+                res = Result("epsilon", v, v, Kind.APPROXIMATION, Status.NOT_A_BOUND, "lb-route", "Girgis et al. (2021), Figure 3")
             else:
                 res = shuffle.epsilon(R.general_ldp(e0), nn, d, method=m)
             out[_G3_ROUTES[m]] = res
@@ -148,10 +148,10 @@ def girgis_figure_3(n="1e3..1e7", eps0="0.25,0.5,1,1.5,2,2.5,3", delta=1e-6, met
     ns = sweep.parse_values("n", n, integer=True, low=2)
     es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
     n3 = [x for x in ns if x >= 10**4] or ns
-    return [_results_panel(f"Fig. 3a: eps0 = 0.1, delta = {d:g}", "n", ns, lambda x: row(0.1, x)),
-            _results_panel(f"Fig. 3b: n = 1e4, delta = {d:g}", "eps0", es, lambda x: row(x, 10**4), "linear"),
-            _results_panel(f"Fig. 3c: eps0 = 3, delta = {d:g}", "n", n3, lambda x: row(3.0, x)),
-            _results_panel(f"Fig. 3d: n = 1e5, delta = {d:g}", "eps0", es, lambda x: row(x, 10**5), "linear")]
+    return [_results_panel(f"Figure 3a: eps0 = 0.1, delta = {d:g}", "n", ns, lambda x: row(0.1, x)),
+            _results_panel(f"Figure 3b: n = 1e4, delta = {d:g}", "eps0", es, lambda x: row(x, 10**4), "linear"),
+            _results_panel(f"Figure 3c: eps0 = 3, delta = {d:g}", "n", n3, lambda x: row(3.0, x)),
+            _results_panel(f"Figure 3d: n = 1e5, delta = {d:g}", "eps0", es, lambda x: row(x, 10**5), "linear")]
 
 
 def _composed(eps0, n, T, delta, rate, notebook: bool) -> dict:
@@ -170,7 +170,7 @@ def girgis_figure_4(T="1,10,100,1000,10000", eps0="0.5,2", n=1e6, delta=1e-8, no
     and by the first author's notebook protocol; a panel per eps0."""
     Ts = sweep.parse_values("T", T, integer=True, low=1)
     nn = validate.integer("n", n, low=2)
-    return [_results_panel(f"Fig. 4: eps0 = {e0:g}, n = {nn:g}, delta = {float(delta):g}", "T", Ts,
+    return [_results_panel(f"Figure 4: eps0 = {e0:g}, n = {nn:g}, delta = {float(delta):g}", "T", Ts,
                            lambda t: _composed(e0, nn, t, float(delta), 1.0, notebook))
             for e0 in sweep.parse_values("eps0", eps0, low=0.0, low_open=True)]
 
@@ -179,7 +179,7 @@ def girgis_figure_5(T="10,100,1000,10000", n="1e6,1e7", eps0=3.0, rate=1e-3, del
     """Girgis et al. (2021), Figure 5: as Figure 4 with Poisson subsampling at ``rate`` (gamma =
     1e-3), eps0 = 3; a panel per n."""
     Ts = sweep.parse_values("T", T, integer=True, low=1)
-    return [_results_panel(f"Fig. 5: eps0 = {float(eps0):g}, gamma = {float(rate):g}, n = {nn:g}", "T", Ts,
+    return [_results_panel(f"Figure 5: eps0 = {float(eps0):g}, gamma = {float(rate):g}, n = {nn:g}", "T", Ts,
                            lambda t: _composed(float(eps0), nn, t, float(delta), float(rate), notebook))
             for nn in sweep.parse_values("n", n, integer=True, low=2)]
 
@@ -189,18 +189,18 @@ def _chen_curves(e0, n, lam):
 
     lam = np.atleast_1d(np.asarray(lam, dtype=float))
     return {"exact clone pair": rdp.clone_pair_rdp(e0, n, lam, rtol=1e-6).upper,
-            "Cor. 2": rdp.CHEN_RDP.numpy()(e0, n, lam),
-            "Cor. 2, refined": lam * rdp.CHEN_GDP_REFINED(e0, n) ** 2 / 2,
+            "Corollary 2": rdp.CHEN_RDP.numpy()(e0, n, lam),
+            "Corollary 2, refined": lam * rdp.CHEN_GDP_REFINED(e0, n) ** 2 / 2,
             "Girgis (5)": rdp.upper_1(e0, n, lam),
-            "Cor. 3.5": rdp.COROLLARY_3_5.numpy()(e0, n, lam)}
+            "Corollary 3.5": rdp.COROLLARY_3_5.numpy()(e0, n, lam)}
 
 
 def _chen_kinds() -> dict:
     from ..shuffle import rdp
 
-    kinds = _method_kinds({"exact clone pair": "chen-exact", "Cor. 2": "chen-gdp", "Cor. 2, refined": "chen-gdp-refined",
+    kinds = _method_kinds({"exact clone pair": "chen-exact", "Corollary 2": "chen-gdp", "Corollary 2, refined": "chen-gdp-refined",
                            "Girgis (5)": "girgis-upper-1"})
-    return {**kinds, "Cor. 3.5": (str(rdp.COROLLARY_3_5.kind), str(rdp.COROLLARY_3_5.status))}
+    return {**kinds, "Corollary 3.5": (str(rdp.COROLLARY_3_5.kind), str(rdp.COROLLARY_3_5.status))}
 
 
 def chen_figure_2(eps0="0.1..4:5", n=1e4, order=4) -> list[Panel]:
@@ -209,7 +209,7 @@ def chen_figure_2(eps0="0.1..4:5", n=1e4, order=4) -> list[Panel]:
     the lower bound (6) (Corollary 3.5)."""
     es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
     nn = validate.integer("n", n, low=2)
-    return [_panel(f"Chen Fig. 2: lambda = {order}, n = {nn:g}", "eps0", es,
+    return [_panel(f"Chen, Cao, Ge (2024), Figure 2: lambda = {order}, n = {nn:g}", "eps0", es,
                    _over(es, lambda e: _chen_curves(e, nn, float(order))), _chen_kinds(), "linear")]
 
 
@@ -218,4 +218,4 @@ def chen_figure_3(orders="2,3,4,6,8,12,16,24,32,48,64", eps0=2.0, n=1e4) -> list
     lam = np.asarray(sweep.parse_values("orders", orders, low=1.0, low_open=True), dtype=float)
     nn = validate.integer("n", n, low=2)
     values = {k: list(v) for k, v in _chen_curves(float(eps0), nn, lam).items()}
-    return [_panel(f"Chen Fig. 3: eps0 = {float(eps0):g}, n = {nn:g}", "lambda", lam, values, _chen_kinds())]
+    return [_panel(f"Chen, Cao, Ge (2024), Figure 3: eps0 = {float(eps0):g}, n = {nn:g}", "lambda", lam, values, _chen_kinds())]

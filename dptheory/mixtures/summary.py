@@ -10,7 +10,7 @@ Q_w = sum_i w_i Q_i (Wang, Su, Ye, Shokri, Su, NeurIPS 2023).
 ``H_{e^eps}(P || Q)`` is the same functional of the inverse f^{-1} = T(Q, P). A mechanism whose
 neighbouring datasets give the pair in either order is (eps, delta)-DP with
 ``delta = max(H(P_w || Q_w), H(Q_w || P_w))``: the report gives both directions and their
-maximum, each labelled, for the exact mixture (pmfs only) and for the Cor. B.5 bound
+maximum, each labelled, for the exact mixture (pmfs only) and for the Corollary B.5 bound
 ``H(P_w || Q_w) <= sum_i w_i H(P_i || Q_i)`` (each direction from f_i or f_i^{-1}: if
 f_i <= T(P_i, Q_i) then f_i^{-1} <= T(Q_i, P_i)).
 """
@@ -55,7 +55,7 @@ def _directed(res: Result, direction: str) -> Result:
 class MixtureReport:
     """What :func:`mixture_report` computed: ``bound`` (the joint-concavity lower bound
     T(P_I, Q_I)), ``exact`` (T(P_w, Q_w), None when a component is given by a curve), ``tight``
-    (Prop. 6.1's check: (tight, largest gap of the privacy-loss CDFs), or None), ``profile`` (one
+    (Proposition 6.1's check: (tight, largest gap of the privacy-loss CDFs), or None), ``profile`` (one
     dict per epsilon: ``exact`` and ``bound`` each a dict direction -> Result for the directions
     "PQ", "QP" and "pair", see :data:`DIRECTIONS`). :meth:`as_dict` is the JSON form."""
 
@@ -73,7 +73,7 @@ class MixtureReport:
                 if entry.get(key) is not None:
                     for direction, res in entry[key].items():
                         row[f"delta_{key}_{direction}"] = res
-            # the pair's guarantee, and (kept for existing readers) the Cor. B.5 bound of H(Q||P)
+            # the pair's guarantee, and (kept for existing readers) the Corollary B.5 bound of H(Q||P)
             row["delta"] = entry["exact"]["pair"] if entry.get("exact") else None
             row["delta_bound"] = entry["bound"]["pair"]
             rows.append(row)
@@ -93,8 +93,8 @@ def mixture_report(weights, pairs=(), curves=(), epsilons=(), *, pair_name: str 
     """The f-DP of the mixture of the components ``pairs`` ((p_i, q_i) pmfs on one common
     support) followed by ``curves`` ((alphas, betas) knots of a trade-off function, from
     alpha = 0), with one weight per component: the Lemma 3.1 bound, the exact T(P_w, Q_w) and
-    Prop. 6.1's check (pairs only), and at each epsilon both directions of the hockey-stick
-    divergence and their maximum, exact (pairs only) and by Cor. B.5.
+    Proposition 6.1's check (pairs only), and at each epsilon both directions of the hockey-stick
+    divergence and their maximum, exact (pairs only) and by Corollary B.5.
 
     Bad input raises :class:`~dptheory.validate.DomainError` naming the parameter
     (``pair_name[i]``, ``curve_name[i]``, ``weights[i]``, ``epsilon``).

@@ -42,7 +42,7 @@ def test_mixture_json_bound_below_exact_and_deltas(capsys):
     xs = np.linspace(0, 1, 201)
     assert np.all(bound(xs) <= exact(xs) + 1e-12)
     # both directions of the exact mixture's hockey-stick divergence, from the pmfs directly,
-    # and the pair's guarantee: their maximum; each below its Cor. B.5 bound
+    # and the pair's guarantee: their maximum; each below its Corollary B.5 bound
     p = 0.3 * np.array([0.5, 0.5, 0]) + 0.7 * np.array([0.1, 0.2, 0.7])
     q = 0.3 * np.array([0.2, 0.3, 0.5]) + 0.7 * np.array([0.6, 0.3, 0.1])
     comps = [(np.array([0.5, 0.5, 0]), np.array([0.2, 0.3, 0.5])), (np.array([0.1, 0.2, 0.7]), np.array([0.6, 0.3, 0.1]))]
@@ -55,7 +55,7 @@ def test_mixture_json_bound_below_exact_and_deltas(capsys):
             assert exact["lower"] <= value <= exact["upper"], (e, d)
             assert value <= bound["upper"] and bound["kind"] == "upper" and exact["kind"] == "exact"
             assert exact["params"]["direction"] == d and d in row["directions"]
-        # Cor. B.5 per direction: sum_i w_i H(P_i || Q_i), computed from the components directly
+        # Corollary B.5 per direction: sum_i w_i H(P_i || Q_i), computed from the components directly
         for d, (a, b) in {"PQ": (0, 1), "QP": (1, 0)}.items():
             want = sum(wi * dv.hockey_stick(c[a], c[b], e) for wi, c in zip((0.3, 0.7), comps))
             assert row[f"delta_bound_{d}"]["lower"] <= want * (1 + 1e-12) + 1e-15
@@ -84,7 +84,7 @@ def test_mixture_text_and_curve_components(capsys):
                        "--curve", "0,1;0.2,0.5;0.5,0.2;1,0"], capsys)
     assert status == 0
     assert "joint-concavity lower bound" in out and "exact trade-off" not in out
-    assert "Cor. B.5 upper bound" in out and "exact [kind exact]" not in out
+    assert "Corollary B.5 upper bound" in out and "exact [kind exact]" not in out
 
 
 def test_mixture_bad_input_exits_2_naming_the_parameter(capsys):

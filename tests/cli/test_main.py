@@ -188,3 +188,15 @@ def test_shuffle_delta_answer_states_the_gap_and_fits_80_columns(capsys):
     assert summary["gap"] is None  # beyond the float range: the log says it
     expected = summary["upper"]["log_upper"] - summary["lower"]["log_lower"]
     assert abs(summary["log_gap"] - expected) <= 1e-12 * expected and 9527 < expected < 9529
+
+
+@pytest.mark.parametrize("argv", [
+    ["shuffle", "--n", "1e4", "--methods", ""], ["shuffle", "--n", "1e4", "--methods", ","],
+    ["shuffle", "--n", "1e4", "--methods", "clones,"], ["rdp", "--n", "1e4", "--methods", ""],
+    ["fdp", "shuffle", "--epsilon", "0.1,,0.2"], ["rdp", "--n", "1e4", "--orders", "2,,4"],
+])
+def test_an_empty_list_item_is_an_error_not_every_method(capsys, argv):
+    """`--methods ""` and `--methods ,` ran every method, `--orders 2,,4` dropped the gap: an empty
+    item is a mistake, named with the parameter (exit 2)."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out and argv[-2].lstrip("-") in err and "Traceback" not in err
