@@ -9,6 +9,7 @@ with mu_i = E[(k - n p)^i], k ~ Bin(n, p), p = 1/(e^{eps0} + 1).
 1. mu_i as polynomials in (n, p): the Taylor coefficients of exp(n K(t)), with
    K(t) = log(1 - p + p e^t) - p t the centred cumulant generating function of one Bernoulli.
    mu_2 = n p (1-p), mu_3 = n p (1-p)(1-2p), mu_4 = n p (1-p)(1 + 3(n-2) p (1-p)) (textbook forms).
+   Displayed as n s P(n, s) (times 1 - 2p for odd i), s = p(1 - p), each form proved equal.
 2. The toolkit's cumulant recursion kappa_{j+1} = p (1 - p) d kappa_j / dp holds for the
    cumulants read off K(t) (j = 1 .. 7).
 3. The toolkit's mpmath moments equal exact rational enumeration sum_k Bin(k; n, p) (k - n p)^i,
@@ -34,6 +35,7 @@ from dptheory.symbols import eps0, n
 
 p = sp.Symbol("p", positive=True)
 t = sp.Symbol("t")
+s_pq = sp.Symbol("s", positive=True)  # s = p (1 - p), the variance of one Bernoulli
 ORDER = 8  # moments mu_0 .. mu_7
 
 
@@ -60,6 +62,17 @@ def central_moments() -> list:
 
 TEXTBOOK = {2: n * p * (1 - p), 3: n * p * (1 - p) * (1 - 2 * p),
             4: n * p * (1 - p) * (1 + 3 * (n - 2) * p * (1 - p))}
+
+
+def in_s(expr):
+    """``expr`` (a central moment or cumulant of Bin(n, p)) as n s P(n, s), times 1 - 2p for an
+    odd one, with s = p (1 - p): the form it is displayed in. Returns (form, equal), ``equal``
+    being sympy's proof that the form is ``expr``."""
+    odd = expr != 0 and sp.div(sp.expand(expr), sp.expand(1 - 2 * p), p)[1] == 0
+    rest = sp.cancel(expr / (n * p * (1 - p) * ((1 - 2 * p) if odd else 1)))
+    poly = sp.expand(sp.simplify(sp.expand(rest.subs(p, (1 - sp.sqrt(1 - 4 * s_pq)) / 2))))
+    form = n * s_pq * ((1 - 2 * p) if odd else 1) * sp.collect(poly, s_pq)
+    return form, is_zero(form.subs(s_pq, p * (1 - p)) - expr)
 
 
 def check_textbook(moments=None) -> bool:
@@ -141,20 +154,28 @@ def main() -> None:
     print("Binomial central moments of Girgis et al.'s lower bound (Theorem 3.4)\n")
     show_formula(COROLLARY_3_5)
     moments = central_moments()
-    print("\n1. mu_i = E[(k - np)^i], k ~ Bin(n, p), from exp(n K(t))")
+    print("\n1. $\\mu_i = \\mathbb{E}[(k - np)^i]$, $k \\sim \\mathrm{Bin}(n, p)$, from $\\exp(n K(t))$, "
+          "with $s = p(1 - p)$")
+    forms_ok = True
     for i in range(2, ORDER):
-        show(f"   \\mu_{i}", to_latex(moments[i]))
+        form, equal = in_s(moments[i])
+        forms_ok &= equal
+        show_expr(f"\\mu_{i}", form)
     check("textbook-moments", check_textbook(moments))
-    print("\n2. Cumulants and the toolkit's recursion kappa_{j+1} = p(1-p) dkappa_j/dp")
+    print("\n2. The cumulants, and the toolkit's recursion $\\kappa_{j+1} = p(1-p)\\, d\\kappa_j/dp$")
     for j, kappa in enumerate(cumulants()[2:], start=2):
-        show(f"   \\kappa_{j}", to_latex(kappa))
+        form, equal = in_s(kappa)
+        forms_ok &= equal
+        show_expr(f"\\kappa_{j}", form)
     check("cumulant-recursion", check_recursion())
+    check("forms-in-s", forms_ok)
     print("\n3. The toolkit's mpmath moments against exact rational enumeration")
     check("library-moments", check_library())
-    print("\n4. Corollary 3.5 is the i = 2 term")
-    show_expr("   c^2 \\mu_2", second_term())
+    print("\n4. Corollary 3.5 is the $i = 2$ term of Theorem 3.4, $c = (e^{2\\epsilon_0} - 1)/(n e^{\\epsilon_0})$, "
+          "$p = 1/(e^{\\epsilon_0} + 1)$")
+    show_expr("c^2 \\mu_2", sp.factor(sp.together(second_term())))
     check("corollary-3.5-is-second-term", check_corollary_3_5())
-    print("\n5. Odd moments are non-negative for p <= 1/2")
+    print("\n5. The odd moments are non-negative for $p \\leq 1/2$")
     check("odd-moments-nonnegative", check_odd_moments(moments))
     check("theorem-3.4-above-corollary-3.5", check_theorem_3_4_above_corollary())
     check.finish()

@@ -128,8 +128,8 @@ def check_against_compare(label, condition, pairs) -> bool:
         report = compare(numeric(first), numeric(second))
         agree = verdict_agrees(holds, report)
         if not agree:
-            print(f"   DISAGREE {first} vs {second}: condition {holds}, Delta in "
-                  f"[{report.forward.lower:.3g}, {report.forward.upper:.3g}]")
+            print(f"   DISAGREE {first} vs {second}: condition {holds}, $\\Delta \\in "
+                  f"[{report.forward.lower:.3g}, {report.forward.upper:.3g}]$")
         ok = ok and agree
     print(f"   {label}: {len(pairs)} pairs ({held} dominating), condition = compare's numerical verdict: {ok}")
     return ok
@@ -203,8 +203,8 @@ def check_clauses_against_compare(pairs=CLAUSE_PAIRS) -> bool:
                      and not C.BLACKWELL_PROFILE(float(a.delta(e)), float(b.delta(e)))
                      and not C.BLACKWELL_BAYES_ERROR(r_lo, r_hi)
                      and not C.BLACKWELL_DELTA_DIVERGENCE(fw.lower))
-            print(f"   {first} vs {second}: Delta >= {fw.lower:.6g}; every clause fails at alpha = {x:.6g}, "
-                  f"epsilon = {e:.6g}, pi = {p:.6g}: {fails}")
+            print(f"   {first} vs {second}: $\\Delta \\geq {fw.lower:.6g}$; every clause fails at $\\alpha = {x:.6g}$, "
+                  f"$\\epsilon = {e:.6g}$, $\\pi = {p:.6g}$: {fails}")
             ok = ok and fails
         elif fw.upper <= RESOLUTION:
             r_lo = be.enclosure(a).bounds(priors)[0]
@@ -212,10 +212,10 @@ def check_clauses_against_compare(pairs=CLAUSE_PAIRS) -> bool:
             holds = (bool(np.all(C.BLACKWELL_TRADEOFF(a(alphas), b(alphas))))
                      and bool(np.all(C.BLACKWELL_PROFILE(a.delta(epsilons), b.delta(epsilons))))
                      and bool(np.all(C.BLACKWELL_BAYES_ERROR(r_lo, r_hi))))
-            print(f"   {first} vs {second}: Delta <= {fw.upper:.3g}; every clause holds on the grids: {holds}")
+            print(f"   {first} vs {second}: $\\Delta \\leq {fw.upper:.3g}$; every clause holds on the grids: {holds}")
             ok = ok and holds
         else:
-            print(f"   {first} vs {second}: not resolved ([{fw.lower:.3g}, {fw.upper:.3g}])")
+            print(f"   {first} vs {second}: not resolved, $\\Delta \\in [{fw.lower:.3g}, {fw.upper:.3g}]$")
             ok = False
     return ok
 
@@ -250,7 +250,7 @@ def check_delta_zero_iff(delta_formula, condition, grid) -> bool:
         d_args, c_args = args
         zero = fn(*d_args) == 0
         if zero != condition(*c_args):
-            print(f"   {delta_formula.name}{d_args}: Delta = {fn(*d_args)} but {condition.name} = {condition(*c_args)}")
+            print(f"   {delta_formula.name}{d_args}: $\\Delta = {fn(*d_args)}$ but {condition.name} is {condition(*c_args)}")
             ok = False
     print(f"   {delta_formula.name} = 0 exactly where {condition.name} holds: {len(grid)} pairs: {ok}")
     return ok
@@ -534,7 +534,7 @@ def main() -> None:
         show_formula(f)
 
     print("\n1. Theorem 1's clauses")
-    show_expr("   R(\\pi) = (1 - \\pi)(1 - \\delta(\\operatorname{logit} \\pi)), G_\\mu",
+    show_expr("   R_\\mu(\\pi) = (1 - \\pi)\\left(1 - \\delta_\\mu(\\operatorname{logit} \\pi)\\right)",
               tradeoff.GAUSSIAN_BAYES_ERROR.expr)
     check("clauses-2-3-gaussian", check_profile_bayes_gaussian())
     check("clauses-2-3-numeric", check_profile_bayes_numeric())
@@ -561,7 +561,7 @@ def main() -> None:
 
     print("\n4. k-ary randomized response")
     low, mid = rr_k_pieces(sp.Symbol("k"), eps_s)
-    show_expr("   R(\\pi), 1/(1 + e^\\epsilon) \\leq \\pi \\leq 1/2", mid)
+    show_expr("   R(\\pi)", mid, "\\frac{1}{1 + e^{\\epsilon}} \\leq \\pi \\leq \\frac{1}{2}")
     check("rr-k-shape", check_rr_k_shape())
     check("blackwell-rr-k", check_rr_k_condition())
     grid = [((x, y, k1), (x, y, k1, k1)) for _, _, (x, y, k1, k2) in rr_k_pairs() if k1 == k2]
@@ -576,7 +576,7 @@ def main() -> None:
     check("laplace-pure-dp", check_laplace_pure_dp())
     check("gaussian-below-diagonal", check_gaussian_below_diagonal())
 
-    print("\n6. Gaussian against Laplace")
+    print("\n6. Gaussian against Laplace, $\\lambda = \\operatorname{logit} \\pi$")
     show_expr("   h(\\lambda) = R_\\mu(\\pi)/\\sqrt{\\pi (1 - \\pi)}",
               sp.exp(lam / 2) * Phi(-mu_s / 2 - lam / mu_s) + sp.exp(-lam / 2) * Phi(-mu_s / 2 + lam / mu_s))
     check("h-closed-form", check_h_closed_form())

@@ -20,7 +20,7 @@ Run: python derivations/chen_gdp_mahalanobis.py   (prints LaTeX and one "check .
 
 import sympy as sp
 
-from _derivation import Checks, is_zero, show_expr, show_formula
+from _derivation import Checks, is_zero, show, show_expr, show_formula, to_latex
 from dptheory.rdp import GDP_RDP
 from dptheory.shuffle.rdp.formulas import CHEN_GDP, CHEN_GDP_REFINED, CHEN_RDP
 from dptheory.symbols import eps0, lam, mu, n
@@ -42,12 +42,27 @@ def mahalanobis(cov=COV2, diff=DIFF):
     return sp.simplify((diff.T * cov.inv() * diff)[0])
 
 
+def inverse_form():
+    """Sigma^{-1} as 1/((n-1) p (1-p)) times an integer-coefficient matrix, the form displayed;
+    check_inverse proves it equal to the inverse."""
+    scale = 1 / ((n - 1) * p * (1 - p))
+    return scale, (COV2.inv() / scale).applyfunc(sp.simplify)
+
+
+def mixed_distance_form():
+    """The mixed pair's squared distance with its denominator collected in n (displayed form)."""
+    num, den = sp.fraction(sp.together(mixed_distance()))
+    return num / sp.collect(sp.expand(den), n, sp.factor)
+
+
 def check_covariance() -> bool:
     return (COV3 - PRINTED_COV3).applyfunc(sp.simplify) == sp.zeros(3, 3) and sp.simplify(COV3.det()) == 0
 
 
 def check_inverse() -> bool:
-    return (COV2.inv() - PRINTED_INV2).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    scale, matrix = inverse_form()
+    return ((COV2.inv() - PRINTED_INV2).applyfunc(sp.simplify) == sp.zeros(2, 2)
+            and (scale * matrix - COV2.inv()).applyfunc(sp.simplify) == sp.zeros(2, 2))
 
 
 def check_distance(distance=None) -> bool:
@@ -78,10 +93,12 @@ def mixed_distance():
 
 
 def check_refined(refined=None) -> bool:
-    """lim (n-1) * (mixed distance) = lim (n-1) * chen-gdp-refined^2."""
+    """lim (n-1) * (mixed distance) = lim (n-1) * chen-gdp-refined^2 (and the displayed form of
+    the mixed distance is that distance)."""
     refined = CHEN_GDP_REFINED.expr if refined is None else refined
     limit = sp.limit((n - 1) * mixed_distance(), n, sp.oo)
-    return is_zero(limit - sp.simplify((n - 1) * refined**2), rewrite_exp=True)
+    return (is_zero(limit - sp.simplify((n - 1) * refined**2), rewrite_exp=True)
+            and is_zero(mixed_distance_form() - mixed_distance()))
 
 
 def check_looseness(gdp=None, refined=None) -> bool:
@@ -97,24 +114,26 @@ def main() -> None:
     print("Chen, Cao, Ge (2024): the Gaussian limit of the clone counts\n")
     for f in (CHEN_GDP, CHEN_RDP, CHEN_GDP_REFINED, GDP_RDP):
         show_formula(f)
-    print("\n1. Covariances (Lemma A.6, Appendix A.3)")
-    show_expr("   \\tilde\\Sigma", COV3)
-    show_expr("   \\Sigma^{-1}", sp.simplify(COV2.inv()))
+    print("\n1. Covariances (Lemma A.6, Appendix A.3): $(n_0, n_1, n_2) \\sim \\mathrm{Mult}(n - 1; p/2, p/2, 1 - p)$")
+    show(r"\tilde\Sigma = (n - 1)\left(\operatorname{diag}(\mathbf p) - \mathbf p \mathbf p^\top\right)",
+         "\\left(n - 1\\right) " + to_latex(PRINTED_COV3 / (n - 1)))
+    scale, matrix = inverse_form()
+    show(r"\Sigma^{-1}", to_latex(scale) + " " + to_latex(matrix))
     check("lemma-A6-covariance", check_covariance())
     check("sigma-inverse", check_inverse())
-    print("\n2. Mahalanobis distance (eq. 20) and Theorem 2")
-    show_expr("   (\\mu_1-\\mu_0)^\\top\\Sigma^{-1}(\\mu_1-\\mu_0)", mahalanobis())
-    show_expr("   \\mu", sp.sqrt(mahalanobis()).subs(p, sp.exp(-eps0)))
+    print("\n2. The Mahalanobis distance (eq. (20)) and Theorem 2, at $p = e^{-\\epsilon_0}$")
+    show_expr(r"(\mu_1-\mu_0)^\top\Sigma^{-1}(\mu_1-\mu_0)", mahalanobis())
+    show_expr(r"\mu", sp.sqrt(mahalanobis()).subs(p, sp.exp(-eps0)))
     check("mahalanobis-distance", check_distance())
     check("theorem-2-mu", check_theorem_2())
     print("\n3. Corollary 2")
-    show_expr("   \\lambda\\mu^2/2", GDP_RDP.expr.subs(GDP_RDP.params[1], lam).subs(mu, CHEN_GDP.expr))
+    show_expr(r"\frac{\lambda\mu^2}{2}", GDP_RDP.expr.subs(GDP_RDP.params[1], lam).subs(mu, CHEN_GDP.expr))
     check("corollary-2", check_corollary_2())
     print("\n4. The mixed pair of Proposition 1")
-    show_expr("   d_{\\mathrm{mixed}}^2", mixed_distance())
-    show_expr("   \\lim_{n\\to\\infty} (n-1) d_{\\mathrm{mixed}}^2", sp.limit((n - 1) * mixed_distance(), n, sp.oo))
+    show_expr(r"d_{\mathrm{mixed}}^2", mixed_distance_form())
+    show_expr(r"\lim_{n\to\infty} (n-1)\, d_{\mathrm{mixed}}^2", sp.limit((n - 1) * mixed_distance(), n, sp.oo))
     check("refined-limit", check_refined())
-    show_expr("   (\\mu_{\\mathrm{Theorem\\,2}}/\\mu_{\\mathrm{refined}})^2", sp.coth(eps0 / 2) ** 2)
+    show_expr(r"\left(\frac{\mu_{\mathrm{Theorem~2}}}{\mu_{\mathrm{refined}}}\right)^2", sp.coth(eps0 / 2) ** 2)
     check("theorem-2-loose-by-coth2", check_looseness())
     check.finish()
 

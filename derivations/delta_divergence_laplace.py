@@ -97,13 +97,18 @@ def check_continuity() -> bool:
         sp.simplify(value.subs(pi, hi) - (1 - hi)), rewrite_exp=True)
 
 
+#: R'' on the square-root branch: negative on (0, 1), so R is concave there
+CURVATURE = -sp.exp(-eps / 2) / (4 * (pi * (1 - pi)) ** sp.Rational(3, 2))
+
+
 def check_slope_below_one() -> bool:
-    """R' = (1 - e^{-eps})/2 < 1 at the left branch end (and R' decreases, R being concave), so
+    """R' = (1 - e^{-eps})/2 < 1 at the left branch end, and R' decreases (R'' = CURVATURE < 0:
+    proved equal, and negative as minus a positive exponential over a positive power), so
     pi - R_2 increases where R_1 = pi."""
     _, value = stationary_point()
     slope = sp.simplify(sp.diff(value, pi).subs(pi, 1 / (1 + sp.exp(eps))))
-    return is_zero(slope - (1 - sp.exp(-eps)) / 2, rewrite_exp=True) and bool(sp.diff(value, pi, 2).subs(
-        {pi: sp.Rational(1, 3), eps: 1}).is_negative)
+    concave = is_zero(sp.diff(value, pi, 2) - CURVATURE)
+    return is_zero(slope - (1 - sp.exp(-eps)) / 2, rewrite_exp=True) and concave
 
 
 def check_delta_formula(formula=None) -> bool:
@@ -121,7 +126,7 @@ def check_numeric(pairs=((1.0, 2.0), (0.3, 0.31), (3.0, 0.5), (0.05, 6.0))) -> b
     for x, y in pairs:
         num = delta_divergence(tradeoff.laplace(x), tradeoff.laplace(y), method="numeric")
         closed = float(cf.DELTA_LAPLACE(x, y))
-        ok = inside_certified(f"eps = {x}, {y}", closed, num) and ok
+        ok = inside_certified(f"$\\epsilon_1 = {x}$, $\\epsilon_2 = {y}$", closed, num) and ok
     return ok
 
 
@@ -132,16 +137,17 @@ def main() -> None:
     for f in (tradeoff.LAPLACE_TRADEOFF, cf.LAPLACE_BAYES_ERROR, cf.DELTA_LAPLACE):
         show_formula(f)
     alpha_star, value = stationary_point()
-    print("\n1. The hyperbolic piece")
+    print("\n1. The hyperbolic piece $e^{-\\epsilon}/(4\\alpha)$ of the trade-off function")
     show_expr(r"\alpha^*(\pi)", alpha_star)
-    show_expr(r"R_\epsilon(\pi) \text{ on the branch}", value)
+    show_expr(r"R_\epsilon(\pi)", value, r"\frac{1}{1 + e^{\epsilon}} \leq \pi \leq \frac{e^{\epsilon}}{1 + e^{\epsilon}}")
     check("stationary-point", check_stationary())
     check("branch-ends", check_branch())
     check("corners-continuous", check_continuity())
     check("laplace-bayes-error", check_bayes_formula())
-    print("\n2. Delta between two Laplace mechanisms: the maximum is at pi = 1/2")
+    print("\n2. Delta between two Laplace mechanisms, $\\epsilon_1 \\leq \\epsilon_2$: the maximum is at $\\pi = 1/2$")
+    show_expr(r"R_\epsilon''(\pi)", CURVATURE)
     check("slope-below-one", check_slope_below_one())
-    show_expr("   \\Delta(\\mathrm{Lap}_{\\epsilon_1}\\|\\mathrm{Lap}_{\\epsilon_2})",
+    show_expr(r"\left. \left(R_{\epsilon_1} - R_{\epsilon_2}\right) \right|_{\pi = 1/2}",
               (value.subs(eps, e1) - value.subs(eps, e2)).subs(pi, sp.Rational(1, 2)))
     check("delta-divergence-laplace", check_delta_formula())
     print("\n3. Against the certified numerical Delta (Corollary 1)")

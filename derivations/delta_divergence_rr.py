@@ -14,7 +14,7 @@ delta-divergence-rr, delta-divergence-rr-k): a wrong library formula makes a che
 1. R(pi) = sum_i min(pi P_i, (1 - pi) Q_i) (eq. (2) for a pair of pmfs) over the outputs
    x (P = e^eps/z, Q = 1/z), x' (1/z, e^eps/z) and the k - 2 others (1/z, 1/z), z = e^eps + k - 1:
    for pi <= 1/2 every minimum is pi P_i except at x, where it switches to (1 - pi)/z at
-   pi = 1/(1 + e^eps).
+   pi = 1/(1 + e^eps) (each minimum's side proved on each interval).
 2. For eps1 <= eps2 (one k): where R_1 = pi and R_2 is on its middle branch, pi - R_2 increases
    (slope 1 - (k - 2)/z_2 > 0); where both are on the middle branch the difference
    ((k - 2) pi + 1)(1/z_1 - 1/z_2) increases up to pi = 1/2. So Delta = (R_1 - R_2)(1/2).
@@ -41,27 +41,39 @@ pi = sp.Symbol("pi", positive=True)
 
 def bayes_error_pieces(kk=k, e=eps):
     """R on (0, 1/(1 + e^eps)] and on [1/(1 + e^eps), 1/2], from the pmfs, each minimum resolved
-    on its side of the switch (checked by :func:`check_pieces_from_pmfs` at sample points)."""
+    on its side of the switch (proved by :func:`check_pieces_from_pmfs`)."""
     z = sp.exp(e) + kk - 1
     low = (pi * sp.exp(e) + (kk - 2) * pi + pi) / z        # every minimum is pi P_i
     mid = ((1 - pi) + (kk - 2) * pi + pi) / z             # at x: (1 - pi) Q_x = (1 - pi)/z
     return sp.simplify(low), sp.simplify(mid)
 
 
-def check_pieces_from_pmfs() -> bool:
-    """The pieces equal sum_i min(pi P_i, (1 - pi) Q_i) at sample points on each side of the switch."""
-    low, mid = bayes_error_pieces()
-    ok = True
-    for kv in (2, 3, 5):
-        for ev in (sp.Rational(1, 2), 2):
-            z = sp.exp(ev) + kv - 1
-            pmf_p = [sp.exp(ev) / z, 1 / z] + [1 / z] * (kv - 2)
-            pmf_q = [1 / z, sp.exp(ev) / z] + [1 / z] * (kv - 2)
-            switch = 1 / (1 + sp.exp(ev))
-            for pv, piece in ((switch / 2, low), ((switch + sp.Rational(1, 2)) / 2, mid)):
-                direct = sum(sp.Min(pv * a, (1 - pv) * b) for a, b in zip(pmf_p, pmf_q))
-                ok = ok and abs(sp.N(direct - piece.subs({k: kv, eps: ev, pi: pv}), 40)) < 1e-30
-    return ok and is_zero(low - pi)
+def check_pieces_from_pmfs(pieces=None) -> bool:
+    """Each piece is sum_i min(pi P_i, (1 - pi) Q_i) over its interval, proved: with e^eps = 1 + x
+    (x >= 0) and pi written through a parameter v >= 0 that runs over the interval
+    (pi = 1/((1 + v)(1 + e^eps)) on the low piece, pi = (1 - t)/(1 + e^eps) + t/2 with
+    t = v/(1 + v) on the middle one), sympy decides the sign of (1 - pi) Q_i - pi P_i for every
+    output (a factored rational function of x, v and k), resolves each minimum by it, and the sum
+    of the minima simplifies to the piece."""
+    low, mid = bayes_error_pieces() if pieces is None else pieces
+    x, v = sp.symbols("x v", nonnegative=True)
+    E = 1 + x
+    z = E + k - 1
+    outputs = ((E, 1, 1), (1, E, 1), (1, 1, k - 2))   # (z P_i, z Q_i, how many such outputs)
+    t = v / (1 + v)
+    for piece, at in ((low, 1 / ((1 + v) * (1 + E))), (mid, (1 - t) / (1 + E) + t / 2)):
+        total = 0
+        for zp, zq, count in outputs:
+            sign = sp.factor(sp.together((1 - at) * zq - at * zp))
+            if sign.is_nonnegative:
+                total += count * at * zp / z
+            elif sign.is_nonpositive:
+                total += count * (1 - at) * zq / z
+            else:
+                return False
+        if not is_zero(total - piece.subs({eps: sp.log(E), pi: at})):
+            return False
+    return is_zero(low - pi)
 
 
 def check_rr_bayes_formula(formula=None) -> bool:
@@ -119,10 +131,10 @@ def check_against_rr_numeric() -> bool:
     certified numerical Delta on the curves (method "numeric")."""
     ok = True
     for m, e in ((1.0, 1.0), (0.7, 0.5), (2.0, 0.3), (0.3, 2.0)):
-        for curve, name in ((tradeoff.gaussian(m), "G"), (tradeoff.laplace(m), "Lap")):
+        for curve, name in ((tradeoff.gaussian(m), "G"), (tradeoff.laplace(m), "\\mathrm{Lap}")):
             closed = max(0.0, float(curve.bayes_error(0.5)) - 1 / (1 + float(sp.exp(e))))
             num = delta_divergence(curve, RandomizedResponse(e).tradeoff(), method="numeric")
-            ok = inside_certified(f"{name}_{m} vs RR_{e}", closed, num, 1e-13) and ok
+            ok = inside_certified(f"${name}_{{{m}}}$ against $\\mathrm{{RR}}_{{{e}}}$", closed, num, 1e-13) and ok
     return ok
 
 
@@ -132,7 +144,7 @@ def check_numeric() -> bool:
         num = delta_divergence(RandomizedResponse(x, kv).tradeoff(), RandomizedResponse(y, kv).tradeoff(),
                                method="numeric")
         closed = float(cf.DELTA_RR_K(x, y, kv))
-        ok = inside_certified(f"k = {kv}, eps = {x}, {y}", closed, num) and ok
+        ok = inside_certified(f"$k = {kv}$, $\\epsilon_1 = {x}$, $\\epsilon_2 = {y}$", closed, num) and ok
     return ok
 
 
@@ -143,17 +155,18 @@ def main() -> None:
     for f in (cf.RR_BAYES_ERROR, cf.DELTA_RR, cf.DELTA_RR_K):
         show_formula(f)
     low, mid = bayes_error_pieces()
-    print("\n1. The Bayes error of k-ary randomized response, pi <= 1/2")
-    show_expr("   R(\\pi), \\pi \\leq 1/(1 + e^\\epsilon)", low)
-    show_expr("   R(\\pi), 1/(1 + e^\\epsilon) \\leq \\pi \\leq 1/2", mid)
+    print("\n1. The Bayes error of $k$-ary randomized response, $\\pi \\leq 1/2$ (symmetric about $1/2$)")
+    show_expr(r"R(\pi)", low, r"0 \leq \pi \leq \frac{1}{1 + e^{\epsilon}}")
+    show_expr(r"R(\pi)", mid, r"\frac{1}{1 + e^{\epsilon}} \leq \pi \leq \frac{1}{2}")
     check("pieces-from-pmfs", check_pieces_from_pmfs())
     check("rr-bayes-error", check_rr_bayes_formula())
-    print("\n2. Delta within one k: the maximum is at pi = 1/2")
+    print("\n2. Delta within one $k$, $\\epsilon_1 \\leq \\epsilon_2$: the maximum is at $\\pi = 1/2$")
     check("monotone-pieces", check_monotone_pieces())
-    show_expr("   \\Delta(\\mathrm{RR}^k_{\\epsilon_1}\\|\\mathrm{RR}^k_{\\epsilon_2})", delta_at_half())
+    show_expr(r"\left. \left(R_{\epsilon_1} - R_{\epsilon_2}\right) \right|_{\pi = 1/2}", delta_at_half())
     check("delta-divergence-rr-k", check_rr_k_formula())
     check("delta-divergence-rr", check_rr_binary_formula())
-    print("\n3. Against binary randomized response: max{0, R*_M - 1/(1 + e^eps)}")
+    print("\n3. Against binary randomized response: "
+          "$\\Delta(\\mathcal M\\|\\mathrm{RR}_\\epsilon) = \\max\\{0, R^*_{\\mathcal M} - 1/(1 + e^{\\epsilon})\\}$")
     check("against-rr", check_against_rr_numeric())
     print("\n4. Against the certified numerical Delta (Corollary 1)")
     check("numeric", check_numeric())

@@ -19,7 +19,7 @@ Run: python derivations/gdp_duality.py   (prints LaTeX and one "check ...: ok" l
 
 import sympy as sp
 
-from _derivation import Checks, is_zero, show_expr, show_formula
+from _derivation import Checks, erfcinv_of_erfc, is_zero, show_expr, show_formula
 from dptheory.profile import GDP_DELTA
 from dptheory.rdp import GDP_RDP
 from dptheory.symbols import Phi, alpha, eps, lam, mu
@@ -30,17 +30,11 @@ mu_pos = sp.Symbol("mu", positive=True)
 Z_STAR = eps / mu + mu / 2  # alpha* = Phi(-z*)
 
 
-def _erfcinv_erfc(expr):
-    """erfcinv(erfc(x)) = x for real x (sympy leaves it unevaluated)."""
-    return expr.replace(lambda e: isinstance(e, sp.erfcinv) and isinstance(e.args[0], sp.erfc),
-                        lambda e: e.args[0].args[0])
-
-
 def tradeoff_in_z(tradeoff=None):
     """G_mu(Phi(-z)) and its slope dG/dalpha at alpha = Phi(-z)."""
     f = GAUSSIAN_TRADEOFF.expr if tradeoff is None else tradeoff
     a = Phi(-z)
-    fz = _erfcinv_erfc(f.subs(alpha, a))
+    fz = erfcinv_of_erfc(f.subs(alpha, a))
     slope = sp.simplify(sp.diff(fz, z) / sp.diff(a, z))
     return fz, slope
 
@@ -81,7 +75,7 @@ def check_envelope(tradeoff=None, profile=None) -> bool:
         return False
     e_sym, d_sym, a_sym = DP_TRADEOFF.params
     a_star = Phi(-Z_STAR)
-    touching = line[0].subs({e_sym: eps, d_sym: d, a_sym: a_star}) - _erfcinv_erfc(f.subs(alpha, a_star))
+    touching = line[0].subs({e_sym: eps, d_sym: d, a_sym: a_star}) - erfcinv_of_erfc(f.subs(alpha, a_star))
     return is_zero(touching)
 
 
@@ -93,7 +87,7 @@ def check_total_variation(profile=None) -> bool:
 def check_fixed_point(tradeoff=None, fixed=None) -> bool:
     f = GAUSSIAN_TRADEOFF.expr if tradeoff is None else tradeoff
     a_star = GAUSSIAN_FIXED_POINT.expr if fixed is None else fixed
-    return is_zero(_erfcinv_erfc(f.subs(alpha, a_star)) - a_star) and is_zero(a_star - Phi(-mu / 2))
+    return is_zero(erfcinv_of_erfc(f.subs(alpha, a_star)) - a_star) and is_zero(a_star - Phi(-mu / 2))
 
 
 def renyi_of_gaussians():
@@ -119,30 +113,35 @@ def check_renyi(renyi=None) -> bool:
 
 def main() -> None:
     check = Checks()
-    print("Gaussian DP: trade-off function <-> privacy profile, and its Renyi divergence\n")
+    print("Gaussian DP: trade-off function and privacy profile, and the Renyi divergence of $\\mu$-GDP\n")
     for f in (GAUSSIAN_TRADEOFF, GDP_DELTA, DP_TRADEOFF, GAUSSIAN_FIXED_POINT, GAUSSIAN_RENYI, GDP_RDP):
         show_formula(f)
     fz, slope = tradeoff_in_z()
-    print("\n1. With alpha = Phi(-z):")
+    print("\n1. The profile from the trade-off function, with $\\alpha = \\Phi(-z)$")
     show_expr(r"G_\mu(\Phi(-z))", fz)
-    show_expr(r"G_\mu'(\alpha)", slope)
-    show_expr(r"\text{the maximiser } z^*", Z_STAR)
+    show_expr(r"G_\mu'(\Phi(-z))", slope.replace(lambda e: isinstance(e, sp.exp), lambda e: sp.exp(sp.expand(e.args[0]))))
+    show_expr(r"z^*", Z_STAR)
     check("stationary-point", check_stationary_point())
     check("tradeoff-convex", check_convex())
+    show_expr(r"\delta_\mu(\epsilon) = \sup_{\alpha} \left(1 - G_\mu(\alpha) - e^{\epsilon} \alpha\right)",
+              GDP_DELTA.expr)
     check("profile-from-tradeoff", check_profile_from_tradeoff())
-    print("\n2. Envelope: the slope of the profile")
-    show_expr("   \\delta_\\mu'(\\epsilon)", -sp.exp(eps) * Phi(-Z_STAR))
+    print("\n2. The trade-off function as the envelope of the $(\\epsilon, \\delta_\\mu(\\epsilon))$ lines")
+    show_expr(r"\delta_\mu'(\epsilon)", -sp.exp(eps) * Phi(-Z_STAR))
     check("profile-slope", check_profile_slope())
     check("tradeoff-is-envelope", check_envelope())
-    print("\n3. Ends of the profile")
-    show_expr("   \\delta_\\mu(0)", 2 * Phi(mu / 2) - 1)
+    print("\n3. The ends of the profile")
+    show_expr(r"\delta_\mu(0)", 2 * Phi(mu / 2) - 1)
+    show_expr(r"\lim_{\epsilon \to \infty} \delta_\mu(\epsilon)", sp.S.Zero)
     check("profile-at-zero-and-infinity", check_total_variation())
-    print("\n4. Fixed point of G_mu")
-    show_expr("   \\alpha^*", Phi(-mu / 2))
+    print("\n4. The fixed point of $G_\\mu$")
+    show_expr(r"\alpha^*", Phi(-mu / 2))
     check("fixed-point", check_fixed_point())
-    print("\n5. Renyi divergence by completing the square")
+    print("\n5. The Renyi divergence, by completing the square")
     moment = renyi_of_gaussians()
-    show_expr("   \\log E[(\\varphi(z-\\mu)/\\varphi(z))^\\lambda]", moment)
+    show_expr(r"\log \mathbb{E}_{z \sim \mathcal N(0,1)}\left[\left(\frac{\varphi(z-\mu)}{\varphi(z)}\right)^{\lambda}\right]",
+              moment)
+    show_expr(r"D_\lambda(\mathcal N(\mu,1)\|\mathcal N(0,1))", sp.factor(moment / (lam - 1)))
     check("renyi", check_renyi())
     check.finish()
 

@@ -100,9 +100,13 @@ def check_leading_orders(orders=None) -> bool:
     return all(is_zero(orders[k] - want[k]) for k in want)
 
 
+PRINTED_AT_ONE = sp.log(1 + sp.exp(lam - (n - 1) / 8)) / (lam - 1)
+
+
 def check_printed_at_one(printed=None) -> bool:
+    """The printed Theorem 3.3 at eps0 = 1 is PRINTED_AT_ONE: its first term is gone."""
     printed = F.UPPER_2_PRINTED.expr if printed is None else printed
-    return is_zero(printed.subs(eps0, 1) - sp.log(1 + sp.exp(lam - (n - 1) / 8)) / (lam - 1))
+    return is_zero(printed.subs(eps0, 1) - PRINTED_AT_ONE)
 
 
 def check_printed_below_lower(printed=None, corrected=None) -> bool:
@@ -134,30 +138,38 @@ def check_printed_tail(printed=None, corrected=None) -> bool:
     return gap == 0 and sp.minimum(sp.exp(x) - x, x, sp.Reals) == 1
 
 
+#: how each bound is named in a display
+LABELS = {"UB1": r"\mathrm{Theorem~3.1}", "UB2": r"\mathrm{Theorem~3.3}", "Corollary 3.2": r"\mathrm{Corollary~3.2}"}
+
+
 def main() -> None:
     check = Checks()
     print("Girgis et al. (2021): the upper bounds on the RDP of the shuffle model\n")
     for f in (F.UPPER_1, F.UPPER_2, F.UPPER_2_PRINTED, F.COROLLARY_3_2):
         show_formula(f)
-    print("\n1. Theorem 3.1 in the stable form (n_bar = m)")
-    show_expr("   \\epsilon(\\lambda)", sp.log(1 + sp.binomial(LAM, 2) * 4 * sp.sinh(eps0 / 2) ** 2 / m
-                                            + sp.Sum(sp.binomial(LAM, sp.Symbol("i")) * sp.Symbol("i") * sp.gamma(sp.Symbol("i") / 2)
-                                                     * (2 * sp.sinh(eps0) ** 2 / m) ** (sp.Symbol("i") / 2), (sp.Symbol("i"), 3, LAM))
+    i = sp.Symbol("i")
+    print("\n1. Theorem 3.1 in the stable form ($\\bar n = m$)")
+    show_expr(r"\epsilon(\lambda)", sp.log(1 + sp.binomial(LAM, 2) * 4 * sp.sinh(eps0 / 2) ** 2 / m
+                                            + sp.Sum(sp.binomial(LAM, i) * i * sp.gamma(i / 2)
+                                                     * (2 * sp.sinh(eps0) ** 2 / m) ** (i / 2), (i, 3, LAM))
                                             + CHERNOFF) / (LAM - 1))
     check("theorem-3.1-stable-form", check_stable_form())
-    print("\n2. Theorem 3.1 at lambda = 2")
-    show_expr("   \\epsilon(2)", order_two())
+    print("\n2. Theorem 3.1 at $\\lambda = 2$")
+    show_expr(r"\epsilon(2)", order_two())
     check("theorem-3.1-order-2", check_order_two())
-    print("\n3. n * epsilon(lambda) as n -> oo")
+    print("\n3. $n\\,\\epsilon(\\lambda)$ as $n \\to \\infty$")
     orders = leading_orders()
     for name, value in orders.items():
-        show_expr(f"   \\lim n\\,\\epsilon_{{\\mathrm{{{name.replace(' ', '~')}}}}}(\\lambda)", value)
+        show_expr(f"\\lim_{{n\\to\\infty}} n\\,\\epsilon_{{{LABELS[name]}}}(\\lambda)", value)
     check("higher-terms-vanish", check_higher_terms_vanish())
     check("leading-orders", check_leading_orders(orders))
-    show_expr("   \\mathrm{Corollary~3.2}/\\mathrm{UB1}", sp.simplify(orders["Corollary 3.2"] / orders["UB1"]))
-    show_expr("   \\mathrm{UB2}/\\mathrm{UB1}", sp.simplify(orders["UB2"].subs(lam, LAM) / orders["UB1"]))
+    show_expr(f"\\lim_{{n\\to\\infty}} \\frac{{\\epsilon_{{{LABELS['Corollary 3.2']}}}}}{{\\epsilon_{{{LABELS['UB1']}}}}}",
+              sp.simplify(orders["Corollary 3.2"] / orders["UB1"]))
+    show_expr(f"\\lim_{{n\\to\\infty}} \\frac{{\\epsilon_{{{LABELS['UB2']}}}}}{{\\epsilon_{{{LABELS['UB1']}}}}}",
+              sp.simplify(orders["UB2"].subs(lam, LAM) / orders["UB1"]))
     print("\n4. Erratum of Theorem 3.3")
-    show_expr("   \\text{printed at } \\epsilon_0 = 1", sp.simplify(F.UPPER_2_PRINTED.expr.subs(eps0, 1)))
+    show_expr(r"\left. \epsilon_{\mathrm{printed}}(\lambda) \right|_{\epsilon_0 = 1}",
+              PRINTED_AT_ONE)
     check("printed-3.3-at-eps0-1", check_printed_at_one())
     check("printed-3.3-below-lower-bound", check_printed_below_lower())
     check("printed-3.3-tail-too-small", check_printed_tail())

@@ -7,7 +7,8 @@ on the toolkit's own expressions and code, so that a bug in the library makes th
    (1, 0)); the library's ``advanced.lemma63_function`` against the same construction written
    here (each segment (da, db) of f_ij becomes (c_ij s_i da, c_ij db), merged by slope).
 3. ``example-f3``: the "linear" piece of the Lemma 3.1 bound is continuous with the outer pieces
-   (sympy, 40 digits), and the library's ``advanced.example_f3_lemma31`` is that piecewise function.
+   (both differences simplified to 0 by sympy, with Phi^{-1}(Phi(x)) = x), and the library's
+   ``advanced.example_f3_lemma31`` is that piecewise function (at five points).
 4. ``thm-5.1``: the printed weight e^{-I^2/2} integrates to sqrt(2 pi) (the normalisation
    erratum), the two printed sign cases equal the |mu| form, and the library's printed alpha
    tends to sqrt(2 pi) while its normalised (mpmath) alpha tends to 1.
@@ -26,11 +27,13 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from _derivation import Checks, is_zero, show_expr
+from _derivation import Checks, erfcinv_of_erfc, is_zero, show_expr
+from dptheory.symbols import Phi, Phi_inv
 from dptheory import tradeoff
 from dptheory.mixtures import advanced, dpgd, fdivergence
 
-w, g, eta, E = sp.symbols("w gamma eta E", positive=True)
+w, g, eta, E = sp.symbols("w gamma eta E", positive=True)   # E = e^{eps'} of (9)-(10)
+EPS_PRIME = sp.Symbol("epsilonprime", real=True)  # printed as epsilon with a prime
 a, b = sp.symbols("a b", positive=True)
 POINTS = [(0.3, 0.1, 0.7), (0.5, 0.8, 0.2), (0.2, 0.05, 0.9)]  # (w, gamma, eta) with gamma < w < eta or eta < w < gamma
 
@@ -88,32 +91,34 @@ def check_lemma63(fn=None) -> bool:
 MU, X = sp.symbols("mu alpha", positive=True)
 
 
-def _phi(z):
-    return (1 + sp.erf(z / sp.sqrt(2))) / 2
-
-
 def _g(al):
-    return _phi(sp.sqrt(2) * sp.erfinv(2 * (1 - al) - 1) - MU)
+    """G_mu(al) = Phi(Phi^{-1}(1 - al) - mu), written Phi(-Phi^{-1}(al) - mu)."""
+    return Phi(-Phi_inv(al) - MU)
 
 
-F3_LEFT = (1 - w) * _phi(-MU / 2)
-F3_RIGHT = 1 - (1 - w) * _phi(MU / 2)
-F3_LINEAR = w + 2 * (1 - w) * _phi(-MU / 2) - X
+F3_LEFT = (1 - w) * Phi(-MU / 2)
+F3_RIGHT = 1 - (1 - w) * Phi(MU / 2)
+F3_LINEAR = w + 2 * (1 - w) * Phi(-MU / 2) - X
 F3_OUTER_LEFT = w + (1 - w) * _g(X / (1 - w))
 F3_OUTER_RIGHT = (1 - w) * _g((X - w) / (1 - w))
+
+
+def _mp_piece(expr):
+    """The piece as an mpmath function of alpha (sympy has no numerical erfcinv)."""
+    return sp.lambdify(X, expr, modules=[{"erfcinv": lambda u: mpmath.erfinv(1 - u)}, "mpmath"])
 
 
 def check_example_f3(fn=None) -> bool:
     fn = advanced.example_f3_lemma31 if fn is None else fn
     vals = {w: sp.Rational(1, 3), MU: 1}
-    d_left = sp.N((F3_LINEAR - F3_OUTER_LEFT).subs(X, F3_LEFT).subs(vals), 40)
-    d_right = sp.N((F3_LINEAR - F3_OUTER_RIGHT).subs(X, F3_RIGHT).subs(vals), 40)
-    if not (abs(d_left) < 1e-30 and abs(d_right) < 1e-30):
-        return False
+    for outer, end in ((F3_OUTER_LEFT, F3_LEFT), (F3_OUTER_RIGHT, F3_RIGHT)):
+        if not is_zero(erfcinv_of_erfc(sp.simplify((F3_LINEAR - outer).subs(X, end)))):
+            return False
     left, right = float(F3_LEFT.subs(vals)), float(F3_RIGHT.subs(vals))
     for x in (0.5 * left, left, 0.5 * (left + right), right, 0.5 * (right + 1)):
         piece = F3_OUTER_LEFT if x < left else F3_OUTER_RIGHT if x > right else F3_LINEAR
-        want = float(sp.N(piece.subs(vals).subs(X, x), 30))
+        with mpmath.workdps(30):
+            want = float(_mp_piece(piece.subs(vals))(x))
         got = float(fn(1.0, 1 / 3, x))
         if not (want - 1e-12 <= got <= want):  # the library rounds down (a lower bound)
             return False
@@ -150,22 +155,27 @@ def main() -> None:
     check = Checks()
     print("Wang et al. (2023): identities behind dptheory.mixtures, on the toolkit's own code\n")
     s0, s1 = lemma62_solution()
-    print("1. Lemma 6.2")
-    show_expr("   e^{\\epsilon_0}", s0)
-    show_expr("   e^{\\epsilon_1}", s1)
+    print("1. Lemma 6.2: equations (9)-(10) solved for $e^{\\epsilon_0}$ and $e^{\\epsilon_1}$")
+    show_expr("   e^{\\epsilon_0}", (E * (eta - w) / ((1 - w) * (eta - g))).subs(E, sp.exp(EPS_PRIME)))
+    show_expr("   e^{\\epsilon_1}", (E * (w - g) / (w * (eta - g))).subs(E, sp.exp(EPS_PRIME)))
     check("lemma-6.2", check_lemma62())
     print("\n2. Lemma 6.3: rescaled coefficients")
     c, sc = _coefficients()
-    show_expr("   \\sum_{ij} c_{ij} s_i", sp.simplify(sum(ci * sc[i] for (i, _), ci in c.items())))
+    show_expr("   \\sum_{i,j} c_{ij} s_i", sp.simplify(sum(ci * sc[i] for (i, _), ci in c.items())))
+    show_expr("   \\sum_{i,j} c_{ij}", sp.simplify(sum(c.values())))
     check("lemma-6.3", check_lemma63())
-    print("\n3. Example F.3: the linear piece")
-    show_expr("   \\text{linear piece}", F3_LINEAR)
+    print("\n3. Example F.3: the linear piece of the Lemma 3.1 bound, and its ends")
+    show_expr("   f_{\\mathrm{lin}}(\\alpha)", F3_LINEAR)
+    show_expr("   \\alpha_{\\mathrm{left}}", F3_LEFT)
+    show_expr("   \\alpha_{\\mathrm{right}}", F3_RIGHT)
     check("example-f3", check_example_f3())
     print("\n4. Theorem 5.1: the printed weight and the sign cases")
-    show_expr("   \\int e^{-I^2/2}\\,dI", sp.sqrt(2 * sp.pi))
+    i = sp.Symbol("I", real=True)
+    show_expr("   \\int_{-\\infty}^{\\infty} e^{-I^2/2}\\,dI", sp.integrate(sp.exp(-i**2 / 2), (i, -sp.oo, sp.oo)))
     check("thm-5.1", check_thm51())
     print("\n5. Proposition B.7: the length generator")
-    show_expr("F(y)", fdivergence.LENGTH.expr)
+    y = sp.Symbol("y", positive=True)
+    show_expr("F(y)", fdivergence.LENGTH.expr.subs(list(fdivergence.LENGTH.expr.free_symbols)[0], y))
     check("prop-b.7", check_prop_b7())
     check.finish()
 

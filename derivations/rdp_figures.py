@@ -15,12 +15,13 @@ import math
 
 import numpy as np
 
-from _derivation import Checks, latex_number, latex_table
+from _derivation import Checks, latex_number, latex_table, math_title
 from dptheory import rdp as rdp_module, shuffle
 from dptheory.shuffle import randomizers as R, rdp
 
 
 def table(title: str, xlabel: str, xs, curves: dict) -> tuple:
+    title = math_title(title)
     print(f"\n{title}")
     print(f"{xlabel:>8s}  " + "  ".join(f"{k:>22s}" for k in curves))
     for j, x in enumerate(xs):

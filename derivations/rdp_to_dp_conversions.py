@@ -32,6 +32,10 @@ def check_inverse(to_dp, to_delta) -> bool:
     return is_zero(sp.expand_log(sp.log(back) - sp.log(delta), force=True))
 
 
+#: eps_Mironov - eps_Balle as the sum of two terms, each positive for lam > 1
+ADVANTAGE = sp.log(lam / (lam - 1)) + sp.log(lam) / (lam - 1)
+
+
 def advantage(balle=None, mironov=None):
     """eps_Mironov - eps_Balle at the same (rho, lam, delta)."""
     balle = TO_DP["balle"].expr if balle is None else balle
@@ -42,7 +46,7 @@ def advantage(balle=None, mironov=None):
 def check_balle_tighter(balle=None, mironov=None) -> bool:
     """The advantage equals log(lam/(lam-1)) + log(lam)/(lam-1), both terms positive for lam > 1."""
     gap = advantage(balle, mironov)
-    terms = sp.log(lam / (lam - 1)) + sp.log(lam) / (lam - 1)
+    terms = ADVANTAGE
     if not is_zero(sp.expand_log(gap - terms, force=True)):
         return False
     return all(sp.simplify(term.subs(lam, 1 + t)).is_positive for term in sp.Add.make_args(terms))
@@ -79,19 +83,19 @@ def check_gdp_optimum(to_dp=None, rdp_curve=None) -> bool:
 
 def main() -> None:
     check = Checks()
-    print("RDP -> (epsilon, delta) conversions\n")
+    print("RDP to $(\\epsilon, \\delta)$-DP: the conversions\n")
     for f in (TO_DP["mironov"], TO_DELTA["mironov"], TO_DP["balle"], TO_DELTA["balle"], GDP_RDP):
         show_formula(f)
-    print("\n1. Each epsilon(delta) is the inverse of its delta(epsilon) at every order")
+    print("\n1. Each $\\epsilon(\\delta)$ is the inverse of its $\\delta(\\epsilon)$ at every order")
     for name in ("mironov", "balle"):
         check(f"inverse-{name}", check_inverse(TO_DP[name].expr, TO_DELTA[name].expr))
     print("\n2. Balle et al.'s conversion is tighter at every order")
-    show_expr("   \\epsilon_{\\mathrm{Mironov}} - \\epsilon_{\\mathrm{Balle}}", advantage())
+    show_expr("   \\epsilon_{\\mathrm{Mironov}} - \\epsilon_{\\mathrm{Balle}}", ADVANTAGE)
     check("balle-tighter-epsilon", check_balle_tighter())
     show_expr("   \\delta_{\\mathrm{Balle}} / \\delta_{\\mathrm{Mironov}}",
               sp.simplify(TO_DELTA["balle"].expr / TO_DELTA["mironov"].expr))
     check("balle-tighter-delta", check_delta_ratio())
-    print("\n3. Mironov's conversion of mu-GDP's RDP curve, optimised over the order (L = log(1/delta))")
+    print("\n3. Mironov's conversion of the RDP curve of $\\mu$-GDP, optimised over the order, $L = \\log(1/\\delta)$")
     order, value = gdp_optimum()
     show_expr("   \\lambda^*", order)
     show_expr("   \\epsilon(\\lambda^*)", value)

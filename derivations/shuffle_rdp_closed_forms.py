@@ -74,21 +74,31 @@ def check_ratios(constants=None) -> bool:
             and is_zero(c["UB2"] / c["Corollary 2"] - LAM * (E - 1) ** 2 / (LAM - 1)))
 
 
+#: how each closed form is named in a display
+LABELS = {"UB1": r"\mathrm{Theorem~3.1}", "UB2": r"\mathrm{Theorem~3.3}", "eq. 9": r"\mathrm{eq.~(9)}",
+          "Corollary 3.5": r"\mathrm{Corollary~3.5}", "Corollary 2": r"\mathrm{Chen~Corollary~2}",
+          "refined": r"\mathrm{refined}"}
+
+
+def _ratio(a: str, b: str) -> str:
+    return f"\\lim_{{n\\to\\infty}} \\frac{{\\epsilon_{{{LABELS[a]}}}}}{{\\epsilon_{{{LABELS[b]}}}}}"
+
+
 def main() -> None:
     check = Checks()
-    print("The shuffle model's RDP closed forms: orders in n\n")
+    print("The shuffle model's RDP closed forms: orders in $n$\n")
     for f in (*FORMULAS.values(), F.CHEN_GDP_REFINED):
         show_formula(f)
     constants = leading_constants()
-    print("\nn * eps(lambda) as n -> oo:")
+    print("\n$n\\,\\epsilon(\\lambda)$ as $n \\to \\infty$ (the refined limit: $\\lambda\\mu^2/2$ at its $\\mu$):")
     for name, value in constants.items():
-        show_expr(f"   \\mathrm{{{name.replace(' ', '~')}}}", value)
+        show_expr(f"\\lim_{{n\\to\\infty}} n\\,\\epsilon_{{{LABELS[name]}}}(\\lambda)", value)
     check("leading-orders", check_leading(constants))
     print("\nratios:")
-    show_expr("   \\mathrm{UB1}/\\mathrm{Corollary~3.5}", sp.simplify((constants["UB1"] / constants["Corollary 3.5"]).rewrite(sp.exp)))
-    show_expr("   \\mathrm{Corollary~2}/\\mathrm{refined}", sp.coth(eps0 / 2) ** 2)
-    show_expr("   \\mathrm{refined}/\\mathrm{Corollary~3.5}", 4 * E**2 / (E + 1) ** 2)
-    show_expr("   \\mathrm{UB2}/\\mathrm{Corollary~2}", sp.simplify(constants["UB2"] / constants["Corollary 2"]))
+    show_expr(_ratio("UB1", "Corollary 3.5"), sp.simplify((constants["UB1"] / constants["Corollary 3.5"]).rewrite(sp.exp)))
+    show_expr(_ratio("Corollary 2", "refined"), sp.coth(eps0 / 2) ** 2)
+    show_expr(_ratio("refined", "Corollary 3.5"), 4 * E**2 / (E + 1) ** 2)
+    show_expr(_ratio("UB2", "Corollary 2"), sp.simplify(constants["UB2"] / constants["Corollary 2"]))
     check("ratios", check_ratios(constants))
     check.finish()
 

@@ -155,18 +155,20 @@ def main() -> None:
     print("Wang et al. (2023): the f-DP of shuffling, the toolkit's formulas and code\n")
     for formula in (fdp.THRESHOLD, fdp.PROP_4_1_BETA, fdp.PROP_4_1_BETA_PRINTED):
         show_formula(formula)
-    print("\n1. The mixing weight")
+    print("\n1. The mixing weight, $w = 1/(e^{\\epsilon_0} + 1)$")
     show_expr("1 - 2w", sp.tanh(eps0 / 2))
     check("weights", check_weights())
-    print("\n2-3. Corollary 4.3: the threshold and the conjugate of f_Shuffle")
-    show_expr("   \\text{slope of } f_{\\rm Shuffle}", -(2 * W + (1 - 2 * W) / t))
+    print("\n2-3. Corollary 4.3: the threshold and the conjugate of $f_{\\mathrm{Shuffle}}$; its slope on the "
+          "$P_0$-segment of threshold $t$")
+    show_expr(r"f_{\mathrm{Shuffle}}'(\alpha)", -(2 * W + (1 - 2 * W) / t))
     show_expr("t_y", sp.simplify(fdp.THRESHOLD.expr))
     check("threshold", check_threshold())
     check("conjugate", check_conjugate())
-    print(f"\n4-5. Proposition 4.1 at eps0 = log 3, n = {N_KNOTS}: exact rational knots")
+    print(f"\n4-5. Proposition 4.1 at $\\epsilon_0 = \\log 3$, $n = {N_KNOTS}$: exact rational knots")
     check("prop-4.1-knots", check_prop_4_1())
     check("prop-4.1-printed-off", check_printed_off())
-    print(f"\n6-7. Corollary 4.3 at eps0 = log 3, n = {N_DELTA}, eps = log 2 (e^eps~ = 3)")
+    print(f"\n6-7. Corollary 4.3 at $\\epsilon_0 = \\log 3$, $n = {N_DELTA}$, $\\epsilon = \\log 2$ "
+          "($e^{\\tilde\\epsilon} = 3$)")
     show_expr("   (1-2w) H_3(P_0 \\| Q_0)", sp.Rational(exact_cor43(N_DELTA, Fraction(3)).numerator,
                                                      exact_cor43(N_DELTA, Fraction(3)).denominator))
     check("cor-4.3-value", check_cor43_value())

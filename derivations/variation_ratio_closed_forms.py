@@ -8,12 +8,14 @@ With alpha = beta/(p-1), r = alpha p/q, K = (1 - alpha - alpha p) r/(1 - 2r), u 
 1. Appendix F bounds the likelihood ratio by 1 + F(C) at a clone count C,
    F(C) = (p-1) alpha (2 sqrt(C/2 log(4/delta)) + 1) / (alpha C + (p-1) alpha (C/2 - sqrt(C/2 log(4/delta)))
           + (1 - alpha - alpha p)(n - 1 - C) r/(1 - 2r)).
-   The corrected Theorem 4.2 is log(1 + F(Omega)), identically (Omega kept as the variable C).
+   The corrected Theorem 4.2 is log(1 + F(Omega)), identically (Omega kept as the variable C): a
+   transcription check (the toolkit's correction is Appendix F's F, and F is typed here again).
 2. The printed Theorem 4.2 contains beta (Omega/2)/(alpha Omega) = (p-1)/2, independent of n; as
    n -> oo it tends to log((p-1)/(2 beta)) >= log((p+1)/2) > 0: the printed form never amplifies.
 3. Monotonicity: with s = sqrt(C), F = beta (2us + 1)/(A s^2 - beta u s + K (n-1)), A = (p+1) alpha/2 - K,
    and dF/ds = -2 u beta (A s^2 + (A/u) s - K (n-1) - beta/2)/(...)^2, so F decreases past the positive
-   root s* of that quadratic; the toolkit's condition Omega >= s*^2 uses exactly that root.
+   root s* of that quadratic; the toolkit's s* (its condition Omega >= s*^2) is shown to be a root of
+   it, and the larger one.
 4. Orders: sqrt(n) (e^eps - 1) -> 2 sqrt(beta (p-1) q log(4/delta)/p) for the corrected Theorem 4.2,
    and -> sqrt(32 log(4/delta)) sqrt(beta (p-1) q/p) / ((1-v)(p+1) beta/(p-1) + v) for Theorem 4.3:
    both the Table 1 rate sqrt(beta (p-1) q/p), which at p = q = e^eps0 is table1-variation-ratio's
@@ -96,12 +98,33 @@ def check_monotonicity() -> bool:
 
 
 def check_threshold(s_star=None) -> bool:
-    """The toolkit's s* is the positive root of A s^2 + (A/u) s - (K(n-1) + beta/2)."""
+    """The toolkit's s* is a root of A s^2 + (A/u) s - (K(n-1) + beta/2), and the larger one.
+
+    The proof works in (alpha, p, K, u): beta = (p-1) alpha, log(4/delta) = 2 u^2, and q = alpha p
+    (1 - alpha - alpha p + 2K)/K (K = (1 - alpha - alpha p) r/(1 - 2r) solved for q, a bijection),
+    so that A = (p+1) alpha/2 - K and K are the toolkit's own _A, _K (checked). Then s* is
+    substituted into the quadratic, which simplifies to 0; and 2 A s* + A/u, which is + or - the
+    square root of the discriminant for the two roots, simplifies to a square root over 2u > 0:
+    s* is the root with the + sign, the larger one for A > 0.
+    """
     s_star = vr._S_STAR if s_star is None else s_star
-    A, K, u = vr._A, vr._K, sp.sqrt(vr._L4 / 2)
-    c = K * (n - 1) + beta / 2
-    root = (-A / u + sp.sqrt((A / u) ** 2 + 4 * A * c)) / (2 * A)
-    return is_zero(s_star - root)
+    al, k, u = sp.symbols("alpha K u", positive=True)
+
+    def abstract(expr):
+        expr = expr.subs(beta, (p - 1) * al).subs(q, al * p * (1 - al - al * p + 2 * k) / k)
+        return expr.subs(sp.log(4 / delta), 2 * u**2)
+
+    a = (p + 1) * al / 2 - k
+    if not (is_zero(abstract(vr._A) - a) and is_zero(abstract(vr._K) - k)):
+        return False
+    root = abstract(s_star).replace(lambda x: isinstance(x, sp.Pow) and x.exp == sp.S.Half,
+                                    lambda x: sp.sqrt(sp.factor(x.base)))
+    root = sp.simplify(root)
+    c = k * (n - 1) + (p - 1) * al / 2
+    is_root = is_zero(sp.expand(a * root**2 + (a / u) * root - c))
+    branch = sp.simplify(2 * u * (2 * a * root + a / u))
+    larger = isinstance(branch, sp.Pow) and branch.exp == sp.S.Half
+    return is_root and larger
 
 
 def order_4_2(corrected=None):
@@ -131,27 +154,41 @@ def check_table_1(rate=None) -> bool:
     return is_zero(sp.simplify(rate**2 - at_ldp**2))
 
 
+ALPHA, R_SYM, A_SYM, K_SYM, U_SYM = sp.symbols("alpha r A K u")
+#: F of Appendix F in the paper's letters (alpha, r kept), for display; F above has them substituted
+F_SHOWN = (p - 1) * ALPHA * (2 * sp.sqrt(C * vr._L4 / 2) + 1) / (
+    ALPHA * C + (p - 1) * ALPHA * (C / 2 - sp.sqrt(C * vr._L4 / 2))
+    + (1 - ALPHA - ALPHA * p) * (n - 1 - C) * R_SYM / (1 - 2 * R_SYM))
+
+
 def main() -> None:
     check = Checks()
     print("Wang et al. (2024): Theorems 4.2 and 4.3\n")
     for f in (vr.THEOREM_4_2, vr.THEOREM_4_2_PRINTED, vr.THEOREM_4_3, vr.TABLE_1["variation-ratio"]):
         show_formula(f)
-    print("\n1. Appendix F: the ratio is at most 1 + F(C), with (log(4/delta) = ell)")
-    show_expr("F(C)", sp.simplify(F))
-    show_expr("   \\text{Theorem 4.2 (corrected) at } \\Omega = C", at_clone_count(vr.THEOREM_4_2.expr))
-    check("theorem-4.2-is-log-1-plus-F", check_nesting())
+    print("\n1. Appendix F: the likelihood ratio is at most $1 + F(C)$ at a clone count $C$, "
+          "$\\alpha = \\beta/(p-1)$, $r = \\alpha p/q$")
+    show_expr("F(C)", F_SHOWN)
+    show_expr(r"\left. \epsilon_{\mathrm{Theorem~4.2}} \right|_{\Omega = C}", sp.log(1 + sp.Function("F")(C)))
+    check("transcription-theorem-4.2-is-log-1-plus-F", check_nesting())
     print("\n2. The printed nesting")
-    show_expr("   \\beta(\\Omega/2)/(\\alpha\\Omega)", sp.simplify(beta * (C / 2) / (alpha * C)))
+    show_expr(r"\frac{\beta\,\Omega/2}{\alpha\Omega}", sp.simplify(beta * (C / 2) / (alpha * C)))
     check("printed-constant-term", check_printed_term())
-    show_expr("   \\lim_{n\\to\\infty}\\epsilon_{\\mathrm{printed}}", printed_limit())
+    show_expr(r"\lim_{n\to\infty}\epsilon_{\mathrm{printed}}", printed_limit())
     check("printed-does-not-vanish", check_printed_limit())
-    print("\n3. Where F decreases (s = sqrt(C), u = sqrt(log(4/delta)/2))")
-    show_expr("s^*", vr._S_STAR)
+    print("\n3. Where $F$ decreases: $s = \\sqrt{C}$, $u = \\sqrt{\\log(4/\\delta)/2}$, "
+          "$K = (1 - \\alpha - \\alpha p) r/(1 - 2r)$, $A = (p + 1)\\alpha/2 - K$")
+    a_, k_, u_, m_ = A_SYM, K_SYM, U_SYM, n - 1
+    show_expr(r"\frac{dF}{ds}", -2 * u_ * beta * (a_ * s**2 + (a_ / u_) * s - k_ * m_ - beta / 2)
+              / (a_ * s**2 - beta * u_ * s + k_ * m_) ** 2)
+    show_expr(r"s^*", (-a_ / u_ + sp.sqrt((a_ / u_) ** 2 + 4 * a_ * (k_ * m_ + beta / 2))) / (2 * a_))
     check("dF-ds-sign", check_monotonicity())
     check("threshold-root", check_threshold())
-    print("\n4. Orders in n")
-    show_expr("   \\lim\\sqrt{n}(e^{\\epsilon_{4.2}}-1)", order_4_2())
-    show_expr("   \\lim\\sqrt{n}(e^{\\epsilon_{4.3}}-1)", order_4_3())
+    print("\n4. Orders in $n$")
+    L4 = vr._L4
+    show_expr(r"\lim_{n\to\infty}\sqrt{n}\left(e^{\epsilon_{\mathrm{Theorem~4.2}}} - 1\right)", 2 * RATE * sp.sqrt(L4))
+    show_expr(r"\lim_{n\to\infty}\sqrt{n}\left(e^{\epsilon_{\mathrm{Theorem~4.3}}} - 1\right)",
+              sp.sqrt(32 * L4) * RATE / ((1 - v) * (p + 1) * beta / (p - 1) + v))
     check("orders-4.2-4.3", check_orders())
     check("table-1-rate", check_table_1())
     check.finish()

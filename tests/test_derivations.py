@@ -1,6 +1,11 @@
 """The derivation scripts run on a plain checkout, print LaTeX and their checks, and their checks
 can fail: each script's check functions reject a planted wrong expression.
 
+Every script shows a substantive check (not only ``transcription-`` checks, the naming convention
+of derivations/README.md), and prints what a paper pastes: each display ``$$LHS = RHS$$`` (or
+another relation) in LaTeX math, no erfc (the normal CDF is Phi), no ASCII Greek names, no LaTeX
+outside math mode except the figure scripts' tabulars.
+
 Every script in derivations/ (found by glob; "_" files are plumbing) is run in a subprocess with
 PYTHONPATH set to the repository, as a user would run it from a checkout: all of them in one
 subprocess (each as __main__, with its own argv, its directory first on sys.path, as `python
@@ -28,14 +33,15 @@ SLOW_ARGS = {"rdp_figures.py": ("--quick",), "figures_1_2.py": ()}
 
 #: the checks each of this helper's scripts must print (other scripts: at least one check)
 EXPECTED_CHECKS = {
-    "variation_ratio_closed_forms.py": {"theorem-4.2-is-log-1-plus-F", "printed-constant-term", "printed-does-not-vanish",
+    "variation_ratio_closed_forms.py": {"transcription-theorem-4.2-is-log-1-plus-F", "printed-constant-term",
+                                        "printed-does-not-vanish",
                                         "dF-ds-sign", "threshold-root", "orders-4.2-4.3", "table-1-rate"},
-    "clone_closed_form.py": {"paper-form", "order-sqrt-n", "small-eps0", "decreasing-in-n", "condition-edge",
+    "clone_closed_form.py": {"transcription-paper-form", "order-sqrt-n", "small-eps0", "decreasing-in-n", "condition-edge",
                              "above-exact-clone-pair"},
     "girgis_upper_bounds.py": {"theorem-3.1-stable-form", "theorem-3.1-order-2", "higher-terms-vanish",
                                "leading-orders", "printed-3.3-at-eps0-1", "printed-3.3-below-lower-bound",
                                "printed-3.3-tail-too-small"},
-    "binomial_central_moments.py": {"textbook-moments", "cumulant-recursion", "library-moments",
+    "binomial_central_moments.py": {"textbook-moments", "cumulant-recursion", "forms-in-s", "library-moments",
                                     "corollary-3.5-is-second-term", "odd-moments-nonnegative",
                                     "theorem-3.4-above-corollary-3.5"},
     "chen_gdp_mahalanobis.py": {"lemma-A6-covariance", "sigma-inverse", "mahalanobis-distance", "theorem-2-mu",
@@ -46,7 +52,7 @@ EXPECTED_CHECKS = {
                                  "gdp-optimal-order"},
     "shuffle_rdp_closed_forms.py": {"leading-orders", "ratios"},
     "rdp_figures.py": {"chen-figure-2", "chen-figure-3"},
-    "figures_1_2.py": {"subset-n10000-d16"},
+    "figures_1_2.py": {"subset-n10000-d16", "table-5-printed-values"},
 }
 
 #: results each of this helper's scripts must print as LaTeX: sympy expressions, rendered here with
@@ -57,12 +63,13 @@ def _expected_latex() -> dict:
     from dptheory.symbols import beta, eps0, lam, mu, n, p
 
     E = sp.exp(eps0)
+    s = sp.Symbol("s", positive=True)  # p (1 - p)
     return {
         "chen_gdp_mahalanobis.py": [4 / (p * (n - 1)), sp.coth(eps0 / 2) ** 2],
         "gdp_duality.py": [sp.factor(lam * mu**2 * (lam - 1) / 2)],
         "rdp_to_dp_conversions.py": [(lam - 1) ** (lam - 1) * lam ** (-lam)],
         "girgis_upper_bounds.py": [2 * lam * E / (lam - 1)],
-        "binomial_central_moments.py": [sp.factor(n * p * (1 - p))],
+        "binomial_central_moments.py": [n * s * (3 * s * (n - 2) + 1)],
         "clone_closed_form.py": [sp.tanh(eps0 / 2) * (2 + 1 / (2 * sp.log(4 / sp.Symbol("delta", positive=True))))],
         "variation_ratio_closed_forms.py": [sp.log((p - 1) / beta) - sp.log(2)],
         "shuffle_rdp_closed_forms.py": [4 * E**2 / (E + 1) ** 2],
@@ -175,6 +182,140 @@ def test_script_output_cites_no_internal_document(script, quick_runs):
     _, out = quick_runs[script]
     found = [line for line in out.splitlines() if INTERNAL.search(line)]
     assert not found, found[:10]
+
+
+# ----------------------------------------------------------------------------- what a referee reads
+
+TRANSCRIPTION = "transcription-"  # derivations/_derivation.py: a check of a formula against itself retyped
+
+#: ASCII names of Greek letters (and the toolkit's eps0, lam): none may appear in printed LaTeX
+ASCII_GREEK = re.compile(
+    r"(?<![\\A-Za-z])(eps0?|epsilon|lam|lambda|mu|nu|alpha|beta|gamma|Gamma|delta|Delta|sigma|Sigma|pi|rho|"
+    r"theta|eta|phi|Phi|kappa|omega|Omega|tau|xi|zeta|chi|psi)(?![A-Za-z])")
+#: relations a display may state between its sides
+RELATION = re.compile(r"\\(?:leq|geq|le|ge|neq|approx|iff|Leftrightarrow|succeq|preceq|sim)(?![A-Za-z])|[=<>]")
+
+
+def _math(out: str) -> tuple[list[str], list[str]]:
+    """The displays ($$...$$) and the inline math ($...$) of an output."""
+    displays = re.findall(r"\$\$(.+?)\$\$", out)
+    rest = re.sub(r"\$\$(.+?)\$\$", " ", out)
+    inline = re.findall(r"(?<!\\)\$(.+?)(?<!\\)\$", rest)
+    return displays, inline
+
+
+def _top_level(tex: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """(start, end) of each relation and the position of each comma outside every brace group
+    and every bracket ((), [], \{\}, \left ... \right)."""
+    depth, spans, commas = 0, [], []
+    for m in re.finditer(r"\\left.|\\right.|\\[A-Za-z]+|\\.|[{}()\[\],=<>]", tex):
+        token = m.group(0)
+        if token in ("{", "(", "[", "\\{") or token.startswith("\\left"):
+            depth += 1
+        elif token in ("}", ")", "]", "\\}") or token.startswith("\\right"):
+            depth = max(0, depth - 1)
+        elif depth == 0 and token == ",":
+            commas.append(m.start())
+        elif depth == 0 and RELATION.fullmatch(token):
+            spans.append(m.span())
+    return spans, commas
+
+
+def display_problems(out: str) -> list[str]:
+    """What keeps an output from pasting into a paper: a display that is not ``LHS rel RHS``
+    (a label ending in ":" counts as no left-hand side; a condition inside the left-hand side,
+    ``\text{... at } x = ...`` or ``R(\pi), \pi \leq ... = ...``, or two statements joined by a
+    comma, belong after the right-hand side), erfc or an ASCII Greek name or ``<=`` in any math,
+    LaTeX commands outside math (except a tabular and its ``%`` caption)."""
+    problems = []
+    displays, inline = _math(out)
+    for tex in displays:
+        spans, commas = _top_level(tex)
+        if not spans:
+            problems.append(f"no relation at top level: {tex[:80]}")
+            continue
+        lhs, rhs = tex[:spans[0][0]].strip(), tex[spans[-1][1]:].strip()
+        if not lhs or not rhs or lhs.endswith(":"):
+            problems.append(f"not LHS = RHS: {tex[:80]}")
+        elif any(c < spans[-1][0] for c in commas) or re.search(r"\\text\{[^}]* \}", lhs):
+            problems.append(f"a condition or text in the left-hand side: {tex[:80]}")
+    for tex in displays + inline:
+        if "erf" in tex:
+            problems.append(f"erf/erfc instead of Phi: {tex[:80]}")
+        if ASCII_GREEK.search(tex) or "<=" in tex or ">=" in tex:
+            problems.append(f"ASCII math in LaTeX: {tex[:80]}")
+    in_tabular = False
+    for line in out.splitlines():
+        if line.startswith("\\begin{tabular}"):
+            in_tabular = True
+        if not in_tabular and not line.startswith("%"):
+            bare = re.sub(r"(?<!\\)\$(.+?)(?<!\\)\$", " ", re.sub(r"\$\$(.+?)\$\$", " ", line))
+            if re.search(r"\\[A-Za-z]+", bare):
+                problems.append(f"LaTeX outside math: {line[:80]}")
+        if line.startswith("\\end{tabular}"):
+            in_tabular = False
+    return problems
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_shows_a_substantive_check(script, quick_runs):
+    """At least one check is not a transcription check (a formula against itself retyped); a
+    transcription check says so in its name, hence in its printed line."""
+    _, out = quick_runs[script]
+    names = [line[len("check "):].rsplit(":", 1)[0] for line in out.splitlines() if line.startswith("check ")]
+    assert [name for name in names if not name.startswith(TRANSCRIPTION)], names
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_prints_latex_a_paper_pastes(script, quick_runs):
+    _, out = quick_runs[script]
+    displays, _ = _math(out)
+    assert displays or script in EXPECTED_TEXT, f"{script} prints no display"
+    assert display_problems(out) == []
+
+
+def test_display_problems_are_found():
+    """The checker above rejects each defect it looks for (so the test of every script can fail)."""
+    bad = {
+        r"  $$\lim_{n\to\infty}\sqrt{n}\,\epsilon: 4 \tanh(x)$$": "no relation",
+        r"  $$\lim_{n\to\infty}\sqrt{n}\,\epsilon: = 4 \tanh(x)$$": "not LHS = RHS",
+        r"  $$\frac{1}{2}$$": "no relation",
+        r"  $$G_\mu(\alpha) = \frac{\operatorname{erfc}{\left(x\right)}}{2}$$": "erf/erfc",
+        r"  $$\epsilon = eps0 + \mu$$": "ASCII math",
+        r"  $$\text{against mu} = 1$$": "ASCII math",
+        r"  where $\lambda <= 2$": "ASCII math",
+        r"1. G_mu(alpha) = \frac{1}{2}": "LaTeX outside math",
+        r"  $$R(\pi), \pi \leq 1/2 = $$": "not LHS = RHS",
+        r"  $$R(\pi), \pi \leq 1/2 = \pi$$": "left-hand side",
+        r"  $$\text{printed at } \epsilon_0 = 1 = \log 2$$": "left-hand side",
+        r"  $$R = (1 - \pi)\delta, G_\mu = \Phi(x)$$": "left-hand side",
+    }
+    for line, kind in bad.items():
+        found = display_problems(line)
+        assert found and kind in found[0], (line, found)
+    good = (r"  $$\left. e^{\epsilon} - 1 \right|_{e^{\epsilon_0} = n} = \tanh{\left(\frac{\epsilon_{0}}{2} \right)}$$"
+            "\n" r"  $$\mathcal{M} \succeq \tilde{\mathcal{M}} \iff \Delta = 0$$" "\n"
+            r"  $$R(\pi) = \pi \quad \text{for } 0 \leq \pi \leq \frac{1}{2}$$" "\n"
+            r"  $$\Delta = \max\left(0, \Phi(a) - \Phi(b)\right) \iff x \in [0, 1]$$" "\n"
+            "\\begin{tabular}{lr}\n\\toprule\n$x$ & Clones~\\cite{a} \\\\\n\\end{tabular}")
+    assert display_problems(good) == []
+
+
+def test_only_transcription_checks_fail_the_script(capsys):
+    """A script whose checks are all transcription checks exits 1; with a substantive one it
+    passes and its summary counts the transcriptions."""
+    derivation = _module("gdp_duality.py")
+    checks = derivation.Checks()
+    checks("transcription-paper-form", True)
+    with pytest.raises(SystemExit) as exit_:
+        checks.finish()
+    assert exit_.value.code == 1 and "transcription" in capsys.readouterr().out
+    checks = derivation.Checks()
+    checks("transcription-paper-form", True)
+    checks("limit", True)
+    with pytest.raises(SystemExit) as exit_:
+        checks.finish()
+    assert exit_.value.code == 0 and "all 2 checks ok (1 of them transcription)" in capsys.readouterr().out
 
 
 def test_one_script_as_a_user_runs_it():
