@@ -1,6 +1,7 @@
 """What docs/verify.md and the README's "Verification" section show is what the code prints: the
 output of `dptheory verify --quick` (up to the run time in its first line), the planted violation,
-the JSON excerpt and the one-line registration example."""
+the JSON excerpt, the one-line registration example and the README's excerpt (its "..." elisions
+read by the one rule of tests/shown.py, which tests/test_docs.py applies to every other page)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import subprocess
 import sys
 
 from dptheory import profile, verify
+from tests.shown import assert_matches, json_matches
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "verify.md"
@@ -26,11 +28,6 @@ def _shown(name: str) -> str:
     return match.group(1)
 
 
-def _timeless(text: str) -> str:
-    """The first line's run time is the one thing that changes from run to run."""
-    return re.sub(r"(guard digits added\)), [0-9.]+ s\n", r"\1, <time> s\n", text.rstrip("\n") + "\n", count=1)
-
-
 def _printed(report) -> str:
     out = io.StringIO()
     report.print(out)
@@ -38,7 +35,9 @@ def _printed(report) -> str:
 
 
 def test_the_quick_run_shown_is_the_one_printed(quick_report):
-    assert _timeless(_printed(quick_report)) == _timeless(_shown("dptheory verify --quick"))
+    """Line for line; the run time in the first line, which changes from run to run, is shown as
+    "... s"."""
+    assert_matches(_shown("dptheory verify --quick"), _printed(quick_report), "docs/verify.md, quick run")
 
 
 def test_the_planted_violation_shown_is_the_one_printed(monkeypatch):
@@ -53,26 +52,7 @@ def test_the_planted_violation_shown_is_the_one_printed(monkeypatch):
     monkeypatch.setattr(profile, "gdp_delta_result", low)
     report = verify.run(quick=True, names=["gdp/delta"])
     printed = _printed(report) + f"exit status {report.exit_code}\n"
-    assert _timeless(printed) == _timeless(_shown("planted gdp/delta"))
-
-
-def _matches(shown, actual, where="") -> None:
-    """``shown`` (the excerpt) equals ``actual`` where it is not elided: "..." stands for any
-    value, ["..."] for any list."""
-    if shown == "..." or shown == ["..."]:
-        return
-    if isinstance(shown, dict):
-        assert isinstance(actual, dict), where
-        for key, value in shown.items():
-            assert key in actual, f"{where}.{key}"
-            _matches(value, actual[key], f"{where}.{key}")
-        return
-    if isinstance(shown, list):
-        assert isinstance(actual, list) and len(shown) == len(actual), where
-        for i, (a, b) in enumerate(zip(shown, actual)):
-            _matches(a, b, f"{where}[{i}]")
-        return
-    assert shown == actual, f"{where}: shown {shown!r}, printed {actual!r}"
+    assert_matches(_shown("planted gdp/delta"), printed, "docs/verify.md, planted violation")
 
 
 def test_the_json_excerpt_shown_is_the_one_printed():
@@ -80,7 +60,7 @@ def test_the_json_excerpt_shown_is_the_one_printed():
     from dptheory.presentation.json_output import jsonable
 
     actual = jsonable(verify.run(quick=True, names=["gdp/epsilon", "wang-lemma-4.5"]).as_dict())
-    _matches(shown, actual)
+    json_matches(shown, actual)
     assert set(shown) == set(actual) - {"seconds"}  # every key but the run time is shown
 
 
@@ -92,16 +72,11 @@ def test_the_registration_example_runs_and_prints_what_it_says():
     assert out.strip() == said
 
 
-def test_the_readme_excerpt_is_in_the_quick_output(quick_report):
-    """Every line the README's verify excerpt shows (between its "..." elisions) is printed, in order."""
+def test_the_readme_excerpt_is_the_quick_output(quick_report):
+    """The README's verify excerpt is the quick run's output, its "..." lines standing for the
+    lines left out (tests/shown.py)."""
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"## Verification \(`dptheory verify`\).*?```\n(.*?)```", readme, re.S).group(1)
     lines = block.rstrip("\n").splitlines()
     assert lines[0] == "$ dptheory verify --quick"
-    printed = _printed(quick_report).splitlines()
-    position = 0
-    for line in lines[1:]:
-        if line == "...":
-            continue
-        assert line in printed[position:], f"README line not printed (in this order): {line!r}"
-        position = printed.index(line, position) + 1
+    assert_matches(lines[1:], _printed(quick_report), "README.md, Verification")
