@@ -69,7 +69,8 @@ from ..precision import (binom_logpmf, binom_tail_rtol, mp_adaptive, mp_binom_cd
 from ..results import Curve, Enclosure, Kind, Result, Status
 from . import clones
 from .clones import INPUT_RTOL
-from .pairs import CountPair, _log_psi, refine_buckets
+from .binomial_sums import log_binom_range, log_hockey_stick_binary_count, refine_buckets
+from .pairs import CountPair
 
 SOURCE = "Wang, Su, Ye, Shokri, Su (2023)"
 SOURCE_PROP_4_1 = f"{SOURCE}, Proposition 4.1 (corrected: 1 - F_i)"
@@ -743,8 +744,6 @@ def _chernoff_outer(N: int, q: float, lg: float, a: int, b: int) -> float:
     the rounding of q and q' (the clone probability is within INPUT_RTOL of the pair's, q' a few
     ulps more) moves (1 - q + q rho)^N and the range probability by at most a factor
     e^{4 (INPUT_RTOL + 8 u) N (1 + q/(1-q))}, which is added."""
-    from .pairs import _log_binom_range
-
     if b < a:
         return -math.inf
     g = math.exp(lg)
@@ -755,7 +754,7 @@ def _chernoff_outer(N: int, q: float, lg: float, a: int, b: int) -> float:
     rho = math.exp(log_rho)
     mix = math.log1p(q * math.expm1(log_rho))
     q_t = q * rho / (1.0 - q + q * rho)
-    lw, lerr = _log_binom_range(np.array([a - 1.0]), np.array([b - 1.0]), N, q_t)
+    lw, lerr = log_binom_range(np.array([a - 1.0]), np.array([b - 1.0]), N, q_t)
     lw, lerr = float(lw[0]), float(lerr[0])
     if lw == -math.inf:
         return -math.inf
@@ -785,7 +784,7 @@ def _log_h0(pair: CountPair, lg_lo: float, lg_hi: float, rtol: float) -> tuple[E
     at the scale of one count (lattice effects of the floor in its threshold) -- every width is
     scaled up to fit the budget and the relative width grows accordingly (log delta still to
     within a few units). So the cost does not grow with n or epsilon. A few rounds of
-    :func:`~dptheory.shuffle.pairs.refine_buckets` finish where the model of the summand was off.
+    :func:`~dptheory.shuffle.binomial_sums.refine_buckets` finish where the model of the summand was off.
     Up to :data:`POINTWISE_MAX` counts every count is its own bucket."""
     top = pair.others + 1
     outer = [-math.inf]
@@ -801,8 +800,8 @@ def _log_h0(pair: CountPair, lg_lo: float, lg_hi: float, rtol: float) -> tuple[E
         lw, lw_err = pair._log_weights(ma, mb)
         shape = np.shape(ma)
         one, zero, half = np.ones(shape), np.zeros(shape), np.full(shape, 0.5)
-        l_hi, e_hi = _log_psi(one, zero, ma - 1.0, half, lg_lo)
-        l_lo, e_lo = _log_psi(one, zero, mb - 1.0, half, lg_hi)
+        l_hi, e_hi = log_hockey_stick_binary_count(one, zero, ma - 1.0, half, lg_lo)
+        l_lo, e_lo = log_hockey_stick_binary_count(one, zero, mb - 1.0, half, lg_hi)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             rel = np.exp(lw_err - lw)
             hi = lw + np.log1p(rel) + np.logaddexp(l_hi, e_hi)
@@ -822,7 +821,7 @@ def _log_h0(pair: CountPair, lg_lo: float, lg_hi: float, rtol: float) -> tuple[E
 
     def log_h(m):
         m = np.asarray(m, dtype=float)
-        out, _ = _log_psi(np.ones(m.shape), np.zeros(m.shape), m - 1.0, np.full(m.shape, 0.5), lg_lo)
+        out, _ = log_hockey_stick_binary_count(np.ones(m.shape), np.zeros(m.shape), m - 1.0, np.full(m.shape, 0.5), lg_lo)
         return out
 
     def log_f(m):
