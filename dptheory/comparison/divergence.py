@@ -632,7 +632,7 @@ def levy_distance(f, g, *, tol: float = 1e-13) -> Result:
 
     def ok(lam: float) -> bool:
         pts = np.concatenate([vx, wx + lam, wx - lam, [0.0, 1.0]])
-        pts = np.concatenate([pts, np.nextafter(pts, -np.inf), np.nextafter(pts, np.inf)])
+        pts = np.concatenate([pts, *rounding.neighbours(pts)])  # either side of every breakpoint
         left = cdf(wx, wy, pts - lam) - lam <= cdf(vx, vy, pts) + 8 * EPS
         right = cdf(vx, vy, pts) <= cdf(wx, wy, pts + lam) + lam + 8 * EPS
         return bool(np.all(left) and np.all(right))

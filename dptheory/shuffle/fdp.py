@@ -467,7 +467,7 @@ def _envelope(slopes, intercepts, digits=None) -> tradeoff.PiecewiseLinear:
         root = c[j] / -s[j]
         root = min(rounding.down(root, rel_err=8 * _U), 1.0)
         while root > 0 and c[j] + s[j] * root < 4 * _U * c[j]:
-            root = math.nextafter(root, 0.0)
+            root = rounding.down(root, ulps=1)
         root = max(root, float(xs[-1]))
         xs = np.concatenate([xs, [root]]) if root > xs[-1] else xs
         ys = np.concatenate([ys, [0.0]]) if len(ys) < len(xs) else np.concatenate([ys[:-1], [0.0]])
@@ -562,7 +562,7 @@ def _reflect(slopes, intercepts):
     s = np.asarray(slopes, dtype=float)
     c = np.asarray(intercepts, dtype=float)
     inv = -1.0 / np.abs(s)
-    inv = np.nextafter(inv, 0.0)  # towards zero: |new slope| <= 1/|s|
+    inv = rounding.up(inv, ulps=1)  # towards zero (inv < 0): |new slope| <= 1/|s|
     return inv, rounding.down(c * np.abs(inv), rel_err=2 * _U)
 
 
@@ -583,7 +583,7 @@ def _exact_lines(e0: float, nn: int, qc: float):
     seg = np.nonzero((ratios > 0) & (ratios <= 1.0) & (p_grp + q_grp > PRUNE_MASS))[0]
     t = ratios[seg]
     slope = -(2 * w + th / t)
-    slope = np.nextafter(slope, -np.inf)
+    slope = rounding.down(slope, ulps=1)
     m = len(alpha)
     cands = []
     for off in (-1, 0, 1, 2):
