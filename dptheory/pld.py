@@ -62,11 +62,11 @@ import math
 
 import numpy as np
 from scipy import fft as sfft
-from scipy import special
 
 from . import rounding, validate
 from .hull import lower_hull
 from .inverse import SearchParameters, epsilon_bracket
+from .precision import logsumexp
 from .results import Kind, Result, Status
 
 _U = 2.0**-53  #: unit roundoff
@@ -108,11 +108,6 @@ def _up0(x) -> float:
 def _times(a: float, b: float) -> float:
     """a b for non-negative error terms, with 0 times inf = 0 (no mass: no error)."""
     return 0.0 if a == 0 or b == 0 else a * b
-
-
-def _lse(values) -> float:
-    values = np.asarray(values, dtype=float)
-    return float(special.logsumexp(values)) if values.size and np.any(values > _NEG_INF) else _NEG_INF
 
 
 def split_fraction(loss, loss_err, loss_lo, interval):
@@ -389,7 +384,7 @@ class PLD:
 
     def _log_moment(self) -> float:
         """log sum_i m_i exp(tilt * l_i) over the finite atoms (held masses)."""
-        return _lse(self.log_mass + self.tilt * self.losses) if len(self) else _NEG_INF
+        return float(logsumexp(self.log_mass + self.tilt * self.losses)) if len(self) else _NEG_INF
 
     def with_tilt(self, tilt: float, support: tuple[float, float]) -> "PLD":
         """The same PLD with its absolute error expressed in the norm of another tilt, valid when
@@ -404,7 +399,7 @@ class PLD:
 
     def log_moment(self, tilt: float) -> float:
         """log sum_i m_i e^{tilt l_i} over the finite atoms (held masses)."""
-        return _lse(self.log_mass + tilt * self.losses) if len(self) else _NEG_INF
+        return float(logsumexp(self.log_mass + tilt * self.losses)) if len(self) else _NEG_INF
 
     # ------------------------------------------------------------------ composition
     def _check(self, other: "PLD") -> None:
@@ -491,8 +486,8 @@ class PLD:
         if (i0 == 0 and j0 == 0) or i0 + j0 >= n:
             return self
         lm = np.array(self.log_mass[i0:n - j0])
-        low_cut = _lse(self.log_mass[:i0]) if i0 else _NEG_INF
-        high_cut = _lse(self.log_mass[n - j0:]) if j0 else _NEG_INF
+        low_cut = float(logsumexp(self.log_mass[:i0])) if i0 else _NEG_INF
+        high_cut = float(logsumexp(self.log_mass[n - j0:])) if j0 else _NEG_INF
         log_inf, inf_err, abs_err = self.log_inf_mass, self.inf_error, self.abs_error
         moved_rounding = 8 * (max(i0, j0) + 8) * _U * (1 + self.rel_error)
         if self.pessimistic:
@@ -525,9 +520,9 @@ class PLD:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 w_up = np.where(t + dt > 0, np.log(-np.expm1(-(t + dt))), _NEG_INF)
                 w_lo = np.where(t - dt > 0, np.log(-np.expm1(-(t - dt))), _NEG_INF)
-            terms_up.append(_lse(self.log_mass + w_up))
-            terms_lo.append(_lse(self.log_mass + w_lo))
-        s_up, s_lo = _lse(terms_up), _lse(terms_lo)
+            terms_up.append(float(logsumexp(self.log_mass + w_up)))
+            terms_lo.append(float(logsumexp(self.log_mass + w_lo)))
+        s_up, s_lo = float(logsumexp(terms_up)), float(logsumexp(terms_lo))
         # logsumexp of n positive terms (exp, sum, log) and the weights' own rounding
         lse = 8 * _U * (n + 8) + 8 * _U * 750
         r = self.rel_error

@@ -47,7 +47,7 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
         ("girgis-upper-2", o, rounding.up(T * upper_2(e0, m, o)), UPPER_2.status, UPPER_2.source + ", composed"),
     ]
     for name, oo, values, status, source in routes:
-        eps_val, order = rdp_module.to_dp_with_order(oo, values, d)
-        rows.append(Result("epsilon", float(eps_val), float(eps_val), Kind.UPPER, status, name, source,
-                           params={**params, "order": order}))
+        found = rdp_module.epsilon_from_rdp(oo, values, d)
+        rows.append(Result("epsilon", found.lower, found.upper, Kind.UPPER, status, name, source,
+                           params={**params, "order": found.params["order"]}))
     return rows

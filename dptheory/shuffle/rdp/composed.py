@@ -100,15 +100,15 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
         start, cap = 256, (4096 if subsampled else 2**20)
     else:
         start = cap = validate.integer("max_order", max_order, low=2)
-    eps_val, order = rdp_module.to_dp_adaptive(curve, d, consecutive=subsampled, start=start, cap=cap)
+    found = rdp_module.epsilon_from_rdp_grid(curve, d, consecutive=subsampled, start=start, cap=cap)
     sources = {"girgis-upper-1": UPPER_1.source, "girgis-upper-1-mixture": "Girgis et al. Theorems 3.6-3.7 (mixture)",
                "chen-exact": "Chen, Cao, Ge (2024), Theorem 1 (corrected)"}
     source = (sources[bound] + f", composed {T} times (Mironov 2017), converted by Lemma 2.1"
               + (", Poisson subsampling by Zhu and Wang (2019)" if subsampled else ""))
-    return Result("epsilon", float(eps_val), float(eps_val), Kind.UPPER,
+    return Result("epsilon", found.lower, found.upper, Kind.UPPER,
                   Status.UNPROVEN if subsampled else Status.PROVEN, f"rdp-route:{bound}", source,
                   _SUBSAMPLED_NOTE if subsampled else "",
-                  params={"order": order, "n_shuffle": ns, "rate": g, "compositions": T})
+                  params={"order": found.params["order"], "n_shuffle": ns, "rate": g, "compositions": T})
 
 
 def _composed_args(eps0_value, n_value, compositions, delta, rate):

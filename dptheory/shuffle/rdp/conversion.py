@@ -1,7 +1,14 @@
 """(epsilon, delta) of the shuffle model through its Renyi DP: each method's RDP curve, composed
-T times, converted by Lemma 2.1 of Girgis et al. (:func:`dptheory.rdp.to_dp_with_order`) at the
-best order, found by a search over orders (:func:`dptheory.rdp.to_dp_search`) or over the orders
-given."""
+T times, converted by Lemma 2.1 of Girgis et al. at the best order, found by a search over orders
+(:func:`dptheory.rdp.epsilon_from_rdp_search`) or over the orders given
+(:func:`dptheory.rdp.epsilon_from_rdp`).
+
+Where the results live: the RDP curves of each method are in :mod:`dptheory.shuffle.rdp.methods`
+(Girgis et al. 2021, Theorems 3.1-3.2 in :mod:`.girgis` and :mod:`.formulas`; Chen, Cao, Ge 2024
+in :mod:`.clone_pairs`), their composition (Mironov 2017, Proposition 1) and the conversion to
+(epsilon, delta) (Girgis et al. 2021, Lemma 2.1 = Balle et al. 2020, Theorem 21; Mironov 2017,
+Proposition 3) in :mod:`dptheory.rdp`. This module only chooses the orders and labels the
+results."""
 
 from __future__ import annotations
 
@@ -21,7 +28,8 @@ def search_guess(eps0_value, n_value, delta, compositions=1) -> float:
     """The best order of the refined Gaussian limit (Chen et al.'s mu, times tanh(eps0/2)): nearly
     the clone pair's RDP and free to compute, so the exact curves are searched around it first."""
     mu = float(CHEN_GDP_REFINED(eps0_value, n_value))
-    return rdp_module.to_dp_search(lambda o: (o, compositions * rdp_module.gdp_to_rdp(mu, o)), delta)[1]
+    found = rdp_module.epsilon_from_rdp_search(lambda o: (o, compositions * rdp_module.gdp_to_rdp(mu, o)), delta)
+    return found.params["order"]
 
 
 def curve_values(curve: Curve) -> np.ndarray:
@@ -56,16 +64,18 @@ def epsilon(slug: str, eps0_value, n_value, delta, *, compositions=1, orders=Non
             kept, values = curve(o)
             if not kept.size:
                 raise validate.DomainError("no order")
-            eps, best = rdp_module.to_dp_with_order(kept, values, d)
+            found = rdp_module.epsilon_from_rdp(kept, values, d)
             top = float(kept.max())
         else:
             guess = around if around is not None else search_guess(e0, nn, d, T)
-            eps, best = rdp_module.to_dp_search(curve, d, integer=m.integer_orders, around=guess, high=SEARCH_HIGH)
+            found = rdp_module.epsilon_from_rdp_search(curve, d, integer=m.integer_orders, around=guess,
+                                                       high=SEARCH_HIGH)
             top = SEARCH_HIGH
     except validate.DomainError as exc:
         base = first[0] if first else rdp_curve(slug, e0, nn, [2.0], rtol=rtol)
         reason = base.reason if isinstance(base, Inapplicable) else str(exc)
         return Inapplicable(slug, m.kind, m.status, m.source, reason, params={"eps0": e0, "n": nn, "delta": d})
+    best = found.params["order"]
     base = first[0]
     kind, status, note = base.kind, base.status, base.note
     if kind is Kind.LOWER:
@@ -73,7 +83,7 @@ def epsilon(slug: str, eps0_value, n_value, delta, *, compositions=1, orders=Non
     if best >= top:
         note = (note + "; " if note else "") + (f"the optimum is at the largest order tried ({best:g}): "
                                                 "higher --orders may give a smaller epsilon")
-    return Result("epsilon", float(eps), float(eps), kind, status, slug,
+    return Result("epsilon", found.lower, found.upper, kind, status, slug,
                   base.source + "; converted by Lemma 2.1 of Girgis et al.", note,
                   params={"eps0": e0, "n": nn, "compositions": T, "delta": d, "order": float(best)})
 
