@@ -44,8 +44,8 @@ Everything below holds for either q (the paper's arguments use only the mixture 
   over the jump thresholds, so it is a function, not a catalogue formula).
 
 Certified lower bounds on a trade-off function are built as the upper envelope of supporting
-lines ``y = c + s x`` whose intercepts are certified from below (:func:`_envelope`): each
-segment of the result lies under one of the lines, so floating-point error in the vertices
+lines ``y = c + s x`` whose intercepts are certified from below (:func:`_envelope`, by
+:func:`dptheory.hull.envelope_below`): each segment of the result lies under one of the lines, so floating-point error in the vertices
 cannot lift it above the true function. At small n the lines are the tangents at every knot
 of f_Shuffle (the result is C(f_Shuffle) itself, lowered by the rounding error); at large n they
 are the lines ``1 - delta(eps) - e^eps x`` of a grid of eps, with delta from
@@ -65,6 +65,7 @@ from scipy import special
 
 from .. import rounding, tradeoff, validate
 from ..formula import Formula, Parts, register
+from ..hull import envelope_below, upper_envelope_lines
 from ..precision import (binom_logpmf, binom_tail_rtol, mp_adaptive, mp_binom_cdf, mp_binom_pmf, mp_binom_sf)
 from ..results import Curve, Enclosure, Kind, Result, Status
 from . import clones
@@ -415,116 +416,29 @@ def f_shuffle_knots(eps0, n, *, reduction=DEFAULT_REDUCTION):
 def _envelope(slopes, intercepts, digits=None) -> tradeoff.PiecewiseLinear:
     """A lower bound on every trade-off function f with f(x) >= c_j + s_j x for all j.
 
-    ``slopes`` < 0 (finite), ``intercepts`` certified from below. The line y = 0 is added. The
-    result's knots are the vertices of the upper envelope of the lines, each rounded so that it
-    lies below BOTH adjacent lines: every segment then lies under one line (its two ends do),
-    whatever the rounding of the vertex abscissae. The envelope is cut where it meets y = 0 (the
-    root rounded down), and the cumulative sums of :class:`~dptheory.tradeoff.PiecewiseLinear`
-    are allowed for by a relative margin.
+    ``slopes`` < 0 (finite), ``intercepts`` certified from below. The knots are those of
+    :func:`dptheory.hull.envelope_below` (float64: each vertex below both adjacent lines, the
+    polyline cut where it meets y = 0, room left for the cumulative sums of
+    :class:`~dptheory.tradeoff.PiecewiseLinear`), or with ``digits`` of :func:`_envelope_mp`.
     """
-    if digits is None:
-        s = np.asarray(slopes, dtype=float)
-        c = np.asarray(intercepts, dtype=float)
-        keep = (c > 0) & np.isfinite(s) & (s < 0)
-        s, c = s[keep], c[keep]
-        if len(s) == 0:  # no line above 0: the zero function (a lower bound on every trade-off function)
-            return tradeoff.PiecewiseLinear([0.0, 1.0], [1.0, 0.0])
-        order = np.lexsort((-c, s))
-        s, c = s[order], c[order]
-        first = np.concatenate([[True], s[1:] != s[:-1]])  # equal slopes: the largest intercept
-        s, c = s[first], c[first]
-        s, c = _upper_hull(s, c)
-        k = len(s)
-        if k == 0:
-            return tradeoff.PiecewiseLinear([0.0, 1.0], [1.0, 0.0])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            x_star = (c[:-1] - c[1:]) / (s[1:] - s[:-1])
-        # each vertex at or left of the intersection x* of its two lines (three roundings: 8 ulps
-        # down): there the steeper line is above the flatter one, so the vertex, taken on the
-        # flatter line (rounded down; no cancellation against the steep line's large |s x|), lies
-        # below both. A vertex moved right by the monotone clean-up takes the min of both.
-        x_dn = rounding.down(np.nan_to_num(x_star, nan=0.0), rel_err=8 * _U) if len(x_star) else x_star
-        x = np.clip(x_dn, 0.0, 1.0)
-        x = np.maximum.accumulate(x) if len(x) else x
-        moved = x > x_dn
-        # cumulative-sum margin of the final PiecewiseLinear (K terms, relative)
-        cum = 4 * (k + 4) * _U
-        def line_down(j, xv):
-            v = c[j] + s[j] * xv
-            return v - (4 * _U * (c[j] + np.abs(s[j] * xv)) + cum * c[j])
-        flatter = line_down(np.arange(1, k), x)
-        y = np.where(moved, np.minimum(line_down(np.arange(k - 1), x), flatter), flatter)
-        y = y * (1 - cum)
-        y0 = (c[0] - 4 * _U * c[0] - cum * c[0]) * (1 - cum)
-        xs = np.concatenate([[0.0], x])
-        ys = np.concatenate([[y0], y])
-        # cut at the first vertex not above 0: the root of the line that ends there
-        bad = np.nonzero(ys <= 0)[0]
-        last_line = (bad[0] - 1 if len(bad) else k - 1)
-        if len(bad):
-            xs, ys = xs[:bad[0]], ys[:bad[0]]
-        j = max(last_line, 0)
-        root = c[j] / -s[j]
-        root = min(rounding.down(root, rel_err=8 * _U), 1.0)
-        while root > 0 and c[j] + s[j] * root < 4 * _U * c[j]:
-            root = rounding.down(root, ulps=1)
-        root = max(root, float(xs[-1]))
-        xs = np.concatenate([xs, [root]]) if root > xs[-1] else xs
-        ys = np.concatenate([ys, [0.0]]) if len(ys) < len(xs) else np.concatenate([ys[:-1], [0.0]])
-        ys = np.maximum(ys, 0.0)
-        p_mass = np.concatenate([[0.0], np.diff(xs), [max(1.0 - xs[-1], 0.0)]])
-        q_mass = np.concatenate([[max(1.0 - ys[0], 0.0)], np.maximum(-np.diff(ys), 0.0), [0.0]])
-        return tradeoff.PiecewiseLinear(p_mass, q_mass)
-    return _envelope_mp(slopes, intercepts, digits)
-
-
-def _upper_hull(s, c):
-    """The lines (sorted by increasing slope, distinct slopes) that attain max_j (c_j + s_j x)
-    somewhere on [0, 1] (the monotone convex-hull trick). Rounding can only keep a line that
-    should go or drop one that touches the envelope at a point: either way the envelope built
-    from the kept lines stays under the true one."""
-    hs: list = []
-    hc: list = []
-    for sj, cj in zip(s.tolist(), c.tolist()):
-        while len(hs) >= 2:
-            s1, c1, s2, c2 = hs[-2], hc[-2], hs[-1], hc[-1]
-            # line 2 is useless if line 3 overtakes line 1 no later than line 2 does
-            if (c1 - cj) * (s2 - s1) <= (c1 - c2) * (sj - s1):
-                hs.pop()
-                hc.pop()
-            else:
-                break
-        hs.append(sj)
-        hc.append(cj)
-    hs_a, hc_a = np.array(hs), np.array(hc)
-    # drop lines whose stretch of the envelope lies left of 0 (a steeper line is above them at 0)
-    if len(hs_a) > 1:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            x = (hc_a[:-1] - hc_a[1:]) / (hs_a[1:] - hs_a[:-1])
-        start = int(np.searchsorted(x, 0.0, side="right"))
-        hs_a, hc_a = hs_a[start:], hc_a[start:]
-    return hs_a, hc_a
+    if digits is not None:
+        return _envelope_mp(slopes, intercepts, digits)
+    xs, ys = envelope_below(slopes, intercepts)
+    p_mass = np.concatenate([[0.0], np.diff(xs), [max(1.0 - xs[-1], 0.0)]])
+    q_mass = np.concatenate([[max(1.0 - ys[0], 0.0)], np.maximum(-np.diff(ys), 0.0), [0.0]])
+    return tradeoff.PiecewiseLinear(p_mass, q_mass)
 
 
 def _envelope_mp(slopes, intercepts, digits):
+    """:func:`_envelope` with mpmath: the lines of :func:`dptheory.hull.upper_envelope_lines`,
+    every vertex taken below both its lines by a margin of 10^-(digits + 5) (the working
+    precision is ``digits + 15`` digits: its rounding is far below the margin, so no directed
+    float rounding is needed, unlike :func:`dptheory.hull.envelope_below`)."""
     work = digits + 15
     with mpmath.workdps(work):
         margin = mpmath.mpf(10) ** (-(digits + 5))
-        lines = sorted(((mpmath.mpf(sv), mpmath.mpf(cv)) for sv, cv in zip(slopes, intercepts) if cv > 0),
-                       key=lambda l: (l[0], -l[1]))
-        dedup = []
-        for ln in lines:
-            if dedup and dedup[-1][0] == ln[0]:
-                continue
-            while len(dedup) >= 2:
-                (s1, c1), (s2, c2) = dedup[-2], dedup[-1]
-                if (c1 - ln[1]) * (s2 - s1) <= (c1 - c2) * (ln[0] - s1):
-                    dedup.pop()
-                else:
-                    break
-            dedup.append(ln)
-        while len(dedup) >= 2 and (dedup[0][1] - dedup[1][1]) / (dedup[1][0] - dedup[0][0]) <= 0:
-            dedup.pop(0)
+        kept = [(mpmath.mpf(sv), mpmath.mpf(cv)) for sv, cv in zip(slopes, intercepts) if cv > 0]
+        dedup = list(zip(*upper_envelope_lines([sv for sv, _ in kept], [cv for _, cv in kept])))
         zero, one = mpmath.mpf(0), mpmath.mpf(1)
         xs, ys = [zero], [dedup[0][1] * (1 - margin)]
         prev = zero
