@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import rdp as rdp_module, rounding, validate
 from ...composition import kov_closed_form, poisson_subsampled_rdp, subsample_dp
+from ...inverse import bisect_monotone
 from ...results import Kind, Result, Status
 from .. import clones
 from ..methods import METHODS
@@ -45,14 +46,9 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
             eps_round = e0
         else:
             hi = float(clones.CLOSED_FORM(e0, ns, d_round)) if clones.CLOSED_FORM.holds(e0, ns, d_round) else e0
-            lo, pair = 0.0, clones.clone_pair(e0, ns)
-            for _ in range(3):
-                mid = 0.5 * (lo + hi)
-                if pair.log_delta(mid, rtol=1e-6).log_upper > math.log(d_round):
-                    lo = mid
-                else:
-                    hi = mid
-            eps_round = hi
+            pair = clones.clone_pair(e0, ns)
+            eps_round = bisect_monotone(lambda e: pair.log_delta(e, rtol=1e-6).log_upper <= math.log(d_round),
+                                        0.0, hi, max_steps=3)[1]
     else:
         raise validate.DomainError(f"protocol = {protocol!r} is invalid: must be 'exact' or 'notebook'")
     eps_r, d_r = subsample_dp(eps_round, d_round, g) if g < 1 else (eps_round, d_round)
