@@ -119,11 +119,12 @@ def test_each_caller_builds_its_envelope_under_its_own_lines():
     from dptheory.mixtures import dpgd
     from dptheory.pld import PLD
     from dptheory.shuffle import fdp
+    from dptheory.shuffle.fdp import tradeoff as fdp_tradeoff
 
     e0, n = 1.0, 40
-    s, c = fdp._exact_lines(e0, n, fdp.clone_probability(e0))
-    rs, rc = fdp._reflect(s[s < -1], c[s < -1])
-    rr_s, rr_c = fdp._rr_lines(e0)
+    s, c = fdp_tradeoff._exact_lines(e0, n, fdp.clone_probability(e0))
+    rs, rc = fdp_tradeoff._reflect(s[s < -1], c[s < -1])
+    rr_s, rr_c = fdp_tradeoff._rr_lines(e0)
     s, c = np.concatenate([s, rs, rr_s]), np.concatenate([c, rc, rr_c])
     f = fdp.shuffle_tradeoff(e0, n)
     for x, y in zip(*f.knots()):
