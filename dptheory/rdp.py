@@ -1,5 +1,10 @@
 """Renyi DP curves: composition and the one route from RDP to (epsilon, delta)-DP.
 
+Girgis et al. (2021), Lemma 2.1, the RDP -> (epsilon, delta) conversion that every shuffle RDP
+route uses, is implemented here (:func:`epsilon_from_rdp`, :func:`delta_from_rdp`; the catalogue
+formulas ``rdp-to-dp`` and ``rdp-to-delta``, :data:`TO_DP` and :data:`TO_DELTA`); it is
+Balle et al. (2020), Theorem 21 and Canonne, Kamath, Steinke (2020), Proposition 12.
+
 An RDP curve is a set of orders lambda > 1 with values rho(lambda) >= D_lambda of every
 neighbouring pair. Composition adds curves order by order (Mironov 2017, Proposition 1). Conversion to
 (epsilon, delta) goes through one route, :func:`epsilon_from_rdp` (and its inverse direction

@@ -225,3 +225,22 @@ def test_parse_orders_grammar_and_errors():
     for bad in ("x", "4..2", "2..4:0", "1", "0.5,2"):
         with pytest.raises(validate.DomainError, match="orders"):
             parse_orders(bad)
+
+
+def test_lemma_2_1_is_implemented_here_and_the_shuffle_rdp_modules_point_here():
+    """The theorem-to-code map: the first mention of Girgis et al.'s Lemma 2.1 in dptheory.rdp says
+    it is implemented there (by the functions a user calls), and every module of
+    dptheory.shuffle.rdp whose docstring uses the lemma names dptheory.rdp as where it lives."""
+    import importlib
+    import pkgutil
+
+    import dptheory.shuffle.rdp as shuffle_rdp
+
+    doc = rdp.__doc__
+    first = doc[:doc.index("Lemma 2.1") + 200]
+    assert "implemented here" in first and ":func:`epsilon_from_rdp`" in first
+    modules = [shuffle_rdp] + [importlib.import_module(f"dptheory.shuffle.rdp.{info.name}")
+                               for info in pkgutil.iter_modules(shuffle_rdp.__path__)]
+    for module in modules:
+        if module.__doc__ and "Lemma 2.1" in module.__doc__:
+            assert "dptheory.rdp" in module.__doc__, module.__name__

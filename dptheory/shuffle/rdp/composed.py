@@ -1,6 +1,14 @@
 """Composed comparisons of Girgis et al. (CCS 2021), Figures 3-5: the RDP route (a shuffle's RDP
 upper bound composed T times, with Poisson subsampling, converted by Lemma 2.1) against the
-baseline of the clone bound of Feldman et al. composed by Kairouz, Oh, Viswanath."""
+baseline of the clone bound of Feldman et al. composed by Kairouz, Oh, Viswanath.
+
+Where the results live: the RDP upper bounds in :mod:`.girgis` (closed forms in :mod:`.formulas`)
+and :mod:`.clone_pairs`; composition (Mironov 2017, Proposition 1), the order grid and the
+conversion to (epsilon, delta) (Girgis et al. 2021, Lemma 2.1) in :mod:`dptheory.rdp`
+(:func:`dptheory.rdp.epsilon_from_rdp_grid`); Poisson subsampling of RDP (Zhu, Wang 2019) and of
+(epsilon, delta) and the composition theorem of Kairouz, Oh, Viswanath in
+:mod:`dptheory.composition`; the clone bound of Feldman, McMillan, Talwar (2021) in
+:mod:`dptheory.shuffle.clones`."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """(epsilon, delta) of the shuffle model through its Renyi DP: each method's RDP curve, composed
-T times, converted by Lemma 2.1 of Girgis et al. at the best order, found by a search over orders
+T times, converted by Lemma 2.1 of Girgis et al. (implemented in :mod:`dptheory.rdp`) at the
+best order, found by a search over orders
 (:func:`dptheory.rdp.epsilon_from_rdp_search`) or over the orders given
 (:func:`dptheory.rdp.epsilon_from_rdp`).
 
 Where the results live: the RDP curves of each method are in :mod:`dptheory.shuffle.rdp.methods`
-(Girgis et al. 2021, Theorems 3.1-3.2 in :mod:`.girgis` and :mod:`.formulas`; Chen, Cao, Ge 2024
+(Girgis et al. 2021, Theorems 3.1 and 3.3 and Corollary 3.2 in :mod:`.girgis` and :mod:`.formulas`,
+Theorem 3.4 in :mod:`.lower`; Chen, Cao, Ge 2024
 in :mod:`.clone_pairs`), their composition (Mironov 2017, Proposition 1) and the conversion to
 (epsilon, delta) (Girgis et al. 2021, Lemma 2.1 = Balle et al. 2020, Theorem 21; Mironov 2017,
 Proposition 3) in :mod:`dptheory.rdp`. This module only chooses the orders and labels the

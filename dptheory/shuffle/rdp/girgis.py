@@ -5,6 +5,11 @@ formulas, errata and status are in :mod:`.formulas`.
 
 Numerics are in log space: no e^{eps0 lam} or Gamma(i/2) is formed, and the moment excess is
 accumulated directly so that an RDP of 1e-12 keeps its digits.
+
+Where the results used here live: the closed forms, errata and status in :mod:`.formulas`; the
+certified binomial bucket weights and refinement in :mod:`dptheory.shuffle.binomial_sums`; the
+conversion of these curves to (epsilon, delta) (Girgis et al. 2021, Lemma 2.1) in
+:mod:`dptheory.rdp` (:func:`dptheory.rdp.epsilon_from_rdp`).
 """
 
 from __future__ import annotations
