@@ -75,8 +75,8 @@ def upper_envelope_lines(slopes, intercepts):
 
     Line j is on top at x exactly where the points (s_i, -c_i) are supported from below by a line
     of slope x through (s_j, -c_j): the envelope's lines are the vertices of the lower hull of
-    those points (:func:`lower_hull_indices` for float arrays, :func:`lower_hull` for mpmath
-    numbers or fractions), and its breakpoints are the slopes of the hull's edges,
+    those points (Andrew's monotone chain: written out for float arrays, :func:`lower_hull` for
+    mpmath numbers or fractions), and its breakpoints are the slopes of the hull's edges,
     x_j = (c_j - c_{j+1})/(s_{j+1} - s_j). Lines whose stretch lies left of 0 (a steeper line is
     above them at x = 0) are dropped. In float64, rounding can only keep a line that should go or
     drop one that touches the envelope at a single point: either way the envelope of the kept
@@ -89,8 +89,17 @@ def upper_envelope_lines(slopes, intercepts):
         s, c = s[order], c[order]
         first = np.concatenate([[True], s[1:] != s[:-1]])  # equal slopes: the largest intercept
         s, c = s[first], c[first]
-        idx = lower_hull_indices(s, -c)
-        s, c = s[idx], c[idx]
+        # the monotone chain on the dual points, its test written out (faster here than
+        # lower_hull_indices, whose pruning passes stall on the many nearly collinear tangents)
+        hs: list = []
+        hc: list = []
+        for sj, cj in zip(s.tolist(), c.tolist()):
+            while len(hs) >= 2 and (hc[-2] - cj) * (hs[-1] - hs[-2]) <= (hc[-2] - hc[-1]) * (sj - hs[-2]):
+                hs.pop()  # the middle line is useless: the new one overtakes the one before no later
+                hc.pop()
+            hs.append(sj)
+            hc.append(cj)
+        s, c = np.array(hs), np.array(hc)
         if len(s) > 1:
             with np.errstate(divide="ignore", invalid="ignore"):
                 x = (c[:-1] - c[1:]) / (s[1:] - s[:-1])
