@@ -119,7 +119,8 @@ def neighbours(x):
     """
     arr = np.asarray(x, dtype=float)
     _check_nan(arr)
-    below, above = np.nextafter(arr, -np.inf), np.nextafter(arr, np.inf)
+    with np.errstate(over="ignore"):  # past the largest float: the infinity, as documented
+        below, above = np.nextafter(arr, -np.inf), np.nextafter(arr, np.inf)
     return (below, above) if arr.ndim else (float(below), float(above))
 
 
