@@ -69,18 +69,35 @@ def lower_hull_indices(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return np.array(hull, dtype=np.int64)
 
 
+def _chain(s, c) -> tuple[list, list]:
+    """Andrew's monotone chain on the dual points (s_j, -c_j), lines sorted by increasing slope
+    with distinct slopes, its turn test written out: the middle of three lines is dropped when
+    the third overtakes the first no later than the middle one does."""
+    hs: list = []
+    hc: list = []
+    for sj, cj in zip(s, c):
+        while len(hs) >= 2 and (hc[-2] - cj) * (hs[-1] - hs[-2]) <= (hc[-2] - hc[-1]) * (sj - hs[-2]):
+            hs.pop()
+            hc.pop()
+        hs.append(sj)
+        hc.append(cj)
+    return hs, hc
+
+
 def upper_envelope_lines(slopes, intercepts):
     """(s, c): the lines y = c_j + s_j x that attain max_j (c_j + s_j x) somewhere on x >= 0, by
     increasing slope (of lines with equal slopes, the one with the largest intercept).
 
     Line j is on top at x exactly where the points (s_i, -c_i) are supported from below by a line
     of slope x through (s_j, -c_j): the envelope's lines are the vertices of the lower hull of
-    those points (Andrew's monotone chain: written out for float arrays, :func:`lower_hull` for
-    mpmath numbers or fractions), and its breakpoints are the slopes of the hull's edges,
-    x_j = (c_j - c_{j+1})/(s_{j+1} - s_j). Lines whose stretch lies left of 0 (a steeper line is
-    above them at x = 0) are dropped. In float64, rounding can only keep a line that should go or
-    drop one that touches the envelope at a single point: either way the envelope of the kept
-    lines is not above the true one (:func:`envelope_below` places the vertices).
+    those points (Andrew's monotone chain, as :func:`lower_hull`, with its test written out: the
+    vectorised pruning of :func:`lower_hull_indices` stalls on many nearly collinear tangents),
+    and its breakpoints are the slopes of the hull's edges, x_j = (c_j - c_{j+1})/(s_{j+1} - s_j).
+    Lines whose stretch lies left of 0 (a steeper line is above them at x = 0) are dropped.
+    Float arrays give arrays; other numbers (mpmath, fractions) give lists. In float64, rounding
+    can only keep a line that should go or drop one that touches the envelope at a single point:
+    either way the envelope of the kept lines is not above the true one (:func:`envelope_below`
+    places the vertices).
     """
     if isinstance(slopes, np.ndarray) and slopes.dtype.kind == "f":
         s = np.asarray(slopes, dtype=float)
@@ -88,17 +105,7 @@ def upper_envelope_lines(slopes, intercepts):
         order = np.lexsort((-c, s))
         s, c = s[order], c[order]
         first = np.concatenate([[True], s[1:] != s[:-1]])  # equal slopes: the largest intercept
-        s, c = s[first], c[first]
-        # the monotone chain on the dual points, its test written out (faster here than
-        # lower_hull_indices, whose pruning passes stall on the many nearly collinear tangents)
-        hs: list = []
-        hc: list = []
-        for sj, cj in zip(s.tolist(), c.tolist()):
-            while len(hs) >= 2 and (hc[-2] - cj) * (hs[-1] - hs[-2]) <= (hc[-2] - hc[-1]) * (sj - hs[-2]):
-                hs.pop()  # the middle line is useless: the new one overtakes the one before no later
-                hc.pop()
-            hs.append(sj)
-            hc.append(cj)
+        hs, hc = _chain(s[first].tolist(), c[first].tolist())
         s, c = np.array(hs), np.array(hc)
         if len(s) > 1:
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -108,11 +115,11 @@ def upper_envelope_lines(slopes, intercepts):
         return s, c
     lines = sorted(zip(slopes, intercepts), key=lambda line: (line[0], -line[1]))
     distinct = [line for i, line in enumerate(lines) if i == 0 or line[0] != lines[i - 1][0]]
-    hs, neg_c = lower_hull([line[0] for line in distinct], [-line[1] for line in distinct])
-    hc = [-v for v in neg_c]
-    while len(hs) >= 2 and (hc[0] - hc[1]) / (hs[1] - hs[0]) <= 0:
-        hs, hc = hs[1:], hc[1:]
-    return hs, hc
+    hs, hc = _chain([line[0] for line in distinct], [line[1] for line in distinct])
+    start = 0
+    while start + 1 < len(hs) and (hc[start] - hc[start + 1]) / (hs[start + 1] - hs[start]) <= 0:
+        start += 1
+    return hs[start:], hc[start:]
 
 
 def envelope_below(slopes, intercepts) -> tuple[np.ndarray, np.ndarray]:

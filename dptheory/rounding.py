@@ -118,9 +118,10 @@ def neighbours(x):
     At the edges of the float range the outer neighbour is an infinity.
     """
     arr = np.asarray(x, dtype=float)
-    _check_nan(arr)
     with np.errstate(over="ignore"):  # past the largest float: the infinity, as documented
         below, above = np.nextafter(arr, -np.inf), np.nextafter(arr, np.inf)
+    if not np.all(below < above):  # only a NaN has no neighbours in order (one pass, no isnan)
+        _check_nan(arr)
     return (below, above) if arr.ndim else (float(below), float(above))
 
 
