@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 
 from dptheory import shuffle
+from dptheory.shuffle.subject import Shuffled
 from dptheory.shuffle import exact
 from dptheory.shuffle import randomizers as R
 
@@ -100,7 +101,7 @@ def main():
     for rz, n in cases + [(R.grr(1.0, 8), 10), (R.binary_rr(1.0), 200)]:
         exact._engine_cached.cache_clear()
         t, res = timed(lambda: shuffle.epsilon(rz, n, 1e-3, method="exact"), repeat=1)
-        est = shuffle.METHODS["exact"].cost(rz, n, "epsilon")
+        est = shuffle.METHODS["exact"].cost(Shuffled(rz, n), "epsilon")
         print(f"{rz.name:>12s} {n:4d} {t:8.3f} s  (estimated {est:8.3f} s)  [{res.lower:.8g}, {res.upper:.8g}]")
 
 

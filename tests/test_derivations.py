@@ -249,7 +249,7 @@ LIBRARY_PLANTS = {
         "orig = Method.epsilon\n"
         "def wrong(self, *a, **k):\n"
         "    r = orig(self, *a, **k)\n"
-        "    return r.replace(lower=10 * r.lower, upper=10 * r.upper) if self.slug == 'stronger-clones' else r\n"
+        "    return r.replace(lower=10 * r.lower, upper=10 * r.upper) if self.name == 'stronger-clones' else r\n"
         "Method.epsilon = wrong\n"
         "undo = lambda: setattr(Method, 'epsilon', orig)"),
 }

@@ -58,7 +58,7 @@ def _method_kinds(labels: dict) -> dict:
     """{label: (kind, status)} of the RDP methods the labels stand for (their one definition)."""
     from ..shuffle.rdp import RDP_METHODS
 
-    return {label: (str(RDP_METHODS[slug].kind), str(RDP_METHODS[slug].status)) for label, slug in labels.items()}
+    return {label: (str(RDP_METHODS[slug].kind), str(RDP_METHODS[slug].status())) for label, slug in labels.items()}
 
 
 def _panel(title, xlabel, xs, values: dict, kinds: dict, xscale="log", yscale="log",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from typing import Callable
+from typing import Callable, ClassVar
 
 import mpmath
 import numpy as np
 
-from .. import results as results_module, validate
+from .. import protocol, results as results_module, validate
 from ..formula import Formula, Parts, register
 from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
@@ -28,6 +28,7 @@ from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Stat
 from ..validate import ConditionError
 from . import blanket, clones, exact, variation_ratio as vr
 from .randomizers import Randomizer, binary_rr
+from .subject import Shuffled, randomizer_of
 
 
 def _closed_forms() -> dict[str, Parts]:
@@ -63,18 +64,20 @@ INVERSION_EVALUATIONS = 12
 
 
 @dataclasses.dataclass(frozen=True)
-class Method:
-    """One bound on shuffled (epsilon, delta)-DP, as data.
+class Method(protocol.Method):
+    """One bound on shuffled (epsilon, delta)-DP, as data: the protocol of
+    :mod:`dptheory.protocol` for the subject :class:`~dptheory.shuffle.subject.Shuffled`.
 
-    ``why_not(randomizer, n)`` gives the reason the method does not apply (None where it
-    applies); :meth:`applies` answers the question its name asks; :meth:`status` is the proof
-    status for a randomizer, set here and nowhere else; :meth:`cost` estimates the seconds a
-    computation takes before it is started. ``epsilon`` and ``delta`` return
-    :class:`~dptheory.results.Result`s or raise :class:`NotApplicable` with the reason (a closed
-    form outside the domain where it is defined included).
+    ``why_not_fn(randomizer, n)`` gives the reason the method does not apply (None where it
+    applies); ``status_fn(randomizer)`` the proof status for a randomizer and why, set here and
+    nowhere else; :meth:`cost` estimates the seconds a computation takes before it is started.
+    :meth:`epsilon` and :meth:`delta` return :class:`~dptheory.results.Result`\ s or raise
+    :class:`NotApplicable` with the reason (a closed form outside the domain where it is
+    defined included).
     """
 
-    slug: str
+    notion: ClassVar[str] = "shuffle"
+    name: str
     kind: Kind
     source: str
     #: (randomizer, n) -> reason it does not apply, or None
@@ -91,37 +94,46 @@ class Method:
     #: once it is certain of its side of the band (the inverter's ``decide``); ``state`` is a dict
     #: of one inversion (what it learns from point to point); None: log_delta serves
     decide_log_delta: Callable | None = None
+    title: str = ""
+    quantities: tuple[str, ...] = ("epsilon", "delta")
 
-    def why_not(self, rz: Randomizer, n: int) -> str | None:
-        return self.why_not_fn(rz, n)
+    # ------------------------------------------------------------------ the protocol
+    def why_not(self, subject: Shuffled) -> str | None:
+        return self.why_not_fn(subject.randomizer, subject.n)
 
-    def applies(self, rz: Randomizer, n: int) -> bool:
-        return self.why_not_fn(rz, n) is None
+    def status_why(self, subject) -> tuple[Status, str]:
+        """The status for the randomizer's class (``subject``: a Shuffled or a Randomizer) and why."""
+        return self.status_fn(randomizer_of(subject))
 
-    def status(self, rz: Randomizer) -> Status:
-        return self.status_fn(rz)[0]
+    def compute(self, subject: Shuffled, quantity: str, at, *, rtol: float | None = None) -> Result:
+        self.check_quantity(quantity)
+        if quantity == "epsilon":
+            return self.epsilon(subject.randomizer, subject.n, at, 1e-3 if rtol is None else rtol)
+        return self.delta(subject.randomizer, subject.n, at, 1e-6 if rtol is None else rtol)
 
-    def cost(self, rz: Randomizer, n: int, quantity: str = "epsilon") -> float:
-        """Estimated seconds to compute ``quantity`` ("epsilon" or "delta") at n, before starting."""
-        if self.cost_fn is None or not self.applies(rz, n):
+    def cost(self, subject: Shuffled, quantity: str = "epsilon") -> float:
+        """Estimated seconds to compute ``quantity`` ("epsilon" or "delta"), before starting."""
+        if self.cost_fn is None or not self.applies(subject):
             return 0.0
-        return self.cost_fn(rz, n, INVERSION_EVALUATIONS if quantity == "epsilon" else 1)
+        return self.cost_fn(subject.randomizer, subject.n, INVERSION_EVALUATIONS if quantity == "epsilon" else 1)
 
+    # ------------------------------------------------------------------ the notion's queries
     def _begin(self, rz: Randomizer, n: int) -> tuple[Status, str, float]:
         """(status, note, start time), or NotApplicable with the reason."""
         reason = self.why_not_fn(rz, n)
         if reason:
-            raise NotApplicable(f"{self.slug}: {reason}")
+            raise NotApplicable(f"{self.name}: {reason}")
         return (*self.status_fn(rz), time.perf_counter())
 
     def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = 1e-3) -> Result:
+        """epsilon(delta) of n shuffled users of ``rz`` by this method, certified."""
         status, note, start = self._begin(rz, n)
         cap = _eps_cap(rz)
         if self.closed_epsilon is not None:
             try:
                 value = float(self.closed_epsilon(rz, n, delta))
             except ConditionError as exc:
-                raise NotApplicable(f"{self.slug}: {exc}") from None
+                raise NotApplicable(f"{self.name}: {exc}") from None
             lo, hi = rounding.down(value, rel_err=rounding.CLOSED_FORM_RTOL), rounding.up(value, rel_err=rounding.CLOSED_FORM_RTOL)
         else:
             target = math.log(delta)
@@ -146,22 +158,23 @@ class Method:
                 note = _join(note, f"no finite epsilon: the bound stays above delta up to epsilon = {lo:.6g} "
                                    "(an unbounded likelihood ratio carries mass above delta)")
             if bracket.at_theory_limit:
-                note = _join(note, f"the bound does not reach delta below log p = {cap:.6g}, "
-                                   "which shuffling an eps0-LDP randomizer never exceeds")
-        return Result("epsilon", lo, hi, self.kind, status, self.slug, self.source, note,
+                note = _join(note, f"the bound does not reach delta below $\\log p = {cap:.6g}$, "
+                                   "which shuffling an $\\epsilon_0$-LDP randomizer never exceeds")
+        return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
                       params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
+        """delta(epsilon) of n shuffled users of ``rz`` by this method, certified."""
         status, note, start = self._begin(rz, n)
         cap = _eps_cap(rz)
         if cap is not None and epsilon >= cap:
             enc = Enclosure(-math.inf, -math.inf)
-            note = _join(note, "epsilon >= log p: the shuffled output's likelihood ratio never exceeds p")
+            note = _join(note, "$\\epsilon \\geq \\log p$: the shuffled output's likelihood ratio never exceeds $p$")
         elif self.log_delta is not None:
             enc = self.log_delta(rz, n, epsilon, rtol)
         else:
             enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon)
-        return enc.result("delta", kind=self.kind, status=status, method=self.slug, source=self.source, note=note,
+        return enc.result("delta", kind=self.kind, status=status, method=self.name, source=self.source, note=note,
                           params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start})
 
 
@@ -358,36 +371,37 @@ def _finite_p(rz, n):
     return None
 
 
-METHODS: dict[str, Method] = {m.slug: m for m in [
+#: every method of the notion, in the order of the tables (:class:`dptheory.protocol.Registry`)
+METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
-           _always, vr.reduction_status, log_delta=_vr_log_delta),
+           _always, vr.reduction_status, log_delta=_vr_log_delta, title="Variation-ratio reduction"),
     Method("variation-ratio-labelled", Kind.UPPER,
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
            _always, _proven("the label of the victim's message is kept: sound for every beta' <= beta"),
-           log_delta=_labelled_log_delta),
+           log_delta=_labelled_log_delta, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
-           log_delta=_lower_log_delta, decide_log_delta=_lower_decide),
+           log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
-           closed_epsilon=_analytic),
+           closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2"),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
-           closed_epsilon=_asymptotic),
-    Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta),
+           closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3"),
+    Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta, title="Clones"),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
-           closed_epsilon=_clones_closed),
+           closed_epsilon=_clones_closed, title="Clones, closed form"),
     Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _needs_ldp, _stronger_status,
-           log_delta=_stronger_log_delta),
+           log_delta=_stronger_log_delta, title="Stronger clones"),
     Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
-           log_delta=_blanket_log_delta("hoeffding")),
+           log_delta=_blanket_log_delta("hoeffding"), title="Privacy blanket, Hoeffding"),
     Method("blanket-bennett", Kind.UPPER, blanket.SOURCE + ", Bennett", _blanket_applies, _proven(),
-           log_delta=_blanket_log_delta("bennett")),
+           log_delta=_blanket_log_delta("bennett"), title="Privacy blanket, Bennett"),
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
-           closed_epsilon=_erlingsson),
+           closed_epsilon=_erlingsson, title="Erlingsson et al."),
     Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry orbit)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
-           cost_fn=_exact_cost),
-]}
+           cost_fn=_exact_cost, title="Exact (enumeration)"),
+], subject="Shuffled(randomizer, n)")
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms
 AUTO_ORDER = ("exact", "variation-ratio", "variation-ratio-labelled", "stronger-clones", "clones",
@@ -395,18 +409,18 @@ AUTO_ORDER = ("exact", "variation-ratio", "variation-ratio-labelled", "stronger-
               "variation-ratio-analytic", "variation-ratio-asymptotic")
 
 
-def _method(slug: str) -> Method:
-    if slug not in METHODS:
-        raise validate.DomainError(f"method = {slug!r} is invalid: must be 'auto' or one of {sorted(METHODS)}")
-    return METHODS[slug]
+def _method(name: str) -> Method:
+    if name not in METHODS:
+        raise validate.DomainError(f"method = {name!r} is invalid: must be 'auto' or one of {sorted(METHODS)}")
+    return METHODS[name]
 
 
-def _candidates(rz: Randomizer, n: int):
-    for slug in AUTO_ORDER:
-        m = METHODS[slug]
-        if m.kind not in (Kind.UPPER, Kind.EXACT) or not m.applies(rz, n):
+def _candidates(subject: Shuffled):
+    for name in AUTO_ORDER:
+        m = METHODS[name]
+        if m.kind not in (Kind.UPPER, Kind.EXACT) or not m.applies(subject):
             continue
-        if m.status(rz) is Status.PROVEN:
+        if m.status(subject) is Status.PROVEN:
             yield m
 
 
@@ -417,12 +431,12 @@ def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: flo
     (an exact value when n is small enough to enumerate). It starts no computation estimated to
     take more than :data:`BUDGET_SECONDS`; the result's note names what it skipped and why.
     """
-    nn = validate.integer("n", n, low=1)
+    subject = Shuffled(randomizer, n)
     d = validate.delta("delta", delta)
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     if method != "auto":
-        return _method(method).epsilon(randomizer, nn, d, rtol)
-    return _tightest(randomizer, nn, "epsilon", lambda m: m.epsilon(randomizer, nn, d, rtol), lambda res: res.upper)
+        return _method(method).compute(subject, "epsilon", d, rtol=rtol)
+    return _tightest(subject, "epsilon", lambda m: m.compute(subject, "epsilon", d, rtol=rtol), lambda res: res.upper)
 
 
 def _skip_reason(cost: float) -> str:
@@ -430,15 +444,15 @@ def _skip_reason(cost: float) -> str:
     return f"skipped for cost: {shown} > budget {BUDGET_SECONDS:g} s (name the method to run it)"
 
 
-def _tightest(randomizer: Randomizer, nn: int, quantity: str, compute, key) -> Result:
+def _tightest(subject: Shuffled, quantity: str, compute, key) -> Result:
     """The exact value if a method gives one, else the result with the smallest ``key`` among
     the proven upper bounds that apply and fit the time budget."""
     best = None
     skipped = []
-    for m in _candidates(randomizer, nn):
-        cost = m.cost(randomizer, nn, quantity)
+    for m in _candidates(subject):
+        cost = m.cost(subject, quantity)
         if cost > BUDGET_SECONDS:
-            skipped.append(f"{m.slug} ({_skip_reason(cost)})")
+            skipped.append(f"{m.name} ({_skip_reason(cost)})")
             continue
         try:
             res = compute(m)
@@ -450,7 +464,7 @@ def _tightest(randomizer: Randomizer, nn: int, quantity: str, compute, key) -> R
         if best is None or key(res) < key(best):
             best = res
     if best is None:
-        raise NotApplicable(f"no proven upper bound applies to {randomizer.name} at n = {nn}"
+        raise NotApplicable(f"no proven upper bound applies to {subject.randomizer.name} at n = {subject.n}"
                             + (f"; {'; '.join(skipped)}" if skipped else ""))
     if skipped:
         best = dataclasses.replace(best, note=_join(best.note, "auto skipped " + "; ".join(skipped)))
@@ -459,22 +473,22 @@ def _tightest(randomizer: Randomizer, nn: int, quantity: str, compute, key) -> R
 
 def delta(randomizer: Randomizer, n, epsilon, method: str = "auto", *, rtol: float = 1e-6) -> Result:
     """delta(epsilon) of n shuffled users of ``randomizer``; see :func:`epsilon`."""
-    nn = validate.integer("n", n, low=1)
+    subject = Shuffled(randomizer, n)
     e = validate.real("epsilon", epsilon, low=0.0)
     if method != "auto":
-        return _method(method).delta(randomizer, nn, e, rtol)
+        return _method(method).compute(subject, "delta", e, rtol=rtol)
     # compared in log space: bounds below the float range still order correctly
-    return _tightest(randomizer, nn, "delta", lambda m: m.delta(randomizer, nn, e, rtol), lambda res: res.log_upper)
+    return _tightest(subject, "delta", lambda m: m.compute(subject, "delta", e, rtol=rtol), lambda res: res.log_upper)
 
 
 def compare(randomizer: Randomizer, n, *, delta=None, epsilon=None, methods=None,
             rtol: float = 1e-3) -> list[Result | Inapplicable]:
     """Run every method (or those named): a :class:`Result` per method that applies, an
-    :class:`Inapplicable` with the failed condition for the others. Never raises for a method
-    that does not apply. Without ``methods``, a method estimated to take more than
-    :data:`BUDGET_SECONDS` is not started: its row is :class:`Inapplicable`, the reason giving the
-    estimate; a method named in ``methods`` always runs."""
-    nn = validate.integer("n", n, low=1)
+    :class:`Inapplicable` with the failed condition for the others (:meth:`Method.run`). Never
+    raises for a method that does not apply. Without ``methods``, a method estimated to take more
+    than :data:`BUDGET_SECONDS` is not started: its row is :class:`Inapplicable`, the reason
+    giving the estimate; a method named in ``methods`` always runs."""
+    subject = Shuffled(randomizer, n)
     if (delta is None) == (epsilon is None):
         raise validate.DomainError("give exactly one of delta and epsilon")
     if delta is not None:
@@ -483,25 +497,19 @@ def compare(randomizer: Randomizer, n, *, delta=None, epsilon=None, methods=None
         validate.real("epsilon", epsilon, low=0.0)
     validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
     named = methods is not None
+    names = METHODS.names(methods) if named else list(METHODS)
     quantity = "epsilon" if delta is not None else "delta"
     out: list[Result | Inapplicable] = []
-    for m in [_method(slug) for slug in (methods or METHODS)]:
+    for m in [METHODS[name] for name in names]:
         if not named:
-            cost = m.cost(randomizer, nn, quantity)
+            cost = m.cost(subject, quantity)
             if cost > BUDGET_SECONDS:
-                out.append(Inapplicable(m.slug, m.kind, m.status(randomizer), m.source, _skip_reason(cost),
-                                        params={"n": nn, "estimated_seconds": cost}))
+                out.append(m.inapplicable(subject, _skip_reason(cost), estimated_seconds=cost))
                 continue
-        try:
-            if delta is not None:
-                out.append(m.epsilon(randomizer, nn, delta, rtol))
-            else:
-                out.append(m.delta(randomizer, nn, epsilon))
-        except (ConditionError, NotApplicable) as exc:
-            reason = str(exc)
-            if reason.startswith(m.slug + ": "):
-                reason = reason[len(m.slug) + 2:]
-            out.append(Inapplicable(m.slug, m.kind, m.status(randomizer), m.source, reason, params={"n": nn}))
+        if quantity == "epsilon":
+            out.append(m.run(subject, "epsilon", delta, rtol=rtol))
+        else:
+            out.append(m.run(subject, "delta", epsilon))
     return out
 
 

@@ -134,7 +134,7 @@ def _rdp_accuracy(slug: str):
 for _slug, _m in shuffle_rdp.RDP_METHODS.items():
     if _m.kind is Kind.APPROXIMATION:
         continue
-    register_check(f"shuffle-rdp/{_slug}", kind=_m.kind, status=_m.status, cases=_rdp_cases(_m.kind),
+    register_check(f"shuffle-rdp/{_slug}", kind=_m.kind, status=_m.status(), cases=_rdp_cases(_m.kind),
                    bound=_rdp_bound(_slug), oracle=rdp_oracle, source=_m.source,
                    oracle_name="Renyi divergence of shuffled binary RR: every dataset pair (small n), one pair "
                                "(moderate and large n)",
@@ -256,7 +256,7 @@ for _slug, _m in shuffle_rdp.RDP_METHODS.items():
     if _m.kind is not Kind.UPPER:
         continue
     # the RDP values converted are upper ends of the curves (bucket width 1e-3 for the numerical ones)
-    _register_conversion(f"shuffle-rdp-to-dp/{_slug}", kind=Kind.UPPER, status=_m.status, cases=_shuffle_dp_cases,
+    _register_conversion(f"shuffle-rdp-to-dp/{_slug}", kind=Kind.UPPER, status=_m.status(), cases=_shuffle_dp_cases,
                          bound=_shuffle_dp_bound(_slug), oracle=_shuffle_dp_oracle,
                          source=_m.source + "; converted by Lemma 2.1 at the best order",
                          oracle_name="exact epsilon of one dataset pair of shuffled binary RR (a lower end)",

@@ -129,3 +129,32 @@ def test_rational_zero_check_can_fail():
 
     strong, weak = RandomizedResponse(1.0).tradeoff(), RandomizedResponse(0.5).tradeoff()
     assert pl_delta_is_zero(strong, weak) and not pl_delta_is_zero(weak, strong)
+
+
+# ----------------------------------------------------------------------------- the one contract
+from tests.contract import NotionContract  # noqa: E402
+from tests.oracles import tradeoff as oracle  # noqa: E402
+from dptheory.comparison.methods import Pair  # noqa: E402
+
+
+class TestComparisonContract(NotionContract):
+    """The contract of every notion (tests/contract.py) for the comparison methods: Delta against
+    the oracle's closed form between Gaussians (Definition 1, tests/oracles/tradeoff.py) and its
+    certified chord bracket for Gaussian against Laplace."""
+
+    notion = "comparison"
+
+    def subjects(self):
+        return [Pair("gaussian(mu=1)", "gaussian(mu=2)"), Pair("gaussian(mu=1.5)", "gaussian(mu=0.5)"),
+                Pair("gaussian(mu=1)", "laplace(eps=1)")]
+
+    def points(self, subject, quantity):
+        return [None]
+
+    def oracle(self, subject, quantity, at):
+        a, b = subject.first, subject.second
+        if a.family == b.family == "gaussian" and a.steps == b.steps == 1:
+            return oracle.gaussian_delta_divergence(a.params["mu"], b.params["mu"])
+        grid = oracle.unit_grid(400)
+        return oracle.delta_divergence_bracket(lambda x: oracle.gaussian_tradeoff_interval(1, x),
+                                               lambda x: oracle.laplace_tradeoff_interval(1, x), grid)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from dptheory.results import Kind, Status
+from dptheory.shuffle.subject import Shuffled
 from dptheory.shuffle import METHODS, randomizers as R
 from dptheory.shuffle.methods import NotApplicable
 from dptheory.validate import ConditionError
@@ -26,7 +27,7 @@ def check_methods(rz, n: int, e: float, worst: float, err: float, context=()) ->
     datasets, known to within ``err``) on its side; returns how many methods were checked."""
     checked = 0
     for slug, m in METHODS.items():
-        if m.log_delta is None or slug == "exact" or not m.applies(rz, n):
+        if m.log_delta is None or slug == "exact" or not m.applies(Shuffled(rz, n)):
             continue
         try:
             res = m.delta(rz, n, e)

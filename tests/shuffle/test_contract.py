@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from mpmath import mpf
 
 from dptheory.results import Inapplicable, Kind, NotApplicable, Result, Status
+from dptheory.shuffle.subject import Shuffled
 from dptheory.shuffle import METHODS, compare, randomizers as R
 from dptheory.shuffle.randomizers import REGISTRY
 from tests.oracles.exact_shuffle import (ShuffleOracle, closed_form_binary_rr_n2, grr_pmfs, matrix_pmfs,
@@ -164,9 +165,9 @@ def run(method, case: Case, n: int, failures: Failures, *, epsilon=None, delta=N
     """The method's Result, or None when it says it does not apply; every contract on the
     Result's shape is checked here, and any exception but NotApplicable is a failure."""
     rz = case.rz
-    where = f"{method.slug} on {case!r}, n={n}, " + (f"epsilon={epsilon!r}" if delta is None else f"delta={delta!r}")
-    applies = method.applies(rz, n)
-    reason = method.why_not(rz, n)
+    where = f"{method.name} on {case!r}, n={n}, " + (f"epsilon={epsilon!r}" if delta is None else f"delta={delta!r}")
+    applies = method.applies(Shuffled(rz, n))
+    reason = method.why_not(Shuffled(rz, n))
     failures.check(applies == (reason is None), where, "applies() disagrees with why_not():", applies, reason)
     try:
         res = method.delta(rz, n, epsilon) if delta is None else method.epsilon(rz, n, delta)
@@ -191,7 +192,7 @@ def check_shape(res, method, rz, failures, where, quantity):
     failures.check(res.quantity == quantity, where, "quantity", res.quantity)
     failures.check(res.kind is method.kind, where, "kind", res.kind, "!=", method.kind)
     failures.check(res.status is method.status(rz), where, "status", res.status, "!=", method.status(rz))
-    failures.check(res.method == method.slug, where, "method", res.method)
+    failures.check(res.method == method.name, where, "method", res.method)
     failures.check(lo >= 0, where, "negative lower end", lo)
     if quantity == "delta":
         failures.check(lo <= 1, where, "delta lower end above 1", lo)
@@ -204,7 +205,7 @@ def check_shape(res, method, rz, failures, where, quantity):
             failures.check(lhi == -math.inf or hi > 0, where, "upper rounded to 0 though log_upper =", lhi)
     d = res.as_dict()
     failures.check(RESULT_KEYS <= set(d), where, "as_dict lacks", RESULT_KEYS - set(d))
-    failures.check(d.get("applicable") is True and d.get("kind") == str(method.kind) and d.get("method") == method.slug,
+    failures.check(d.get("applicable") is True and d.get("kind") == str(method.kind) and d.get("method") == method.name,
                    where, "as_dict fields", d)
     try:
         json.dumps(d)
@@ -228,7 +229,7 @@ def delta_against_exact(case: Case, n: int, e: float, failures: Failures):
     lo, hi = case.oracle(n).delta(e)
     for method in METHODS.values():
         res = run(method, case, n, failures, epsilon=e)
-        where = f"{method.slug} on {case!r}, n={n}, epsilon={e!r}"
+        where = f"{method.name} on {case!r}, n={n}, epsilon={e!r}"
         check_against_exact(res, method, failures, where, lambda x: mpf(x) < lo, lambda x: mpf(x) > hi,
                             mpmath.nstr(lo, 17))
 
@@ -237,7 +238,7 @@ def epsilon_against_exact(case: Case, n: int, d: float, failures: Failures):
     oracle = case.oracle(n)
     for method in METHODS.values():
         res = run(method, case, n, failures, delta=d)
-        where = f"{method.slug} on {case!r}, n={n}, delta={d!r}"
+        where = f"{method.name} on {case!r}, n={n}, delta={d!r}"
         if res is None:
             continue
         # upper >= exact epsilon(d) unless delta(upper) > d for sure; lower <= it unless delta(lower) < d
@@ -294,7 +295,7 @@ def test_oracle_one_user_is_the_randomizers_own_divergence():
 def test_every_method_and_randomizer_is_covered():
     assert METHODS and REGISTRY
     for slug, m in METHODS.items():
-        assert m.slug == slug and isinstance(m.kind, Kind) and m.source
+        assert m.name == slug and isinstance(m.kind, Kind) and m.source
     # every registry entry can be built from eps0 and small parameters
     small = {"d": 3, "k": 1, "l": 2}
     for kind, (factory, names) in REGISTRY.items():
@@ -371,7 +372,7 @@ def _near_eps0(kind, params, n, eps0, rs, failures):
             for method in METHODS.values():
                 res = run(method, case, n, failures, epsilon=e)
                 if kind == "general" and res is not None and method.kind is Kind.UPPER and res.status is Status.PROVEN:
-                    failures.check(mpf(res.upper) >= lo, method.slug, case, n, e, "upper", res.upper,
+                    failures.check(mpf(res.upper) >= lo, method.name, case, n, e, "upper", res.upper,
                                    "below binary-rr's exact", mpmath.nstr(lo, 17))
         return
     case = registry_case(kind, eps0, **params)
@@ -469,7 +470,7 @@ def test_general_class_dominates_its_members(data):
     for method in METHODS.values():
         res = run(method, general, n, failures, epsilon=e)
         if res is not None and method.kind is Kind.UPPER and res.status is Status.PROVEN:
-            failures.check(mpf(res.upper) >= exact, f"{method.slug} on general(eps0={eps0!r}), n={n}, epsilon={e!r}:",
+            failures.check(mpf(res.upper) >= exact, f"{method.name} on general(eps0={eps0!r}), n={n}, epsilon={e!r}:",
                            f"upper {res.upper!r} below the exact delta of a member {mpmath.nstr(exact, 17)}")
     failures.assert_none()
 
@@ -497,7 +498,7 @@ def test_laplace_bounds_dominate_a_post_processing():
         for method in METHODS.values():
             res = run(method, case, n, failures, epsilon=e)
             if res is not None and method.kind is Kind.UPPER and res.status is Status.PROVEN:
-                failures.check(mpf(res.upper) >= exact, method.slug, n, e, res.upper, "<", exact)
+                failures.check(mpf(res.upper) >= exact, method.name, n, e, res.upper, "<", exact)
     failures.assert_none()
 
 
@@ -515,7 +516,7 @@ def _monotone(method, lo_res, hi_res, failures, what):
     may not be below ``lo_res``'s lower end."""
     if lo_res is None or hi_res is None:
         return
-    failures.check(hi_res.upper >= lo_res.lower, method.slug, what,
+    failures.check(hi_res.upper >= lo_res.lower, method.name, what,
                    f"[{hi_res.lower!r}, {hi_res.upper!r}] should be >= [{lo_res.lower!r}, {lo_res.upper!r}]")
 
 
@@ -529,7 +530,7 @@ def test_monotone_in_epsilon_and_delta(data):
     d1, d2 = sorted(data.draw(st.lists(log_uniform(1e-300, 0.5), min_size=2, max_size=2), label="deltas"))
     failures = Failures()
     for method in METHODS.values():
-        if method.slug == "exact" and n > 5:
+        if method.name == "exact" and n > 5:
             continue
         r1, r2 = run(method, case, n, failures, epsilon=e1), run(method, case, n, failures, epsilon=e2)
         _monotone(method, r2, r1, failures, f"{case!r} n={n}: delta({e1!r}) vs delta({e2!r})")
@@ -551,7 +552,7 @@ def test_monotone_in_eps0(data):
     d = data.draw(log_uniform(1e-300, 0.5), label="delta")
     failures = Failures()
     for method in METHODS.values():
-        if method.slug == "exact" and n > 5:
+        if method.name == "exact" and n > 5:
             continue
         _monotone(method, run(method, small, n, failures, epsilon=e), run(method, big, n, failures, epsilon=e),
                   failures, f"{kind} n={n} epsilon={e!r}: eps0 {a!r} vs {b!r}")
@@ -603,7 +604,7 @@ def test_outside_the_domain_is_not_applicable(data):
     e = data.draw(st.one_of(st.floats(0.0, 60.0), st.just(0.0)), label="epsilon")
     failures = Failures()
     for method in METHODS.values():
-        if method.slug == "exact" and n > 5:
+        if method.name == "exact" and n > 5:
             continue
         run(method, case, n, failures, delta=d)
         run(method, case, n, failures, epsilon=e)
@@ -656,10 +657,56 @@ def test_slow_sweep_of_issue_9_is_not_applicable_or_well_formed(n, eps0):
     for kind, (factory, names) in REGISTRY.items():
         case = Case(factory(eps0, *[small[x] for x in names[1:]]))
         for method in METHODS.values():
-            if method.slug == "exact" and n > 5:
+            if method.name == "exact" and n > 5:
                 continue
             for d in (1e-300, 1e-3, 0.5):
                 run(method, case, n, failures, delta=d)
             for e in (0.0, eps0 * (1 - 1e-9)):
                 run(method, case, n, failures, epsilon=e)
     failures.assert_none()
+
+
+# ----------------------------------------------------------------------------- the one contract
+from tests.contract import NotionContract  # noqa: E402
+from tests.oracles.exact_shuffle import pmfs_of  # noqa: E402
+from dptheory.shuffle.subject import Shuffled  # noqa: E402
+
+
+class TestShuffleContract(NotionContract):
+    """The contract of every notion (tests/contract.py) for the shuffle (epsilon, delta) methods:
+    the exact profile of the shuffled output by enumeration (tests/oracles/exact_shuffle.py) for
+    binary randomized response and GRR; for the general eps0-LDP class, binary randomized
+    response's exact value is a lower end of the class's (it is a member)."""
+
+    notion = "shuffle"
+    _SMALL = [("binary-rr", 1.0, 5, {}), ("grr", 1.0, 4, {"d": 3}), ("general", 1.0, 5, {}), ("binary-rr", 2.0, 6, {})]
+
+    def subjects(self):
+        small = [Shuffled(R.general_ldp(e0) if kind == "general" else
+                          R.grr(e0, params["d"]) if kind == "grr" else R.binary_rr(e0), n)
+                 for kind, e0, n, params in self._SMALL]
+        # beyond the oracle's reach, where the closed forms' conditions hold
+        return small + [Shuffled(R.general_ldp(0.4), 10**5)]
+
+    def outside(self):
+        return [Shuffled(R.binary_rr(1.0), 1), Shuffled(R.laplace(1.0), 3)]
+
+    def points(self, subject, quantity):
+        return {"delta": [0.05, 0.3, 0.9], "epsilon": [1e-6, 1e-3, 0.05]}[quantity]
+
+    def options(self, method, quantity):
+        return {"rtol": 1e-6}
+
+    def oracle(self, subject, quantity, at):
+        if subject.n > 6:
+            return None
+        rz = subject.randomizer
+        kind = "binary-rr" if rz.name in ("general", "binary-rr") else "grr"
+        oracle = ShuffleOracle(pmfs_of(kind, rz.eps0, d=3) if kind == "grr" else pmfs_of(kind, rz.eps0), subject.n)
+        if quantity == "delta":
+            lo, hi = oracle.delta(at)
+        else:
+            from tests.shuffle.rdp.test_contract import epsilon_enclosure
+
+            lo, hi = epsilon_enclosure(oracle, at)
+        return lo, (mpf("inf") if rz.name == "general" else hi)

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from dptheory import shuffle
+from dptheory.shuffle.subject import Shuffled
 from dptheory.cli import main
 from dptheory.results import Inapplicable, Kind, Result, Status
 from dptheory.shuffle import methods
@@ -210,7 +211,7 @@ def test_auto_skips_what_it_cannot_finish_and_says_so():
     to 19448 histograms (estimated above the budget): auto skips it, names it in the note, and
     returns a proven upper bound; delta(epsilon) needs one evaluation and stays exact."""
     rz = R.grr(1.0, 8)
-    assert shuffle.METHODS["exact"].cost(rz, 10, "epsilon") > methods.BUDGET_SECONDS
+    assert shuffle.METHODS["exact"].cost(Shuffled(rz, 10), "epsilon") > methods.BUDGET_SECONDS
     res = shuffle.epsilon(rz, 10, 1e-3)
     assert res.method != "exact" and res.status is Status.PROVEN and res.kind is Kind.UPPER
     assert "skipped" in res.note and "exact" in res.note and "estimated" in res.note
@@ -252,7 +253,7 @@ def test_every_method_has_its_status_set_once():
         values = {"eps0": 1.0, "d": 4, "k": 2, "l": 3}
         rz = factory(*[values[p] for p in params])
         for m in shuffle.METHODS.values():
-            assert isinstance(m.status(rz), Status), (name, m.slug)
+            assert isinstance(m.status(rz), Status), (name, m.name)
 
 
 def test_unbounded_likelihood_ratio_gives_an_unbounded_epsilon_not_an_exception():

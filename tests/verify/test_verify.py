@@ -211,18 +211,21 @@ def test_clones_one_percent_low_in_the_library_fails_the_run(monkeypatch, capsys
 
 def test_status_is_the_one_users_see():
     """girgis-corollary-3.2 was "proven" in `dptheory rdp` and `report` (where it is checked to
-    dominate Theorem 3.1) and "unproven" in verify (the formula's general status). verify now
-    checks each bound under the status its own result carries."""
+    dominate Theorem 3.1) and "unproven" in `dptheory formula`. One status everywhere now: the
+    formula's, in the catalogue, the RDP table, its results and verify."""
+    from dptheory import catalogue
     from dptheory.results import Curve
     from dptheory.shuffle import rdp as shuffle_rdp
 
+    formula_status = str(catalogue.get("girgis-corollary-3.2").status)
+    assert formula_status == "unproven" and str(shuffle_rdp.RDP_METHODS["girgis-corollary-3.2"].status()) == formula_status
     report = verify.run(quick=True, names=["shuffle-rdp/girgis-corollary-3.2", "shuffle-rdp-to-dp/girgis-corollary-3.2"])
     for row in report.rows:
-        assert row.cases > 0 and row.status == "proven"
+        assert row.cases > 0 and row.status == formula_status
     for case in verify.CHECKS["shuffle-rdp/girgis-corollary-3.2"].grid(True):
         curve = shuffle_rdp.rdp_curve("girgis-corollary-3.2", case["eps0"], case["n"], case["orders"])
         if isinstance(curve, Curve):  # an Inapplicable (condition failing) is not checked
-            assert str(curve.status) == "proven"
+            assert str(curve.status) == formula_status
     assert runner.shown_status(shuffle_rdp.rdp_curve("girgis-corollary-3.2", 1e-6, 145, [2.0])) == "unproven"
 
 

@@ -26,13 +26,14 @@ _WHERE = {
     "shuffled_sgd_epsilon": "accountant",
     **dict.fromkeys(("clone_pair_rdp", "clone_pair_tradeoff", "theorem_1_printed_law_rdp"), "clone_pairs"),
     **dict.fromkeys(("fmt_kov_epsilon", "rdp_route_epsilon"), "composed"),
-    **dict.fromkeys(("epsilon", "epsilons"), "conversion"),
+    "epsilon_of": "conversion",
     "exact_rdp": "enumeration",
     **dict.fromkeys(("CHEN_GDP", "CHEN_GDP_REFINED", "CHEN_RDP", "COROLLARY_3_2", "COROLLARY_3_5", "ERLINGSSON_RDP",
                      "NBAR", "UPPER_1", "UPPER_2", "UPPER_2_PRINTED", "lam_int"), "formulas"),
     **dict.fromkeys(("corollary_3_2", "erlingsson", "nbar", "upper_1", "upper_1_mixture", "upper_2"), "girgis"),
     **dict.fromkeys(("binomial_central_moments", "lower_bound", "lower_bound_moments", "rr_pair"), "lower"),
-    **dict.fromkeys(("RDP_METHODS", "RdpMethod", "compose", "rdp_curve", "rdp_curves"), "methods"),
+    **dict.fromkeys(("RDP_METHODS", "RdpMethod", "compose", "epsilon", "epsilons", "rdp_curve", "rdp_curves"),
+                    "methods"),
     "interpolate": "orders",
 }
 

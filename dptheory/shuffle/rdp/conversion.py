@@ -1,25 +1,22 @@
 """(epsilon, delta) of the shuffle model through its Renyi DP: each method's RDP curve, composed
 T times, converted by Lemma 2.1 of Girgis et al. (implemented in :mod:`dptheory.rdp`) at the
-best order, found by a search over orders
-(:func:`dptheory.rdp.epsilon_from_rdp_search`) or over the orders given
-(:func:`dptheory.rdp.epsilon_from_rdp`).
+best order, found by a search over orders (:func:`dptheory.rdp.epsilon_from_rdp_search`) or over
+the orders given (:func:`dptheory.rdp.epsilon_from_rdp`).
 
 Where the results live: the RDP curves of each method are in :mod:`dptheory.shuffle.rdp.methods`
 (Girgis et al. 2021, Theorems 3.1 and 3.3 and Corollary 3.2 in :mod:`.girgis` and :mod:`.formulas`,
-Theorem 3.4 in :mod:`.lower`; Chen, Cao, Ge 2024
-in :mod:`.clone_pairs`), their composition (Mironov 2017, Proposition 1) and the conversion to
-(epsilon, delta) (Girgis et al. 2021, Lemma 2.1 = Balle et al. 2020, Theorem 21; Mironov 2017,
-Proposition 3) in :mod:`dptheory.rdp`. This module only chooses the orders and labels the
-results."""
+Theorem 3.4 in :mod:`.lower`; Chen, Cao, Ge 2024 in :mod:`.clone_pairs`), their composition
+(Mironov 2017, Proposition 1) and the conversion to (epsilon, delta) (Girgis et al. 2021,
+Lemma 2.1 = Balle et al. 2020, Theorem 21; Mironov 2017, Proposition 3) in :mod:`dptheory.rdp`.
+This module only chooses the orders and labels the results."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ... import rdp as rdp_module, validate
-from ...results import Curve, Inapplicable, Kind, Result, Status
+from ...results import Curve, Kind, NotApplicable, Result, Status
 from .formulas import CHEN_GDP_REFINED
-from .methods import RDP_METHODS, method, rdp_curve
 
 #: the largest order the search tries
 SEARCH_HIGH = 1e4
@@ -39,44 +36,45 @@ def curve_values(curve: Curve) -> np.ndarray:
     return curve.lower if curve.kind is Kind.LOWER else curve.upper
 
 
-def epsilon(slug: str, eps0_value, n_value, delta, *, compositions=1, orders=None, rtol: float = 1e-3,
-            around: float | None = None) -> Result | Inapplicable:
-    """epsilon(delta) of one method's RDP curve composed T times, at the best order (``params``
-    has it). Without ``orders`` the order is searched up to :data:`SEARCH_HIGH` (starting near
-    ``around``, or near :func:`search_guess`). A lower bound on RDP converts to no bound on
-    epsilon: its row is an approximation (status ``not a bound``)."""
-    m = method(slug)
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    nn = validate.integer("n", n_value, low=2)
+def epsilon_of(method, subject, delta, *, compositions=1, orders=None, rtol: float = 1e-3,
+               around: float | None = None) -> Result:
+    """epsilon(delta) of one RDP method's curve (``method``: a
+    :class:`~dptheory.shuffle.rdp.methods.RdpMethod`) for ``subject``, composed T times, at the
+    best order (``params`` has it). Without ``orders`` the order is searched up to
+    :data:`SEARCH_HIGH` (starting near ``around``, or near :func:`search_guess`). A lower bound on
+    RDP converts to no bound on epsilon: its result is an approximation (status ``not a bound``).
+    Raises :class:`~dptheory.results.NotApplicable` where the curve does not apply."""
+    e0, nn = subject.randomizer.eps0, subject.n
     T = validate.integer("compositions", compositions, low=1)
     d = validate.delta("delta", delta)
     first: list = []
 
     def curve(o):
-        c = rdp_curve(slug, e0, nn, o, rtol=rtol, compositions=T)
-        if not first or (isinstance(first[0], Inapplicable) and isinstance(c, Curve)):
-            first[:] = [c]
-        if isinstance(c, Inapplicable):
+        try:
+            c = method.rdp(subject, o, rtol=rtol, compositions=T)
+        except NotApplicable:
             return np.array([]), np.array([])
+        if not first:
+            first.append(c)
         return c.grid, curve_values(c)
 
-    try:
-        if orders is not None:
-            o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-            kept, values = curve(o)
-            if not kept.size:
-                raise validate.DomainError("no order")
-            found = rdp_module.epsilon_from_rdp(kept, values, d)
-            top = float(kept.max())
-        else:
-            guess = around if around is not None else search_guess(e0, nn, d, T)
-            found = rdp_module.epsilon_from_rdp_search(curve, d, integer=m.integer_orders, around=guess,
+    if orders is not None:
+        o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+        kept, values = curve(o)
+        if not kept.size:
+            method.rdp(subject, o, rtol=rtol)  # raises NotApplicable with the reason
+            raise NotApplicable(f"{method.name}: no order of {list(o)} is one it accepts")
+        found = rdp_module.epsilon_from_rdp(kept, values, d)
+        top = float(kept.max())
+    else:
+        guess = around if around is not None else search_guess(e0, nn, d, T)
+        try:
+            found = rdp_module.epsilon_from_rdp_search(curve, d, integer=method.integer_orders, around=guess,
                                                        high=SEARCH_HIGH)
-            top = SEARCH_HIGH
-    except validate.DomainError as exc:
-        base = first[0] if first else rdp_curve(slug, e0, nn, [2.0], rtol=rtol)
-        reason = base.reason if isinstance(base, Inapplicable) else str(exc)
-        return Inapplicable(slug, m.kind, m.status, m.source, reason, params={"eps0": e0, "n": nn, "delta": d})
+        except validate.DomainError as exc:
+            method.rdp(subject, [2.0], rtol=rtol)  # raises NotApplicable with the reason, if any
+            raise NotApplicable(f"{method.name}: {exc}") from None
+        top = SEARCH_HIGH
     best = found.params["order"]
     base = first[0]
     kind, status, note = base.kind, base.status, base.note
@@ -85,21 +83,6 @@ def epsilon(slug: str, eps0_value, n_value, delta, *, compositions=1, orders=Non
     if best >= top:
         note = (note + "; " if note else "") + (f"the optimum is at the largest order tried ({best:g}): "
                                                 "higher --orders may give a smaller epsilon")
-    return Result("epsilon", found.lower, found.upper, kind, status, slug,
+    return Result("epsilon", found.lower, found.upper, kind, status, method.name,
                   base.source + "; converted by Lemma 2.1 of Girgis et al.", note,
                   params={"eps0": e0, "n": nn, "compositions": T, "delta": d, "order": float(best)})
-
-
-def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders=None,
-             rtol: float = 1e-3) -> list[Result | Inapplicable]:
-    """:func:`epsilon` of every method named in ``methods`` (default: all), the order search
-    started once, near the refined Gaussian limit's best order."""
-    slugs = list(methods or RDP_METHODS)
-    for slug in slugs:
-        method(slug)
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    nn = validate.integer("n", n_value, low=2)
-    T = validate.integer("compositions", compositions, low=1)
-    d = validate.delta("delta", delta)
-    guess = search_guess(e0, nn, d, T) if orders is None else None
-    return [epsilon(slug, e0, nn, d, compositions=T, orders=orders, rtol=rtol, around=guess) for slug in slugs]

@@ -153,21 +153,20 @@ def upper_2(eps0_value, n_value, orders) -> np.ndarray:
 
 
 def corollary_3_2(eps0_value, n_value, orders) -> Curve:
-    """Corollary 3.2 as a :class:`Curve` with its status at these parameters: the printed
-    condition lam^4 e^{5 eps0} < n/9 must hold (else ConditionError), and the value is certified
-    as a bound (status ``proven``) only where it is at least Theorem 3.1 (the Appendix A proof
-    needs "n sufficiently large" and fails for tiny eps0, docs/errata.md#girgis2021-corollary-3-2); else the
-    formula's status, ``unproven``."""
+    """Corollary 3.2 as a :class:`Curve`: the printed condition lam^4 e^{5 eps0} < n/9 must hold
+    (else ConditionError). Its status is the formula's, ``unproven`` (the Appendix A proof needs
+    "n sufficiently large" and fails for tiny eps0, docs/errata.md#girgis2021-corollary-3-2); the
+    note says whether it is at least Theorem 3.1 at these parameters, where it is a valid upper
+    bound (and never the tightest one)."""
     e0, nn, o = check(eps0_value, n_value, orders, integer=True)
     fn = COROLLARY_3_2.numpy()
     values = rounding.up(np.atleast_1d(fn(e0, nn, o)), rel_err=rounding.CLOSED_FORM_RTOL)
     ub1 = upper_1(e0, nn, o)
     dominates = bool(np.all(values >= ub1))
-    status = Status.PROVEN if dominates else COROLLARY_3_2.status
-    note = ("checked to dominate Theorem 3.1 at these parameters" if dominates else
-            "below Theorem 3.1 here: the Appendix A proof needs n 'sufficiently large' "
+    note = ("at least Theorem 3.1 at these parameters: a valid upper bound here, looser than Theorem 3.1"
+            if dominates else "below Theorem 3.1 here, where the Appendix A proof needs n 'sufficiently large' "
             "(docs/errata.md#girgis2021-corollary-3-2)")
-    return Curve("rdp", "order", o, values, values, Kind.UPPER, status, "girgis-corollary-3.2",
+    return Curve("rdp", "order", o, values, values, Kind.UPPER, COROLLARY_3_2.status, "girgis-corollary-3.2",
                  COROLLARY_3_2.source, note, params={"eps0": e0, "n": nn})
 
 

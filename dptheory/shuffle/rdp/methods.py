@@ -1,47 +1,133 @@
-"""Every method for the Renyi DP curve of the shuffle model, by name: each gives a certified
+"""Every method for the Renyi DP curve of the shuffle model, by name, on the one protocol of
+:mod:`dptheory.protocol` (notion ``"shuffle-rdp"``, subject
+:class:`~dptheory.shuffle.subject.Shuffled`): each gives a certified
 :class:`~dptheory.results.Curve` (axis ``order``, quantity ``rdp``) with its kind, status and
-source, or an :class:`~dptheory.results.Inapplicable` record with the condition that failed."""
+source, and epsilon at a delta through the one RDP -> (epsilon, delta) route at the best order
+(:mod:`.conversion`), or an :class:`~dptheory.results.Inapplicable` record with the condition
+that failed.
+
+The upper bounds hold for every single-message eps0-LDP randomizer; the lower bounds and the
+exact values are those of shuffled binary randomized response, the worst case of Girgis et al.'s
+Theorem 3.4: a lower bound for the general eps0-LDP class (and the exact RDP of binary randomized
+response itself), not for another given randomizer.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
-from ... import rdp as rdp_module, rounding, validate
-from ...results import Curve, Inapplicable, Kind, Status
-from . import clone_pairs
+from ... import protocol, rdp as rdp_module, rounding, validate
+from ...results import Curve, Inapplicable, Kind, NotApplicable, Result, Status
+from ..randomizers import general_ldp
+from ..subject import Shuffled, randomizer_of
+from . import clone_pairs, conversion
 from .formulas import (CHEN_GDP_REFINED, CHEN_RDP, COROLLARY_3_2, ERLINGSSON_RDP, GIRGIS, UPPER_1, UPPER_2)
 from .girgis import corollary_3_2, erlingsson, upper_1, upper_1_mixture, upper_2
 from .lower import lower_bound
 from .orders import interpolate
 
 
-@dataclasses.dataclass(frozen=True)
-class RdpMethod:
-    """An RDP curve of the shuffle model: its kind, status and source (the one place they are
-    set), and ``curve(eps0, n, orders, rtol) -> (lower, upper, orders kept, note, status)``;
-    ``status`` there is None except where a check at these parameters changes it."""
+def _eps0_ldp(subject: Shuffled) -> str | None:
+    rz = subject.randomizer
+    if rz.eps0 is None or rz.blankets:
+        return "needs a single-message $\\epsilon_0$-LDP randomizer"
+    if subject.n < 2:
+        return "needs $n \\geq 2$ users"
+    return None
 
-    slug: str
+
+def _worst_case(subject: Shuffled) -> str | None:
+    """Binary randomized response's RDP bounds the general class from below, and is binary
+    randomized response's own: not a lower bound for another randomizer."""
+    reason = _eps0_ldp(subject)
+    if reason is None and subject.randomizer.name not in ("general", "binary-rr"):
+        return ("a lower bound for the general $\\epsilon_0$-LDP class (shuffled binary randomized response "
+                "attains it), not for a given randomizer")
+    return reason
+
+
+@dataclasses.dataclass(frozen=True)
+class RdpMethod(protocol.Method):
+    """An RDP curve of the shuffle model: its kind, status and source (the one place they are
+    set), ``curve(eps0, n, orders, rtol) -> (lower, upper, orders kept, note)``, and where it
+    applies (``why_not_fn(subject)``). It computes ``"rdp"`` at orders (a Curve) and
+    ``"epsilon"`` at a delta (Lemma 2.1 of Girgis et al. at the best order, :mod:`.conversion`)."""
+
+    notion: ClassVar[str] = "shuffle-rdp"
+    name: str
     kind: Kind
-    status: Status
+    fixed_status: Status
     source: str
     curve: Callable
     integer_orders: bool = False
+    why_not_fn: Callable[[Shuffled], str | None] = _eps0_ldp
+    status_note: str = ""
+    title: str = ""
+    quantities: tuple[str, ...] = ("rdp", "epsilon")
+
+    def why_not(self, subject: Shuffled) -> str | None:
+        return self.why_not_fn(subject)
+
+    def status_why(self, subject=None) -> tuple[Status, str]:
+        """The status is the bound's (the same for every eps0-LDP randomizer it applies to)."""
+        return self.fixed_status, self.status_note
+
+    def status(self, subject=None) -> Status:
+        """The bound's status (``subject`` may be omitted: it is the same for every subject)."""
+        return self.fixed_status
+
+    def kind_for(self, quantity: str) -> Kind:
+        """A lower bound on RDP converts to no bound on epsilon: the best epsilon an RDP route could
+        give, an approximation."""
+        if quantity == "epsilon" and self.kind is Kind.LOWER:
+            return Kind.APPROXIMATION
+        return self.kind
+
+    def compute(self, subject: Shuffled, quantity: str, at, *, rtol: float = 1e-3, compositions=1,
+                around: float | None = None, orders=None) -> Result | Curve:
+        """``"rdp"``: the curve at the orders ``at`` (composed ``compositions`` times);
+        ``"epsilon"``: epsilon at the delta ``at`` from that curve at the best order (searched, or
+        among ``orders``)."""
+        self.check_quantity(quantity)
+        reason = self.why_not(subject)
+        if reason:
+            raise NotApplicable(f"{self.name}: {reason}")
+        if quantity == "rdp":
+            return self.rdp(subject, at, rtol=rtol, compositions=compositions)
+        return conversion.epsilon_of(self, subject, at, compositions=compositions, orders=orders, rtol=rtol,
+                                     around=around)
+
+    def rdp(self, subject: Shuffled, orders, *, rtol: float = 1e-3, compositions=1) -> Curve:
+        """The RDP curve at the orders the method accepts of ``orders`` (integer-only methods keep
+        the integer ones), composed ``compositions`` times."""
+        e0 = validate.real("eps0", subject.randomizer.eps0, low=0.0, low_open=True)
+        nn = validate.integer("n", subject.n, low=2)
+        o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+        oo = o[o == np.floor(o)] if self.integer_orders else o
+        if not oo.size:
+            raise NotApplicable(f"{self.name}: this bound needs integer orders and none was given")
+        try:
+            lo, hi, kept, note = self.curve(e0, nn, oo, rtol)
+        except validate.DomainError as exc:
+            raise NotApplicable(f"{self.name}: {exc}") from None
+        status, why = self.status_why(subject)
+        curve = Curve("rdp", "order", kept, lo, hi, self.kind, status, self.name, self.source, note,
+                      params={"eps0": e0, "n": nn})
+        return compose(curve, compositions)
 
     def evaluate(self, eps0_value, n_value, orders, *, rtol: float = 1e-3) -> Curve:
-        lo, hi, kept, note, status = self.curve(eps0_value, n_value, orders, rtol)
-        return Curve("rdp", "order", kept, lo, hi, self.kind, status or self.status, self.slug, self.source, note,
-                     params={"eps0": eps0_value, "n": n_value})
+        """The curve for eps0-LDP randomizers (the general class): :meth:`rdp`."""
+        return self.rdp(Shuffled(general_ldp(eps0_value), n_value), orders, rtol=rtol)
 
 
 def _closed(fn, note=""):
     def curve(e0, nn, o, rtol):
         v = np.asarray(fn(e0, nn, o), dtype=float)
-        return v, v, o, note, None
+        return v, v, o, note
     return curve
 
 
@@ -49,7 +135,7 @@ def _interpolated(integer_fn, note=""):
     """Integer-order bound, extended to real orders by Remark 2 (convexity of (lam-1) D_lam)."""
     def curve(e0, nn, o, rtol):
         v = interpolate(lambda k: integer_fn(e0, nn, k), o)
-        return v, v, o, note, None
+        return v, v, o, note
     return curve
 
 
@@ -77,20 +163,20 @@ def _cor_3_2(e0, nn, o, rtol):
         while top > 2 and not COROLLARY_3_2.holds(e0, nn, top):
             top -= 1
         note += f"; the condition lambda^4 e^(5 eps0) < n/9 holds for orders up to {top} only"
-    return c.lower, c.upper, o[ok], note, c.status
+    return c.lower, c.upper, o[ok], note
 
 
 def _pair(stronger):
     def curve(e0, nn, o, rtol):
         c = clone_pairs.clone_pair_rdp(e0, nn, o, stronger=stronger, rtol=rtol)
-        return c.lower, c.upper, o, c.note, None
+        return c.lower, c.upper, o, c.note
     return curve
 
 
 def _lower(both):
     def curve(e0, nn, o, rtol):
         c = lower_bound(e0, nn, o, both_directions=both, rtol=rtol)
-        return c.lower, c.upper, o, c.note, None
+        return c.lower, c.upper, o, c.note
     return curve
 
 
@@ -101,36 +187,42 @@ def _chen(refined):
         else:
             v = CHEN_RDP.numpy()(e0, nn, o)
         v = np.atleast_1d(np.asarray(v, dtype=float))
-        return v, v, o, "a central-limit approximation, not a bound", None
+        return v, v, o, "a central-limit approximation, not a bound"
     return curve
 
 
-RDP_METHODS: dict[str, RdpMethod] = {m.slug: m for m in [
+#: every RDP method of the shuffle model, in the order of the tables (:class:`dptheory.protocol.Registry`)
+RDP_METHODS = protocol.Registry("shuffle-rdp", [
     RdpMethod("girgis-upper-1", Kind.UPPER, UPPER_1.status, UPPER_1.source + " (corrected; real orders by Remark 2)",
-              _interpolated(lambda e, nn, k: upper_1(e, nn, k))),
+              _interpolated(lambda e, nn, k: upper_1(e, nn, k)), title="Girgis et al., Theorem 3.1"),
     RdpMethod("girgis-upper-1-mixture", Kind.UPPER, Status.PROVEN,
               "dptheory: Girgis et al. (2021), Theorems 3.6 and 3.7 summed over the clone count "
               "(derived here: docs/errata.md#derived-girgis-mixture)",
-              _interpolated(lambda e, nn, k: upper_1_mixture(e, nn, k))),
-    RdpMethod("girgis-upper-2", Kind.UPPER, UPPER_2.status, UPPER_2.source + " (corrected)", _closed(upper_2)),
+              _interpolated(lambda e, nn, k: upper_1_mixture(e, nn, k)), title="Girgis et al., Theorems 3.6-3.7 mixed"),
+    RdpMethod("girgis-upper-2", Kind.UPPER, UPPER_2.status, UPPER_2.source + " (corrected)", _closed(upper_2),
+              title="Girgis et al., Theorem 3.3"),
     RdpMethod("girgis-corollary-3.2", Kind.UPPER, COROLLARY_3_2.status, COROLLARY_3_2.source, _cor_3_2,
-              integer_orders=True),
-    RdpMethod("erlingsson-rdp", Kind.UPPER, ERLINGSSON_RDP.status, ERLINGSSON_RDP.source, _closed(erlingsson)),
-    RdpMethod("chen-exact", Kind.UPPER, Status.PROVEN, clone_pairs.SOURCE, _pair(False)),
-    RdpMethod("stronger-clones", Kind.UPPER, Status.UNPROVEN, clone_pairs.STRONGER_SOURCE, _pair(True)),
-    RdpMethod("girgis-lower", Kind.LOWER, Status.PROVEN, f"{GIRGIS}, Theorem 3.4 (exact sum, real orders)", _lower(False)),
+              integer_orders=True, status_note=COROLLARY_3_2.status_note, title="Girgis et al., Corollary 3.2"),
+    RdpMethod("erlingsson-rdp", Kind.UPPER, ERLINGSSON_RDP.status, ERLINGSSON_RDP.source, _closed(erlingsson),
+              title="Erlingsson et al., Remark 1"),
+    RdpMethod("chen-exact", Kind.UPPER, Status.PROVEN, clone_pairs.SOURCE, _pair(False), title="Clone pair (exact RDP)"),
+    RdpMethod("stronger-clones", Kind.UPPER, Status.UNPROVEN, clone_pairs.STRONGER_SOURCE, _pair(True),
+              status_note="proven for randomizers with the stronger-clone decomposition (binary randomized response)",
+              title="Stronger clone pair (exact RDP)"),
+    RdpMethod("girgis-lower", Kind.LOWER, Status.PROVEN, f"{GIRGIS}, Theorem 3.4 (exact sum, real orders)", _lower(False),
+              why_not_fn=_worst_case, title="Girgis et al., Theorem 3.4"),
     RdpMethod("exact", Kind.LOWER, Status.PROVEN, f"{GIRGIS}, Section 8: exact RDP of shuffled binary RR, both directions",
-              _lower(True)),
-    RdpMethod("chen-gdp", Kind.APPROXIMATION, CHEN_RDP.status, CHEN_RDP.source, _chen(False)),
-    RdpMethod("chen-gdp-refined", Kind.APPROXIMATION, CHEN_GDP_REFINED.status, CHEN_GDP_REFINED.source, _chen(True)),
-]}
+              _lower(True), why_not_fn=_worst_case, title="Binary randomized response (exact RDP)"),
+    RdpMethod("chen-gdp", Kind.APPROXIMATION, CHEN_RDP.status, CHEN_RDP.source, _chen(False),
+              title="Chen et al., Corollary 2"),
+    RdpMethod("chen-gdp-refined", Kind.APPROXIMATION, CHEN_GDP_REFINED.status, CHEN_GDP_REFINED.source, _chen(True),
+              title="Refined Gaussian limit"),
+], subject="Shuffled(randomizer, n)")
 
 
-def method(slug: str) -> RdpMethod:
-    """The method named ``slug`` (DomainError naming the valid ones otherwise)."""
-    if slug not in RDP_METHODS:
-        raise validate.DomainError(f"method = {slug!r} is invalid: must be one of {sorted(RDP_METHODS)}")
-    return RDP_METHODS[slug]
+def method(name: str) -> RdpMethod:
+    """The method named ``name`` (DomainError naming the valid ones otherwise)."""
+    return RDP_METHODS.get_method(name)
 
 
 def compose(curve: Curve, compositions) -> Curve:
@@ -145,28 +237,50 @@ def compose(curve: Curve, compositions) -> Curve:
                          params={**curve.params, "compositions": T})
 
 
-def rdp_curve(slug: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, compositions=1) -> Curve | Inapplicable:
-    """The RDP curve of one method (composed ``compositions`` times) at the orders it accepts of
-    ``orders`` (integer-only methods keep the integer ones), or an :class:`Inapplicable` record
-    where it does not apply."""
-    m = method(slug)
+def _subject(eps0_value, n_value) -> Shuffled:
+    """n shuffled users of any eps0-LDP randomizer (the general class)."""
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    nn = validate.integer("n", n_value, low=2)
-    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-    oo = o[o == np.floor(o)] if m.integer_orders else o
-    try:
-        if not oo.size:
-            raise validate.DomainError("this bound needs integer orders and none was given")
-        return compose(m.evaluate(e0, nn, oo, rtol=rtol), compositions)
-    except validate.DomainError as exc:
-        return Inapplicable(slug, m.kind, m.status, m.source, str(exc), params={"eps0": e0, "n": nn})
+    return Shuffled(general_ldp(e0), validate.integer("n", n_value, low=2))
+
+
+def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, compositions=1) -> Curve | Inapplicable:
+    """The RDP curve of one method for eps0-LDP randomizers (composed ``compositions`` times) at
+    the orders it accepts of ``orders``, or an :class:`Inapplicable` record where it does not
+    apply (:meth:`dptheory.protocol.Method.run`)."""
+    m = method(name)
+    validate.integer("compositions", compositions, low=1)
+    validate.real_array("orders", orders, low=1.0, low_open=True)
+    return m.run(_subject(eps0_value, n_value), "rdp", orders, rtol=rtol, compositions=compositions)
 
 
 def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3,
                compositions=1) -> list[Curve | Inapplicable]:
     """:func:`rdp_curve` of every method named in ``methods`` (default: all of them)."""
     validate.integer("compositions", compositions, low=1)
-    slugs = list(methods or RDP_METHODS)
-    for slug in slugs:
-        method(slug)
-    return [rdp_curve(slug, eps0_value, n_value, orders, rtol=rtol, compositions=compositions) for slug in slugs]
+    names = RDP_METHODS.names(methods)
+    return [rdp_curve(name, eps0_value, n_value, orders, rtol=rtol, compositions=compositions) for name in names]
+
+
+def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders=None,
+             rtol: float = 1e-3) -> list[Result | Inapplicable]:
+    """epsilon(delta) of every method named in ``methods`` (default: all) by the one RDP route
+    (:func:`dptheory.shuffle.rdp.conversion.epsilon_of`), the order search started once, near the
+    refined Gaussian limit's best order."""
+    names = RDP_METHODS.names(methods)
+    subject = _subject(eps0_value, n_value)
+    T = validate.integer("compositions", compositions, low=1)
+    d = validate.delta("delta", delta)
+    guess = conversion.search_guess(subject.randomizer.eps0, subject.n, d, T) if orders is None else None
+    return [RDP_METHODS[name].run(subject, "epsilon", d, compositions=T, orders=orders, rtol=rtol, around=guess)
+            for name in names]
+
+
+def epsilon(name: str, eps0_value, n_value, delta, *, compositions=1, orders=None, rtol: float = 1e-3,
+            around: float | None = None) -> Result | Inapplicable:
+    """epsilon(delta) of one method for eps0-LDP randomizers by the one RDP route, at the best
+    order (:func:`dptheory.shuffle.rdp.conversion.epsilon_of`), or an :class:`Inapplicable`
+    record with the reason."""
+    m = method(name)
+    T = validate.integer("compositions", compositions, low=1)
+    d = validate.delta("delta", delta)
+    return m.run(_subject(eps0_value, n_value), "epsilon", d, compositions=T, orders=orders, rtol=rtol, around=around)

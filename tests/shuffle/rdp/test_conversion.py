@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dptheory.results import Inapplicable, Kind, Status
+from dptheory.shuffle import rdp as shuffle_rdp
 from dptheory.shuffle.rdp import conversion
 
 
@@ -30,7 +31,7 @@ def _mp_lemma_2_1(rho, lam, delta):
 @pytest.mark.parametrize("eps0,n,T,delta", [(1.0, 10**5, 1, 1e-6), (0.5, 10**7, 10, 1e-9), (2.0, 10**6, 100, 1e-5)])
 def test_epsilon_at_given_orders_is_the_minimum_of_lemma_2_1(eps0, n, T, delta):
     orders = np.arange(2, 65, dtype=float)
-    res = conversion.epsilon("girgis-upper-2", eps0, n, delta, compositions=T, orders=orders)
+    res = shuffle_rdp.epsilon("girgis-upper-2", eps0, n, delta, compositions=T, orders=orders)
     with mpmath.workdps(40):
         values = [_mp_lemma_2_1(T * _mp_upper_2(eps0, n, o), o, delta) for o in orders]
         ref = min(values)
@@ -43,7 +44,7 @@ def test_order_search_is_an_upper_bound_close_to_the_best_real_order():
     """Without orders the search over real orders up to 1e4 gives a valid bound (above the
     minimum over every real order, found here by a golden-section search in mpmath) within 1%."""
     eps0, n, delta = 1.0, 10**6, 1e-8
-    res = conversion.epsilon("girgis-upper-2", eps0, n, delta)
+    res = shuffle_rdp.epsilon("girgis-upper-2", eps0, n, delta)
     with mpmath.workdps(30):
         f = lambda lam: _mp_lemma_2_1(_mp_upper_2(eps0, n, lam), lam, delta)  # noqa: E731
         lo, hi = mpmath.mpf(1.01), mpmath.mpf(1e4)
@@ -58,14 +59,14 @@ def test_order_search_is_an_upper_bound_close_to_the_best_real_order():
 
 
 def test_a_lower_bound_on_rdp_converts_to_no_bound_on_epsilon():
-    res = conversion.epsilon("girgis-lower", 1.0, 10**4, 1e-6, orders=[2.0, 4.0, 8.0])
+    res = shuffle_rdp.epsilon("girgis-lower", 1.0, 10**4, 1e-6, orders=[2.0, 4.0, 8.0])
     assert res.kind is Kind.APPROXIMATION and res.status is Status.NOT_A_BOUND
     assert "not a lower bound" in res.note
 
 
 def test_epsilons_reports_a_method_outside_its_domain_as_inapplicable():
     """Corollary 3.2 needs lambda^4 e^(5 eps0) < n / 9: at n = 100, eps0 = 1 no order qualifies."""
-    out = conversion.epsilons(1.0, 100, 1e-6, ["girgis-corollary-3.2", "girgis-upper-2"], orders=[2.0, 3.0])
+    out = shuffle_rdp.epsilons(1.0, 100, 1e-6, ["girgis-corollary-3.2", "girgis-upper-2"], orders=[2.0, 3.0])
     assert isinstance(out[0], Inapplicable) and "lambda" in out[0].reason
     assert out[1].method == "girgis-upper-2" and math.isfinite(out[1].upper)
 
