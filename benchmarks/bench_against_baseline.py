@@ -2,10 +2,11 @@
 
 For a change that moves code without meaning to change its cost (a fold of duplicated helpers
 into one home, a module split), the baseline is the same calls on the code before the change.
-Each tree runs in its own subprocess (``PYTHONPATH`` pointing at it), the two alternating
-``--rounds`` times; every case is warmed up once, then timed ``--repeat`` times, and the
-median of each round is kept; the ratio is (this tree's best round) / (the baseline's best
-round). A ratio within about 1 +- 0.1 is noise on a shared machine.
+Each tree runs in its own subprocess (``PYTHONPATH`` pointing at it); case by case, the two
+alternate ``--rounds`` times, each timing ``--repeat`` calls after one warm-up call, and the
+fastest call of each tree is kept (the least disturbed by other load); the ratio is (this
+tree's fastest) / (the baseline's fastest). A ratio within about 1 +- 0.1 is noise on a shared
+machine.
 
 The cases are the routines touched by the fold of issue "one home for what is doubled": the
 certified line envelopes (shuffle f-DP, PLD and DP-GD trade-off functions), the shuffle delta and
@@ -15,7 +16,7 @@ and Renyi sums, and the bisections of the comparison and mixtures modules.
 Run::
 
     git archive main dptheory | tar -x -C /tmp/baseline      # the code before the change
-    python benchmarks/bench_against_baseline.py --baseline /tmp/baseline [--rounds 2] [--repeat 3]
+    python benchmarks/bench_against_baseline.py --baseline /tmp/baseline [--rounds 3] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -62,53 +63,71 @@ CASES = {
                                 "advanced.example_f3_lemma63(1.0, 0.3, np.linspace(0, 1, 101))"),
 }
 
-_RUNNER = r"""
-import json, statistics, sys, time
-cases, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
-out = {}
-for name, (setup, stmt) in cases.items():
-    env = {}
-    exec(setup, env)
+_WORKER = r"""
+import json, sys, time
+cases = json.loads(sys.argv[1])
+envs = {}
+for line in sys.stdin:
+    name, repeat = json.loads(line)
+    setup, stmt = cases[name]
     code = compile(stmt, name, "exec")
-    exec(code, env)  # warm-up: imports, caches
+    if name not in envs:
+        envs[name] = {}
+        exec(setup, envs[name])
+        exec(code, envs[name])  # warm-up: imports, caches
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        exec(code, env)
+        exec(code, envs[name])
         times.append(time.perf_counter() - start)
-    out[name] = statistics.median(times)
-print(json.dumps(out))
+    print(json.dumps(times), flush=True)
 """
 
 
-def run_tree(tree: pathlib.Path, repeat: int) -> dict:
-    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(CASES), str(repeat)], env=env,
-                          capture_output=True, text=True, check=True, cwd="/")
-    return json.loads(proc.stdout)
+class _Worker:
+    """A subprocess importing one tree, timing cases on request (one JSON line each way)."""
+
+    def __init__(self, tree: pathlib.Path):
+        env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, json.dumps(CASES)], env=env, cwd="/",
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def times(self, name: str, repeat: int) -> list:
+        self.proc.stdin.write(json.dumps([name, repeat]) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, type=pathlib.Path, help="a directory holding the baseline dptheory/")
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     here = pathlib.Path(__file__).resolve().parents[1]
     if not (args.baseline / "dptheory").is_dir():
         parser.error(f"baseline = {str(args.baseline)!r} is invalid: it must hold a dptheory/ package")
-    best: dict = {"baseline": {}, "this tree": {}}
-    for _ in range(args.rounds):
-        for label, tree in (("baseline", args.baseline), ("this tree", here)):
-            for name, seconds in run_tree(tree, args.repeat).items():
-                best[label][name] = min(seconds, best[label].get(name, float("inf")))
+    workers = {"baseline": _Worker(args.baseline), "this tree": _Worker(here)}
     print(f"{'case':36s} {'baseline':>10s} {'this tree':>10s} {'ratio':>7s}")
-    for name in CASES:
-        b, t = best["baseline"][name], best["this tree"][name]
-        print(f"{name:36s} {1e3 * b:8.1f}ms {1e3 * t:8.1f}ms {t / b:7.3f}")
-    ratios = [best["this tree"][n] / best["baseline"][n] for n in CASES]
-    print(f"geometric mean of the ratios: {statistics.geometric_mean(ratios):.3f} "
-          f"({args.rounds} alternating rounds, median of {args.repeat} each, {time.strftime('%Y-%m-%d %H:%M')})")
+    ratios = []
+    try:
+        for name in CASES:
+            best = {label: float("inf") for label in workers}
+            for _ in range(args.rounds):  # the two trees alternate, case by case: load drifts less
+                for label, worker in workers.items():
+                    best[label] = min(best[label], min(worker.times(name, args.repeat)))
+            b, t = best["baseline"], best["this tree"]
+            ratios.append(t / b)
+            print(f"{name:36s} {1e3 * b:8.1f}ms {1e3 * t:8.1f}ms {t / b:7.3f}", flush=True)
+    finally:
+        for worker in workers.values():
+            worker.close()
+    print(f"geometric mean of the ratios: {statistics.geometric_mean(ratios):.3f} (fastest of {args.rounds} "
+          f"alternating rounds of {args.repeat} calls, {time.strftime('%Y-%m-%d %H:%M')})")
     return 0
 
 
