@@ -207,9 +207,17 @@ def _markdown_notes(rows: Sequence[dict], columns: Sequence[str]) -> str:
     return "".join(f"- n/a, {m}: {reason}\n" for m, reason in reasons)
 
 
-def _cited(rows: Sequence[dict], sources: dict[str, str]) -> list[dict]:
-    """The rows with the method cell as a :class:`~dptheory.presentation.latex.Cited` name."""
-    return [{**r, "method": tex.Cited(r["method"], tuple(cite_keys(sources.get(r["method"], ""))))} for r in rows]
+def _cited(rows: Sequence[dict], sources: dict[str, str], notion: str | None = None) -> list[dict]:
+    """The rows with the method cell as a :class:`~dptheory.presentation.latex.Cited` name: the
+    title its notion's registry gives it (:mod:`dptheory.protocol`), else its slug."""
+    from . import protocol
+
+    registry = protocol.registry(notion) if notion else {}
+
+    def name(method: str) -> str:
+        return (registry[method].title or method) if method in registry else method
+
+    return [{**r, "method": tex.Cited(name(r["method"]), tuple(cite_keys(sources.get(r["method"], ""))))} for r in rows]
 
 
 def latex_document(report: Report, figures: Sequence[tuple[str, str]] = (), *,
@@ -226,17 +234,17 @@ def latex_document(report: Report, figures: Sequence[tuple[str, str]] = (), *,
     body += [f"\\item {tex.text(item)}" for item in _answer_items(report)]
     shuffle_headers = ["method", "kind", "status", "lower", "upper", "above lower (\\%)"]
     body += ["\\end{itemize}\n", "\\section*{Every method}",
-             tex.table(_cited(_shuffle_rows(report), method_sources), SHUFFLE_COLUMNS, headers=shuffle_headers,
+             tex.table(_cited(_shuffle_rows(report), method_sources, "shuffle"), SHUFFLE_COLUMNS, headers=shuffle_headers,
                        caption=f"Certified $\\epsilon$ at {setting}: the interval of each method, its lower end "
                        "rounded down and its upper end up.", floating=False, label="tab:report-shuffle", sig=sig,
                        textwidth=tex.DOCUMENT_TEXTWIDTH),
              "\\section*{RDP route}",
-             tex.table(_cited(rdp_eps, method_sources), RDP_COLUMNS,
+             tex.table(_cited(rdp_eps, method_sources, "shuffle-rdp"), RDP_COLUMNS,
                        headers=["method", "kind", "status", "$\\epsilon$", "order $\\lambda$"],
                        caption=f"$\\epsilon$ from each RDP bound (Lemma 2.1 of Girgis et al.~\\cite{{girgis2021renyi}}) "
                        f"at the best order, {setting}.", floating=False, label="tab:report-rdp", sig=sig,
                        textwidth=tex.DOCUMENT_TEXTWIDTH),
-             tex.table(_cited(curve_rows_, {c.method: c.source for c in report.rdp_curves}), curve_columns,
+             tex.table(_cited(curve_rows_, {c.method: c.source for c in report.rdp_curves}, "shuffle-rdp"), curve_columns,
                        headers=["method", "kind"] + [f"$\\lambda = {o}$" for o in REPORT_ORDERS],
                        caption="RDP $\\epsilon(\\lambda)$ of each method (upper bounds rounded up, lower "
                        "bounds down, approximations to nearest).", floating=False, label="tab:report-rdp-curves",

@@ -70,7 +70,7 @@ RR_DELTA = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="k-ary randomized response: H_{e^eps} of its output pmfs",
+    source="k-ary randomized response: $H_{e^\\epsilon}$ of its output pmfs",
     lhs=r"\delta(\epsilon)",
 ))
 

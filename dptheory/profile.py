@@ -56,7 +56,7 @@ GDP_DELTA = register(Formula(
     status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Corollary 2.13",
     lhs=r"\delta_\mu(\epsilon)",
-    description="privacy profile of mu-GDP",
+    description="privacy profile of $\\mu$-GDP",
 ))
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)

@@ -85,7 +85,7 @@ def _conversion(name: str, conversion: str, lhs: str, description: str = "") -> 
 
 
 TO_DP = {
-    "balle": _conversion("rdp-to-dp", "balle", r"\epsilon", "(epsilon, delta)-DP from (lambda, rho)-RDP"),
+    "balle": _conversion("rdp-to-dp", "balle", r"\epsilon", "$(\\epsilon, \\delta)$-DP from $(\\lambda, \\rho)$-RDP"),
     "mironov": _conversion("rdp-to-dp-mironov", "mironov", r"\epsilon"),
 }
 
@@ -99,7 +99,7 @@ GDP_RDP = register(Formula(
     build=_closed_forms,
     kind=Kind.UPPER,
     status=Status.PROVEN,
-    source="Dong, Roth, Su (2022) with Mironov (2017), Proposition 7: a mu-GDP mechanism is (lambda, lambda mu^2/2)-RDP",
+    source="Dong, Roth, Su (2022) with Mironov (2017), Proposition 7: a $\\mu$-GDP mechanism is $(\\lambda, \\lambda\\mu^2/2)$-RDP",
     lhs=r"\rho(\lambda)",
 ))
 

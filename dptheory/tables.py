@@ -18,12 +18,22 @@ from .presentation.numbers import SIG
 from .presentation.rows import curve_rows, epsilon_rows, result_rows
 
 
-def _cited(rows: list[dict], items) -> list[dict]:
+def titled(rows: list[dict], items, notion: str) -> list[dict]:
+    """The rows with each method named readably, as its registry titles it (:mod:`dptheory.protocol`),
+    and cited: a :class:`~dptheory.presentation.latex.Cited` cell with the keys its source names."""
+    from . import protocol
+
+    registry = protocol.registry(notion)
     sources = {}
     for item in items:
         d = item.as_dict()
         sources.setdefault(d["method"], d.get("source", ""))
-    return [{**r, "method": tex.Cited(r["method"], tuple(cite_keys(sources.get(r["method"], ""))))} for r in rows]
+
+    def name(method: str) -> str:
+        return (registry[method].title or method) if method in registry else method
+
+    return [{**r, "method": tex.Cited(name(r["method"]), tuple(cite_keys(sources.get(r["method"], ""))))}
+            for r in rows]
 
 
 def shuffle_table(results, quantity: str, parameters: dict, setting: dict, *, label: str | None = None,
@@ -35,7 +45,7 @@ def shuffle_table(results, quantity: str, parameters: dict, setting: dict, *, la
     if label is None:
         label = tex.label(f"tab:shuffle-{parameters['randomizer']}", eps0=parameters["eps0"], n=parameters["n"],
                           **setting)
-    rows = _cited(result_rows(results), results)
+    rows = titled(result_rows(results), results, "shuffle")
     given = {"eps0": parameters["eps0"], "n": parameters["n"], **setting}
     randomizer = parameters["randomizer"]
     who = ("any $\\epsilon_0$-LDP randomizer" if randomizer == "general"
@@ -52,7 +62,7 @@ def rdp_epsilon_table(results, setting: dict, *, label: str, sig: int = SIG,
                       textwidth: float = tex.TEXTWIDTH) -> str:
     """The (epsilon, delta) of each RDP method by Lemma 2.1 of Girgis et al. at its best order:
     method (cited), kind, status, epsilon (upper end, rounded up) and the order."""
-    rows = _cited(epsilon_rows(results), results)
+    rows = titled(epsilon_rows(results), results, "shuffle-rdp")
     caption = ("The shuffle model's RDP converted to $(\\epsilon, \\delta)$ by Lemma~2.1 of Girgis et "
                f"al.~\\cite{{girgis2021renyi}}, {tex.setting(setting)}: $\\epsilon$ at the best order (upper "
                "ends rounded up).")
@@ -63,25 +73,34 @@ def rdp_epsilon_table(results, setting: dict, *, label: str, sig: int = SIG,
 
 def rdp_curve_table(curves, orders: Sequence[float], setting: dict, *, label: str, sig: int = SIG,
                     textwidth: float = tex.TEXTWIDTH) -> str:
-    """The RDP curves, one row per method (cited; its kind and status), one column per order
-    (split into blocks of orders where they do not fit the text width): an upper bound rounded
-    up, a lower bound down, an approximation to nearest."""
+    """The RDP curves, one row per method (named and cited; its kind), one column per order (split
+    into blocks of orders where they do not fit ``textwidth``): an upper bound rounded up, a lower
+    bound down, an approximation to nearest; the methods that are not proven, and those that do not
+    apply, in a note below."""
     by_order, columns = curve_rows(curves, orders)
     found = [c for c in curves if c.as_dict().get("applicable", True)]
     labels = [f"o{i}" for i in range(len(orders))]
+    short = {"approximation": "approx."}
     rows = []
     for c in found:
-        row = {"method": c.method, "kind": str(c.kind), "status": str(c.status)}
+        row = {"method": c.method, "kind": short.get(str(c.kind), str(c.kind))}
         row.update({key: r.get(c.method) for key, r in zip(labels, by_order)})
         rows.append(row)
-    rows = _cited(rows, found)
+    rows = titled(rows, found, "shuffle-rdp")
+    names = {r["method"].name: r["method"].name for r in rows}
+    notes = []
+    unproven = [title for c, title in zip(found, names) if str(c.status) not in ("proven", "not a bound")]
+    if unproven:
+        notes.append("Not proven: " + ", ".join(f"{tex.text(t)} ({tex.escape(str(c.status))})"
+                                                for c, t in zip(found, names) if t in unproven) + ".")
+    if any(str(c.kind) == "approximation" for c in found):
+        notes.append("approx.: an approximation, not a bound.")
     missing = [c for c in curves if not c.as_dict().get("applicable", True)]
-    note = None
     if missing:
-        note = "Not applicable: " + "; ".join(f"{tex.escape(c.method)}: {tex.text(c.as_dict()['note'])}"
-                                               for c in missing) + "."
+        notes.append("Not applicable: " + "; ".join(f"{tex.escape(c.method)}: {tex.text(c.as_dict()['note'])}"
+                                                     for c in missing) + ".")
     caption = (f"RDP $\\epsilon(\\lambda)$ of the shuffle model by method, {tex.setting(setting)} (an upper "
                "bound rounded up, a lower bound down, an approximation to nearest).")
-    headers = ["method", "kind", "status"] + [f"$\\lambda = {tex.fmt_float(float(o))}$" for o in orders]
-    return tex.table(rows, ["method", "kind", "status"] + labels, headers=headers, caption=caption, label=label,
-                     sig=sig, fixed=3, note=note, shared=True, textwidth=textwidth)
+    headers = ["method", "kind"] + [f"$\\lambda = {tex.fmt_float(float(o))}$" for o in orders]
+    return tex.table(rows, ["method", "kind"] + labels, headers=headers, caption=caption, label=label,
+                     sig=sig, fixed=2, note=" ".join(notes) or None, scaled=True, textwidth=textwidth)

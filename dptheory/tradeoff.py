@@ -105,7 +105,7 @@ GAUSSIAN_TRADEOFF = register(Formula(
     status=Status.PROVEN,
     source="Dong, Roth, Su (2022), Definition 2.4",
     lhs=r"G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha)-\mu)",
-    description="trade-off function of N(0,1) against N(mu,1)",
+    description="trade-off function of $N(0,1)$ against $N(\\mu,1)$",
 ))
 
 GAUSSIAN_RENYI = register(Formula(
@@ -115,7 +115,7 @@ GAUSSIAN_RENYI = register(Formula(
     status=Status.PROVEN,
     source="Dong, Roth, Su (2022); Mironov (2017), Proposition 7",
     lhs=r"D_\lambda(\mathcal N(0,1)\|\mathcal N(\mu,1))",
-    description="Renyi divergence of mu-GDP (an upper bound on the RDP of any mu-GDP mechanism)",
+    description="Renyi divergence of $\\mu$-GDP (an upper bound on the RDP of any $\\mu$-GDP mechanism)",
 ))
 
 GAUSSIAN_FIXED_POINT = register(Formula(
@@ -123,7 +123,7 @@ GAUSSIAN_FIXED_POINT = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="Kaissis et al. (2024), Lemma 4 (fixed point of G_mu)",
+    source="Kaissis et al. (2024), Lemma 4 (fixed point of $G_\\mu$)",
     lhs=r"\alpha^*",
 ))
 
@@ -132,7 +132,7 @@ GAUSSIAN_BAYES_ERROR = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="Kaissis et al. (2024), eq. (2) for G_mu",
+    source="Kaissis et al. (2024), eq. (2) for $G_\\mu$",
     lhs=r"R_{\min}(\pi)",
 ))
 
@@ -168,7 +168,7 @@ LAPLACE_RENYI = register(Formula(
     build=_closed_forms,
     kind=Kind.EXACT,
     status=Status.PROVEN,
-    source="Mironov (2017), Table II (Laplace mechanism, mu = sensitivity / scale)",
+    source="Mironov (2017), Table II (Laplace mechanism, $\\mu$ = sensitivity / scale)",
     lhs=r"D_\lambda(\mathrm{Lap}(0,1)\|\mathrm{Lap}(\mu,1))",
 ))
 

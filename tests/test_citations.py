@@ -40,17 +40,11 @@ ERRATA = ROOT / "docs" / "errata.md"
 #: a reference to an internal document: a digest (the working notes on the papers), a seed, an issue
 INTERNAL = re.compile(r"digest|seed-0|\bissues?\s*#?\s*\d+", re.IGNORECASE)
 
-#: the cases that still fail because their text lives in files rewritten on other branches
-#: (dptheory/comparison, dptheory/verify, dptheory/cli, dptheory/figures, the reports, the
-#: Delta-divergence derivations and their pages). Remove an entry when its case passes.
+#: the cases that still fail because their text lives in files rewritten on other branches (none
+#: today: dptheory/comparison and dptheory/verify cite papers now). Remove an entry when its case
+#: passes.
 _OTHERS = "the text comes from a file that another branch rewrites"
-PENDING = {
-    "docs/verify.md",
-    "dptheory/verify/comparison.py", "dptheory/verify/errata.py", "dptheory/verify/evaluations.py",
-    "dptheory/verify/oracles.py",
-    # command outputs that include dptheory/verify's errata
-    "command:verify-quick",
-}
+PENDING: set[str] = set()
 
 
 def _cases(names):

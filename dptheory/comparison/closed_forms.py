@@ -104,31 +104,31 @@ DELTA_RR_K = _f("delta-divergence-rr-k", r"\Delta(\mathrm{RR}^{k}_{\epsilon_1}\|
                 "Delta-divergence between two k-ary randomized responses with the same k")
 LAPLACE_BAYES_ERROR = _f("laplace-bayes-error", r"R_{\min}(\pi)",
                          f"derived here (derivations/delta_divergence_laplace.py), from {PAPER}, eq. (2)",
-                         "minimum Bayes error of the Laplace mechanism (mu = sensitivity / scale)")
+                         "minimum Bayes error of the Laplace mechanism ($\\mu$ = sensitivity / scale)")
 RR_BAYES_ERROR = _f("rr-bayes-error", r"R_{\min}(\pi)",
-                    f"derived here (derivations/delta_divergence_rr.py), from {PAPER}, eq. (2) for f_(eps,0)",
+                    f"derived here (derivations/delta_divergence_rr.py), from {PAPER}, eq. (2) for $f_{{\\epsilon,0}}$",
                     "minimum Bayes error of binary randomized response")
 GDP_TV = _f("gdp-total-variation", r"\mathrm{TV}",
-            f"{PAPER}, eq. (27) (TV = delta(0)), with Dong, Roth, Su (2022), Corollary 2.13 at epsilon = 0",
-            "total variation of G_mu: delta(0)")
-GAUSSIAN_V1 = _f("gaussian-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}", "KL of G_mu")
+            f"{PAPER}, eq. (27) ($\\mathrm{{TV}} = \\delta(0)$), with Dong, Roth, Su (2022), Corollary 2.13 at $\\epsilon = 0$",
+            "total variation of $G_\\mu$: $\\delta(0)$")
+GAUSSIAN_V1 = _f("gaussian-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}", "KL divergence of $G_\\mu$")
 GAUSSIAN_V2 = _f("gaussian-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}")
 GAUSSIAN_V3 = _f("gaussian-plrv-v3", "v_3", f"{PAPER}, eq. (11); {_MOMENT}")
-GAUSSIAN_V4 = _f("gaussian-plrv-v4", "v_4", f"{PAPER}, eq. (12); {_MOMENT}: E|X|^3, X ~ N(-mu^2/2, mu^2)")
+GAUSSIAN_V4 = _f("gaussian-plrv-v4", "v_4", f"{PAPER}, eq. (12); {_MOMENT}: $E|X|^3$, $X \\sim N(-\\mu^2/2, \\mu^2)$")
 GAUSSIAN_ETA = _f("gaussian-plrv-eta", r"\eta", f"{PAPER}, eq. (8); {_MOMENT}")
 LAPLACE_V1 = _f("laplace-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}")
 LAPLACE_V2 = _f("laplace-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}")
-RR_V1 = _f("rr-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}: X = +-eps")
-RR_V2 = _f("rr-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}: X = +-eps")
-RR_V3 = _f("rr-plrv-v3", "v_3", f"{PAPER}, eq. (11); {_MOMENT}: X = +-eps")
-RR_V4 = _f("rr-plrv-v4", "v_4", f"{PAPER}, eq. (12); {_MOMENT}: |X| = eps")
-RR_ETA = _f("rr-plrv-eta", r"\eta", f"{PAPER}, eq. (8); {_MOMENT}: X = +-eps")
+RR_V1 = _f("rr-plrv-v1", "v_1", f"{PAPER}, eq. (9); {_MOMENT}: $X = \\pm\\epsilon$")
+RR_V2 = _f("rr-plrv-v2", "v_2", f"{PAPER}, eq. (10); {_MOMENT}: $X = \\pm\\epsilon$")
+RR_V3 = _f("rr-plrv-v3", "v_3", f"{PAPER}, eq. (11); {_MOMENT}: $X = \\pm\\epsilon$")
+RR_V4 = _f("rr-plrv-v4", "v_4", f"{PAPER}, eq. (12); {_MOMENT}: $|X| = \\epsilon$")
+RR_ETA = _f("rr-plrv-eta", r"\eta", f"{PAPER}, eq. (8); {_MOMENT}: $X = \\pm\\epsilon$")
 BERRY_ESSEEN_GAMMA = _f("berry-esseen-gamma", r"\gamma", f"{PAPER}, eq. (85); Dong, Roth, Su (2022), Theorem 5",
-                        "Berry-Esseen error of the N-fold composition (needs symmetric f and gamma < 1/2)")
+                        "Berry-Esseen error of the $N$-fold composition (needs a symmetric $f$ and $\\gamma < 1/2$)")
 THEOREM3_GENERALISED = _f("theorem3-generalised", r"\Delta(\mathcal M^{\otimes N}\|\tilde{\mathcal M}^{\otimes N_2})",
                           f"derived here (the proof of {PAPER}, Theorem 3, with delta-divergence-gaussian for the "
                           "Gaussian surrogates: no precondition)",
-                          "upper bound: gamma + gamma~ + Delta between the Gaussian surrogates", kind=Kind.UPPER)
+                          "upper bound: $\\gamma + \\tilde\\gamma$ + $\\Delta$ between the Gaussian surrogates", kind=Kind.UPPER)
 
 
 # ------------------------------------------------------------------------------- evaluation
@@ -259,7 +259,7 @@ def _against_binary_rr(first: tuple, second: tuple):
     source = "derived here (derivations/delta_divergence_rr.py); Kaissis et al. (2024), Corollary 1, Lemma 4"
     if diff < 0:
         return Result("delta-divergence", 0.0, 0.0, Kind.EXACT, Status.PROVEN, "delta-divergence-exact-zero", source,
-                      "0 exactly: R*_M <= 1/(1 + e^eps), so R_M <= R_RR everywhere", params=params)
+                      r"0 exactly: $R^*_\mathcal{M} \leq 1/(1 + e^\epsilon)$, so $R_\mathcal{M} \leq R_\mathrm{RR}$ everywhere", params=params)
     if diff == 0:
         return None
     with mpmath.workdps(40):
@@ -268,7 +268,7 @@ def _against_binary_rr(first: tuple, second: tuple):
         lo, hi = rounding.mp_down(log_v - slack), rounding.mp_up(log_v + slack)
     return Result.from_log("delta-divergence", lo, hi, kind=Kind.EXACT, status=Status.PROVEN,
                            method="delta-divergence-closed-form", source=source,
-                           note="closed form max{0, R*_M - 1/(1 + e^eps)}", params=params)
+                           note=r"closed form $\max\{0, R^*_\mathcal{M} - 1/(1 + e^\epsilon)\}$", params=params)
 
 
 def family_delta(first: tuple, second: tuple):

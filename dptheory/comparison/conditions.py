@@ -166,84 +166,85 @@ _THEOREM1 = f"{PAPER}, Theorem 1"
 # ------------------------------------------------------------------ Theorem 1, for any two mechanisms
 BLACKWELL_TRADEOFF = _c(
     "blackwell-tradeoff", _M, f"{_THEOREM1}, clause (1) (Dong, Roth, Su (2022), Sections 2.3-2.4)",
-    "M Blackwell-dominates M~ (is less private) iff its trade-off function is below: arguments f(alpha), "
-    "f~(alpha) at one alpha (or arrays)", r"\forall \alpha \in [0, 1]")
+    r"$\mathcal{M}$ Blackwell-dominates $\tilde{\mathcal{M}}$ (is less private) iff its trade-off function is "
+    r"below: arguments $f(\alpha)$, $\tilde{f}(\alpha)$ at one $\alpha$ (or arrays)", r"\forall \alpha \in [0, 1]")
 BLACKWELL_PROFILE = _c(
     "blackwell-profile", _M, f"{_THEOREM1}, clause (2) (Dong, Roth, Su (2022), Sections 2.3-2.4)",
-    "M Blackwell-dominates M~ iff its privacy profile is above at every real epsilon: arguments delta(eps), "
-    "delta~(eps) at one epsilon (or arrays)", r"\forall \epsilon \in \mathbb{R}")
+    r"$\mathcal{M}$ Blackwell-dominates $\tilde{\mathcal{M}}$ iff its privacy profile is above at every real "
+    r"$\epsilon$: arguments $\delta(\epsilon)$, $\tilde{\delta}(\epsilon)$ at one $\epsilon$ (or arrays)", r"\forall \epsilon \in \mathbb{R}")
 BLACKWELL_BAYES_ERROR = _c(
     "blackwell-bayes-error", _M, f"{_THEOREM1}, clause (3) (proof: Theorem 2 with D = 0, Appendix B.4)",
-    "M Blackwell-dominates M~ iff its minimum Bayes error (eq. (2)) is below at every prior: arguments R(pi), "
-    "R~(pi) at one prior (or arrays)", r"\forall \pi \in [0, 1]")
+    r"$\mathcal{M}$ Blackwell-dominates $\tilde{\mathcal{M}}$ iff its minimum Bayes error (eq. (2)) is below at "
+    r"every prior: arguments $R(\pi)$, $\tilde{R}(\pi)$ at one prior (or arrays)", r"\forall \pi \in [0, 1]")
 BLACKWELL_DELTA_DIVERGENCE = _c(
     "blackwell-delta-divergence", _M, f"{PAPER}, Definition 2 and Theorem 2 with D = 0; Corollary 1",
-    "M Blackwell-dominates M~ iff the Delta-divergence Delta(M || M~) = max_pi (R(pi) - R~(pi)) is 0: "
-    "argument D = Delta(M || M~)")
+    r"$\mathcal{M}$ Blackwell-dominates $\tilde{\mathcal{M}}$ iff the $\Delta$-divergence "
+    r"$\Delta(\mathcal{M} \| \tilde{\mathcal{M}}) = \max_\pi (R(\pi) - \tilde{R}(\pi))$ is 0: argument "
+    r"$D = \Delta(\mathcal{M} \| \tilde{\mathcal{M}})$")
 
 # ------------------------------------------------------------------ within one family
 BLACKWELL_GAUSSIAN = _c(
     "blackwell-gaussian", r"G_{\mu_1} \succeq G_{\mu_2}", f"{PAPER}, Lemma B.2, eq. (66)",
-    "Gaussian mechanisms are totally ordered: the larger mu dominates (is less private); as functions "
-    "G_mu1 <= G_mu2 pointwise, which Lemma B.2 writes G_mu2 >= G_mu1")
+    r"Gaussian mechanisms are totally ordered: the larger $\mu$ dominates (is less private); as functions "
+    r"$G_{\mu_1} \leq G_{\mu_2}$ pointwise, which Lemma B.2 writes $G_{\mu_2} \geq G_{\mu_1}$")
 BLACKWELL_GAUSSIAN_COMPOSED = _c(
     "blackwell-gaussian-composed", r"G_{\mu_1}^{\otimes T_1} \succeq G_{\mu_2}^{\otimes T_2}",
-    f"{PAPER}, Lemma B.2, with G_mu^(x)T = G_(sqrt(T) mu) (Dong, Roth, Su (2022), Corollary 3.3)",
-    "T1-fold against T2-fold composed Gaussian mechanisms (the order of the Gaussian surrogates in the proof "
+    f"{PAPER}, Lemma B.2, with $G_\\mu^{{\\otimes T}} = G_{{\\sqrt{{T}}\\mu}}$ (Dong, Roth, Su (2022), Corollary 3.3)",
+    "$T_1$-fold against $T_2$-fold composed Gaussian mechanisms (the order of the Gaussian surrogates in the proof "
     "of Theorem 3, eq. (79))")
 BLACKWELL_LAPLACE = _c(
     "blackwell-laplace", r"\mathrm{Lap}_{\epsilon_1} \succeq \mathrm{Lap}_{\epsilon_2}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3)",
-    "Laplace mechanisms (eps = sensitivity / scale) are totally ordered: the larger eps dominates")
+    "Laplace mechanisms ($\\epsilon$ = sensitivity / scale) are totally ordered: the larger $\\epsilon$ dominates")
 BLACKWELL_RR = _c(
     "blackwell-rr", r"\mathrm{RR}_{\epsilon_1} \succeq \mathrm{RR}_{\epsilon_2}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3)",
-    "binary randomized responses are totally ordered: the larger eps dominates")
+    "binary randomized responses are totally ordered: the larger $\\epsilon$ dominates")
 BLACKWELL_RR_K = _c(
     "blackwell-rr-k", r"\mathrm{RR}^{k_1}_{\epsilon_1} \succeq \mathrm{RR}^{k_2}_{\epsilon_2}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3)",
-    "k1-ary against k2-ary randomized response: the eps order and the order of the fixed points "
-    "alpha* = k/(2(e^eps + k - 1)); with one k, eps1 >= eps2")
+    r"$k_1$-ary against $k_2$-ary randomized response: the order of the $\epsilon$ and of the fixed points "
+    r"$\alpha^* = k/(2(e^\epsilon + k - 1))$; with one $k$, $\epsilon_1 \geq \epsilon_2$")
 
 # ------------------------------------------------------------------ across families
 BLACKWELL_GAUSSIAN_LAPLACE = _c(
     "blackwell-gaussian-laplace", r"G_{\mu} \succeq \mathrm{Lap}_{\epsilon}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3)",
-    "a Gaussian mechanism dominates a Laplace mechanism iff its fixed point Phi(-mu/2) is at most Laplace's, "
-    "e^{-eps/2}/2")
+    r"a Gaussian mechanism dominates a Laplace mechanism iff its fixed point $\Phi(-\mu/2)$ is at most "
+    r"Laplace's, $e^{-\epsilon/2}/2$")
 BLACKWELL_LAPLACE_GAUSSIAN = _c(
     "blackwell-laplace-gaussian", r"\mathrm{Lap}_{\epsilon} \succeq G_{\mu}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3) and Lemma 2",
-    "a Laplace mechanism never dominates a Gaussian mechanism with mu > 0 (G_0 is perfectly private)")
+    "a Laplace mechanism never dominates a Gaussian mechanism with $\\mu > 0$ ($G_0$ is perfectly private)")
 BLACKWELL_GAUSSIAN_RR = _c(
     "blackwell-gaussian-rr", r"G_{\mu} \succeq \mathrm{RR}_{\epsilon}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3) and Lemmas 2 and 4",
-    "a Gaussian mechanism dominates binary randomized response iff its fixed point Phi(-mu/2) is at most "
-    "1/(1 + e^eps)")
+    r"a Gaussian mechanism dominates binary randomized response iff its fixed point $\Phi(-\mu/2)$ is at most "
+    r"$1/(1 + e^\epsilon)$")
 BLACKWELL_RR_GAUSSIAN = _c(
     "blackwell-rr-gaussian", r"\mathrm{RR}_{\epsilon} \succeq G_{\mu}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (1), and Dong, Roth, Su (2022), Proposition 2.5",
-    "binary randomized response never dominates a Gaussian mechanism with mu > 0 (which is eps-DP for no eps)")
+    "binary randomized response never dominates a Gaussian mechanism with $\\mu > 0$ (which is $\\epsilon$-DP for no $\\epsilon$)")
 BLACKWELL_LAPLACE_RR = _c(
     "blackwell-laplace-rr", r"\mathrm{Lap}_{\epsilon_1} \succeq \mathrm{RR}_{\epsilon_2}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3) and Lemmas 2 and 4",
-    "a Laplace mechanism dominates binary randomized response iff its fixed point e^{-eps1/2}/2 is at most "
-    "1/(1 + e^eps2)")
+    r"a Laplace mechanism dominates binary randomized response iff its fixed point $e^{-\epsilon_1/2}/2$ is at "
+    r"most $1/(1 + e^{\epsilon_2})$")
 BLACKWELL_RR_LAPLACE = _c(
     "blackwell-rr-laplace", r"\mathrm{RR}_{\epsilon_1} \succeq \mathrm{Lap}_{\epsilon_2}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (1), and Dong, Roth, Su (2022), Proposition 2.5",
-    "binary randomized response dominates a Laplace mechanism iff the Laplace mechanism is eps1-DP")
+    r"binary randomized response dominates a Laplace mechanism iff the Laplace mechanism is $\epsilon_1$-DP")
 BLACKWELL_SYMMETRIC_RR = _c(
     "blackwell-symmetric-rr", r"\mathcal{M} \succeq \mathrm{RR}_{\epsilon}",
     f"{DERIVED}, from {PAPER}, Theorem 1, clause (3) and Lemmas 2 and 4",
-    "a mechanism with a symmetric trade-off function dominates binary randomized response iff its fixed point "
-    "alpha* = R_min(1/2) (Lemma 4) is at most that of RR_eps, 1/(1 + e^eps)")
+    r"a mechanism with a symmetric trade-off function dominates binary randomized response iff its fixed point "
+    r"$\alpha^* = R_{\min}(1/2)$ (Lemma 4) is at most that of $\mathrm{RR}_\epsilon$, $1/(1 + e^\epsilon)$")
 BLACKWELL_RR_PURE_DP = _c(
     "blackwell-rr-pure-dp", r"\mathrm{RR}_{\epsilon} \succeq \mathcal{M}",
-    f"{DERIVED}, from {PAPER}, Theorem 1, clause (1), and Dong, Roth, Su (2022), Proposition 2.5 (RR_eps has "
-    "the trade-off function f_(eps,0))",
-    "binary randomized response dominates a mechanism with a symmetric trade-off function iff the mechanism "
-    "is eps-DP: delta_M(eps) = 0")
+    f"{DERIVED}, from {PAPER}, Theorem 1, clause (1), and Dong, Roth, Su (2022), Proposition 2.5 "
+    r"($\mathrm{RR}_\epsilon$ has the trade-off function $f_{\epsilon,0}$)",
+    r"binary randomized response dominates a mechanism with a symmetric trade-off function iff the mechanism "
+    r"is $\epsilon$-DP: $\delta_\mathcal{M}(\epsilon) = 0$")
 
 #: every condition of this module, in the order of the module text
 CONDITIONS = (BLACKWELL_TRADEOFF, BLACKWELL_PROFILE, BLACKWELL_BAYES_ERROR, BLACKWELL_DELTA_DIVERGENCE,

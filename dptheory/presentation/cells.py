@@ -123,8 +123,8 @@ class _Plain:
             if ch in "^_":
                 self.i += 1
                 arg = self._group()
-                if ch == "_":
-                    parts.append(arg if len(arg) <= 1 else (f"_{arg}" if _atomic(arg) else f"_({arg})"))
+                if ch == "_":  # eps_0 -> eps0, P_w -> P_w, x_{ij} -> x_ij, x_{a+b} -> x_(a+b)
+                    parts.append(arg if arg.isdigit() else (f"_{arg}" if _atomic(arg) else f"_({arg})"))
                 else:
                     parts.append(f"^{arg}" if _atomic(arg) else f"^({arg})")
                 continue
@@ -132,7 +132,7 @@ class _Plain:
                 self.i += 1
                 parts.append(self._until("}"))
                 continue
-            if ch in "<>=+" and end is None:
+            if end is None and (ch in "<>=" or (ch == "+" and "".join(parts).rstrip()[-1:].isalnum())):
                 parts.append(f" {ch} ")
                 self.i += 1
                 continue

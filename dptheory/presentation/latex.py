@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 from .cells import Missing, Number, split_math
 from .citations import bibliography, cite_keys
-from .numbers import SIG, Formatted, column, fmt, fmt_bound, fmt_positive
+from .numbers import SIG, Formatted, column, fmt, fmt_bound, fmt_positive, scaled_column
 
 #: the packages :func:`document` loads (a fragment of formulas needs them in the including document)
 PACKAGES = ("amsmath", "amssymb", "booktabs", "graphicx")
@@ -264,7 +264,7 @@ def cited_keys(source: str) -> list[str]:
 
 def table_body(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequence[str] | None = None,
                sig: int = SIG, fixed: int = 1, textwidth: float = TEXTWIDTH,
-               shared: bool = False) -> TableText:
+               shared: bool = False, scaled: bool = False) -> TableText:
     """The tabular(s) of ``rows`` (see :func:`table`): one per block of columns that fits
     ``textwidth``, the lettered notes of the missing values, and the cited keys. With ``shared``,
     the numeric columns (one quantity at several points) share one notation."""
@@ -274,6 +274,7 @@ def table_body(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequenc
     rendered: dict[str, list[str]] = {}
     numeric = {c: _is_numeric([r.get(c) for r in rows]) for c in columns}
     together = {}
+    heads = dict(zip(columns, header))
     if shared:
         numbers_of = [c for c in columns if numeric[c]]
         flat = column([r.get(c) for c in numbers_of for r in rows], sig)
@@ -281,7 +282,15 @@ def table_body(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequenc
     for c in columns:
         cells = [r.get(c) for r in rows]
         if numeric[c]:
-            texts = [formatted_number(f) for f in (together.get(c) or column(cells, sig))]
+            if c in together:
+                formatted = together[c]
+            elif scaled:
+                formatted, power = scaled_column(cells, sig)
+                if power is not None:
+                    heads[c] = f"{heads[c]} $(10^{{{power}}})$"
+            else:
+                formatted = column(cells, sig)
+            texts = [formatted_number(f) for f in formatted]
         else:
             texts = [_cell_text(cell, keys) for cell in cells]
         for i, cell in enumerate(cells):
@@ -291,7 +300,6 @@ def table_body(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequenc
                 letter = _LETTERS[reasons.index(cell.reason) % len(_LETTERS)]
                 texts[i] = f"n/a$^{{\\mathrm{{{letter}}}}}$"
         rendered[c] = texts
-    heads = dict(zip(columns, header))
     widths = {c: max([_estimated_width(heads[c])] + [_estimated_width(t) for t in rendered[c]]) for c in columns}
     tabulars = []
     for block in column_blocks(columns, widths, fixed=fixed, textwidth=textwidth):
@@ -308,7 +316,7 @@ def table_body(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequenc
 def table(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequence[str] | None = None,
           caption: str | None = None, label: str | None = None, sig: int = SIG, floating: bool = True,
           fixed: int = 1, note: str | None = None, textwidth: float = TEXTWIDTH,
-          shared: bool = False) -> str:
+          shared: bool = False, scaled: bool = False) -> str:
     """A booktabs table of ``rows`` (dicts of cells, :mod:`.cells`) with the given columns.
 
     Parameters
@@ -331,6 +339,9 @@ def table(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequence[str
     shared : bool
         One notation for all the numeric columns (one quantity at several points), not one per
         column.
+    scaled : bool
+        A column that would be scientific is shown in fixed notation in units of a power of ten,
+        named in its header (``(10^{-4})``), as papers print wide tables.
 
     textwidth : float
         The width (pt) the table must fit: :data:`TEXTWIDTH` (the standard article class) by
@@ -340,7 +351,8 @@ def table(rows: Sequence[dict], columns: Sequence[str], *, headers: Sequence[str
     repeating the row labels; nothing is shrunk. Needs the booktabs package (its first line says
     so) and, where a cell cites, the bibliography of the including document.
     """
-    body = table_body(rows, columns, headers=headers, sig=sig, fixed=fixed, textwidth=textwidth, shared=shared)
+    body = table_body(rows, columns, headers=headers, sig=sig, fixed=fixed, textwidth=textwidth, shared=shared,
+                      scaled=scaled)
     tabulars = "\n\\\\[6pt]\n".join(body.tabulars) if len(body.tabulars) > 1 else body.tabulars[0]
     below = ([note] if note else []) + body.notes
     tail = ("\n\\par\\smallskip\n\\parbox{\\linewidth}{\\raggedright\\footnotesize " + "\\\\\n".join(below) + "}"

@@ -166,6 +166,15 @@ def column(cells: Sequence[Any], sig: int = SIG) -> list[Formatted]:
     with ``sig`` significant figures, rounded towards its own direction, all in one notation:
     fixed (``0.005012``, ``12.35``) when every non-zero value lies in [1e-3, 1e4), scientific
     (``5.012e-03``) otherwise. Zeros, infinities and missing values are words."""
+    return scaled_column(cells, sig, scale=False)[0]
+
+
+def scaled_column(cells: Sequence[Any], sig: int = SIG, *, scale: bool = True) -> tuple[list[Formatted], int | None]:
+    """:func:`column`, and where it would be scientific, with ``scale``, the values in units of a
+    power of ten ``10^E`` instead (returned beside them, for the column's header), so that the
+    column stays in fixed notation: ``5.902``, ``64.19`` in units of ``10^-4``. The digits are the
+    same (scaling by a power of ten is exact in decimal). A column whose values span more than five
+    decades stays scientific (E is None)."""
     if not 1 <= sig <= 17:
         raise ValueError(f"sig = {sig!r} is invalid: must be an integer in [1, 17]")
     parsed: list[tuple[str, int] | str] = []
@@ -182,6 +191,9 @@ def column(cells: Sequence[Any], sig: int = SIG) -> list[Formatted]:
             raise TypeError(f"column: a cell of type {type(cell).__name__} is not a number")
     exponents = [p[1] for p in parsed if isinstance(p, tuple)]
     fixed = bool(exponents) and all(-3 <= e < 4 for e in exponents)
+    shift = None
+    if not fixed and scale and exponents and max(exponents) - min(exponents) <= 4:
+        shift, fixed = min(exponents), True
     out = []
     for p in parsed:
         if isinstance(p, str):
@@ -191,6 +203,8 @@ def column(cells: Sequence[Any], sig: int = SIG) -> list[Formatted]:
         if not fixed:
             out.append(Formatted(mantissa, exponent))
             continue
+        if shift is not None:
+            exponent -= shift
         sign = "-" if mantissa.startswith("-") else ""
         digits = mantissa.lstrip("-").replace(".", "")
         if exponent >= 0:
@@ -199,4 +213,4 @@ def column(cells: Sequence[Any], sig: int = SIG) -> list[Formatted]:
         else:
             text = "0." + "0" * (-exponent - 1) + digits
         out.append(Formatted(sign + text))
-    return out
+    return out, shift

@@ -50,10 +50,11 @@ CLOSED_FORM = register(Formula(
     kind=Kind.UPPER,
     status=Status.PROVEN,
     source="Feldman, McMillan, Talwar (2021), eq. (1) / Theorem 3.1",
-    erratum=("condition taken as eps0 <= log(n / (16 log(4/delta))) as in the authors' code, stricter than the "
-             "printed log(2/delta), which a 2026 report says is a typo (apple/ml-shuffling-amplification#1)"),
+    erratum=(r"condition taken as $\epsilon_0 \leq \log(n / (16 \log(4/\delta)))$ as in the authors' code, "
+             r"stricter than the printed $\log(2/\delta)$, which a 2026 report says is a typo "
+             "(apple/ml-shuffling-amplification#1)"),
     lhs=r"\epsilon",
-    description="closed-form clone bound for eps0-DP local randomizers",
+    description="closed-form clone bound for $\\epsilon_0$-DP local randomizers",
 ))
 
 SOURCE_2021 = "Feldman, McMillan, Talwar (2021), Theorem 3.1 (numerical, exact divergence of the clone pair)"
@@ -94,7 +95,7 @@ def reduction_status(name, pmfs=None) -> tuple[Status, str]:
     """Proof status (and note) of a clone reduction for a general eps0-LDP randomizer (``pmfs``
     None) or for one with these pmfs: the 2021 clones are proven for every eps0-LDP randomizer."""
     if reduction(name) == "clones":
-        return Status.PROVEN, "Feldman, McMillan, Talwar (2021), Theorem 3.1: any eps0-LDP randomizer"
+        return Status.PROVEN, r"Feldman, McMillan, Talwar (2021), Theorem 3.1: any $\epsilon_0$-LDP randomizer"
     return stronger_clone_status(pmfs)
 
 

@@ -71,7 +71,7 @@ class Method(protocol.Method):
     ``why_not_fn(randomizer, n)`` gives the reason the method does not apply (None where it
     applies); ``status_fn(randomizer)`` the proof status for a randomizer and why, set here and
     nowhere else; :meth:`cost` estimates the seconds a computation takes before it is started.
-    :meth:`epsilon` and :meth:`delta` return :class:`~dptheory.results.Result`\ s or raise
+    :meth:`epsilon` and :meth:`delta` return :class:`~dptheory.results.Result` objects or raise
     :class:`NotApplicable` with the reason (a closed form outside the domain where it is
     defined included).
     """
@@ -378,7 +378,7 @@ METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio-labelled", Kind.UPPER,
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
-           _always, _proven("the label of the victim's message is kept: sound for every beta' <= beta"),
+           _always, _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
            log_delta=_labelled_log_delta, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),

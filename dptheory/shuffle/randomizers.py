@@ -83,7 +83,7 @@ def _beta_formula(name, source):
 BETA = {
     "general": _beta_formula("general", _TABLE2 + " (Kairouz et al. 2014)"),
     "laplace": _beta_formula("laplace", _TABLE2 + " (Laplace on [0,1])"),
-    "privunit": _beta_formula("privunit", _TABLE2 + " (PrivUnit, cap area c <= 1/2)"),
+    "privunit": _beta_formula("privunit", _TABLE2 + " (PrivUnit, cap area $c \\leq 1/2$)"),
     "grr": _beta_formula("grr", _TABLE2 + " (GRR on d options)"),
     "unary-encoding": _beta_formula("unary-encoding", _TABLE2 + " (binary RR on d options, Duchi et al. 2013)"),
     "subset-selection": _beta_formula("subset-selection", _TABLE2 + " (k-subset on d options)"),

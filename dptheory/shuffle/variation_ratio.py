@@ -345,7 +345,7 @@ THEOREM_4_2 = register(Formula(
     status=Status.UNPROVEN,
     source="Wang et al. (2024), Theorem 4.2",
     erratum=("the fractions of the printed epsilon are nested wrongly (the printed form does not decrease with n); "
-             "the monotonicity threshold of condition 2 is replaced by the exact one, Omega >= s*^2 "
+             "the monotonicity threshold of condition 2 is replaced by the exact one, $\\Omega \\geq s_*^2$ "
              "(docs/errata.md#wang2024-theorem-4-2)"),
     lhs=r"\epsilon",
     description="analytic variation-ratio bound (corrected)",
@@ -375,7 +375,7 @@ TABLE_1 = {
     name: register(Formula(name=f"table1-{name}", build=_closed_forms, kind=Kind.APPROXIMATION,
                            status=Status.NOT_A_BOUND,
                            source=f"Wang et al. (2024), Table 1 ({cite}); rate up to a constant",
-                           lhs=r"\epsilon = O(\cdot)", description=f"asymptotic rate of {cite}"))
+                           lhs=r"\epsilon", template=r"O\left({}\right)", description=f"asymptotic rate of {cite}"))
     for name, cite in [
         ("efmrtt19", "Erlingsson et al. 2019"),
         ("blanket", "Balle et al. 2019"),
@@ -407,10 +407,10 @@ def reduction_status(randomizer: Randomizer) -> tuple[Status, str]:
     if not randomizer.is_worst_case:
         return Status.REFUTED, REFUTATION
     if math.isinf(randomizer.p):
-        return Status.PROVEN, "p = inf, beta = 1: the victim has no residual component (Lemma 4.5 is exact)"
+        return Status.PROVEN, r"$p = \infty$, $\beta = 1$: the victim has no residual component (Lemma 4.5 is exact)"
     if randomizer.pmfs is not None and stronger_clone_condition(randomizer.pmfs):
-        return Status.PROVEN, "beta at the worst case and the stronger-clone decomposition exists for these pmfs"
-    return Status.UNPROVEN, ("beta at the worst case is the stronger-clone bound, whose general proof was withdrawn "
+        return Status.PROVEN, r"$\beta$ at the worst case and the stronger-clone decomposition exists for these pmfs"
+    return Status.UNPROVEN, (r"$\beta$ at the worst case is the stronger-clone bound, whose general proof was withdrawn "
                              "(Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5); no counterexample is known")
 
 

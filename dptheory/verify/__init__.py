@@ -3,16 +3,22 @@ formulas of the papers next to their corrections.
 
 * :func:`register_check` / :func:`register_erratum` (:mod:`.registry`): one line per bound or
   erratum, with its oracle and case grid;
-* the toolkit's checks, one module per area: :mod:`.shuffle`, :mod:`.rdp`, :mod:`.gdp`,
-  :mod:`.mechanisms`, :mod:`.tradeoff`, and :mod:`.errata`; the checks of the parts landing in
-  parallel (:mod:`.fdp`, :mod:`.pld`, :mod:`.comparison`) are written against their contracts and
-  join when listed in :data:`.registry.CHECK_MODULES`;
-* :mod:`.oracles`: the independent mpmath oracles (exact enumeration, closed forms, quadrature);
+* the toolkit's checks, one module per area (listed in :data:`.registry.CHECK_MODULES`):
+  :mod:`.shuffle`, :mod:`.rdp`, :mod:`.gdp`, :mod:`.mechanisms`, :mod:`.tradeoff`, :mod:`.fdp`,
+  :mod:`.pld`, :mod:`.comparison`, and the printed errata, :mod:`.errata`;
+* :mod:`.oracles`: the independent mpmath oracles (exact enumeration, closed forms, quadrature),
+  each named by an :class:`.registry.Oracle` (what it computes, and whether it encloses the exact
+  value or gives one end of it only); :mod:`.evaluations`: the second oracles (the same quantity
+  a method computes, evaluated again);
 * :func:`run` returns a :class:`Report` (a table for a person, ``as_dict`` for JSON).
 """
 
-from .registry import CHECKS, ERRATA, Check, Erratum, load, register_check, register_erratum
+from .registry import (CHECKS, CLOSED_FORM, ENUMERATION, ENVELOPE, ERRATA, FINITE_SUM, ONE_PAIR, QUADRATURE, ROUNDS,
+                       SEARCH, TRANSCRIPTION, Check, Erratum, Oracle, load, register_check, register_erratum,
+                       result_status)
 from .report import Report
 from .runner import run
 
-__all__ = ["CHECKS", "ERRATA", "Check", "Erratum", "Report", "load", "register_check", "register_erratum", "run"]
+__all__ = ["CHECKS", "CLOSED_FORM", "ENUMERATION", "ENVELOPE", "ERRATA", "FINITE_SUM", "ONE_PAIR", "QUADRATURE",
+           "ROUNDS", "SEARCH", "TRANSCRIPTION", "Check", "Erratum", "Oracle", "Report", "load", "register_check",
+           "register_erratum", "result_status", "run"]

@@ -9,17 +9,21 @@ the code under test:
 * :class:`PairLaws`: a pair of laws on finitely many atoms in mpmath: hockey-stick divergence (both
   ends, by sorting the likelihood ratios once), epsilon(delta), Renyi divergence, trade-off
   function, T-fold products. Built by :func:`count_pair` by direct enumeration of the counts
-  (a, b) of type-0 and type-1 messages (digest seed-002 §1.7, explicit pmf; Feldman, McMillan,
-  Talwar 2021, Thm 3.1), O(n^2) atoms: small and moderate n only (:data:`MAX_OTHERS`);
-* the pairs the methods compute: :func:`clone_pair` (FMT21 clones), :func:`stronger_clone_pair`
-  (FMT23), :func:`variation_ratio_pair` (Wang et al. 2024, Thm 4.7), :func:`labelled_pair`,
-  :func:`p0q0_pair` (Wang et al. 2023, §4), :func:`rr_lower_pair` (Girgis et al., Thm 3.4);
-* closed forms written from the papers (digests): Theorems 4.2 (Appendix F form) and 4.3 of
-  Wang et al. 2024, Erlingsson et al.'s 12 eps0 sqrt(log(1/delta)/n), the privacy blanket's
-  Hoeffding and Bennett bounds, Girgis et al.'s Theorem 3.1 (and its mixture variant), 3.3,
-  Corollary 3.2 and Erlingsson et al.'s RDP, with Remark 2's interpolation for real orders;
-* the RDP -> (epsilon, delta) conversions at a given order (Balle et al. 2020, Thm 21; Mironov
-  2017, Prop. 3).
+  (a, b) of type-0 and type-1 messages (the explicit pmf of Wang et al. 2024, Appendix E, eqs.
+  (7)-(9); Feldman, McMillan, Talwar 2021, Theorem 3.1), O(n^2) atoms: small and moderate n only
+  (:data:`MAX_OTHERS`);
+* the pairs the methods compute: :func:`clone_pair` (Feldman, McMillan, Talwar 2021),
+  :func:`stronger_clone_pair` (Feldman, McMillan, Talwar 2023), :func:`variation_ratio_pair`
+  (Wang et al. 2024, Theorem 4.7), :func:`labelled_pair` (derived here), :func:`p0q0_pair`
+  (Wang, Su, Ye, Shokri, Su 2023, Appendix C), :func:`rr_lower_pair` (Girgis et al. 2021,
+  Theorem 3.4);
+* closed forms written again from the papers (for a closed form this is a transcription check):
+  Theorems 4.2 (as its proof in Appendix F derives it) and 4.3 of Wang et al. 2024, Erlingsson et
+  al.'s 12 eps0 sqrt(log(1/delta)/n), the privacy blanket's Hoeffding and Bennett bounds, Girgis
+  et al.'s Theorem 3.1 (and its mixture variant, derived here), 3.3, Corollary 3.2 and Erlingsson
+  et al.'s RDP, with Remark 2's interpolation for real orders;
+* the RDP -> (epsilon, delta) conversions at a given order (Balle et al. 2020, Theorem 21;
+  Mironov 2017, Proposition 3).
 
 Every function returns an enclosure ``(lower, upper)`` (mpmath numbers) or a list of them; the
 error bounds follow :mod:`.oracles` (a relative error of ``(m + 1) u`` for m positive operations at
@@ -122,7 +126,7 @@ def count_pair(others: int, clone_prob, theta_p, theta_q, victim_prob, clone_bia
 
         P(a, b) = v theta_p K(a - 1, b) + v (1 - theta_p) K(a, b - 1) + (1 - v) K(a, b)
 
-    (digest seed-002 §1.7, the explicit pmf; Q with theta_q). The parameters are mpmath numbers
+    (the explicit pmf of Wang et al. 2024, Appendix E, eqs. (7)-(9); Q with theta_q). The parameters are mpmath numbers
     (callers compute them from eps0 at the working precision). Each K is a product of binomial
     coefficients (exact integers) and integer powers: relative error below (2N + 10) u."""
     if others > MAX_OTHERS:
@@ -172,7 +176,7 @@ def stronger_clone_pair(eps0: float, n: int, digits: int) -> PairLaws:
 def ldp_parameters(randomizer: str, eps0: float):
     """(p, beta, q) of a named finite randomizer, from its definition: generalised randomized
     response on d options (binary RR: d = 2) has p = q = e^eps0 and total variation
-    beta = (e^eps0 - 1)/(e^eps0 + d - 1) between any two inputs (Wang et al. 2024, §3)."""
+    beta = (e^eps0 - 1)/(e^eps0 + d - 1) between any two inputs (Wang et al. 2024, Table 2)."""
     d = 2 if randomizer == "binary-rr" else int(randomizer[3:])
     E = _e(eps0)
     return E, (E - 1) / (E + d - 1), E
@@ -204,7 +208,7 @@ def labelled_pair(randomizer: str, eps0: float, n: int, digits: int) -> tuple:
 
 @functools.lru_cache(maxsize=16)
 def p0q0_pair(eps0: float, n: int, digits: int) -> tuple:
-    """(w, (P0, Q0)) of Wang et al. (2023), §4 (digest seed-000 §1.12): P0 = (A + 1, C - A),
+    """(w, (P0, Q0)) of Wang, Su, Ye, Shokri, Su (2023), Appendix C: P0 = (A + 1, C - A),
     Q0 = (A, C - A + 1), A ~ Bin(C, 1/2), C ~ Bin(n - 1, 2w), w = 1/(e^eps0 + 1)."""
     with mpmath.workdps(digits + GUARD):
         w = 1 / (_e(eps0) + 1)
@@ -246,7 +250,7 @@ def _shuffle_fdp_hull(eps0: float, n: int, digits: int) -> tuple:
 
 
 def shuffle_fdp_tradeoff(eps0: float, n: int, alpha: float, digits: int) -> tuple:
-    """max(C(f_Shuffle), f_{eps0,0})(alpha): C(f_Shuffle) of Wang et al. (2023), Thm 4.2, with
+    """max(C(f_Shuffle), f_{eps0,0})(alpha): C(f_Shuffle) of Wang et al. (2023), Theorem 4.2, with
     f_Shuffle = 2w Id + (1 - 2w) T(P0, Q0) (Id(alpha) = 1 - alpha), symmetrised,
     C(f) = min{f, f^-1}** (the convex envelope: the lower convex hull of the vertices of f and of
     f^-1, the mirror images of f's); f_{eps0,0}(alpha) = max(0, 1 - e^eps0 alpha,
@@ -277,14 +281,19 @@ def _shuffle_fdp_envelope(eps0: float, n: int, alpha: float, digits: int) -> tup
 
 
 def shuffle_fdp_delta(eps0: float, n: int, epsilon: float, digits: int) -> tuple:
-    """Corollary 4.3 (corrected t_y): (1 - 2w) H_{e^eps~}(P0 || Q0), e^eps~ = (e^eps - 2w)/(1 - 2w)
-    (digest seed-000 §2.11)."""
+    """The smaller of Wang et al. (2023), Corollary 4.3 with the corrected t_y (derived here,
+    docs/errata.md), (1 - 2w) H_{e^eps~}(P0 || Q0) with e^eps~ = (e^eps - 2w)/(1 - 2w), and the
+    delta of any eps0-DP mechanism, (e^eps0 - e^eps)_+/(e^eps0 + 1) (the hockey-stick divergence of
+    binary randomized response; the shuffled output is a post-processing of the victim's eps0-DP
+    report): the quantity the toolkit's ``shuffle_delta`` computes."""
     w, pair = p0q0_pair(eps0, n, digits)
     with mpmath.workdps(digits + GUARD):
-        g = (mpmath.exp(mpf(epsilon)) - 2 * w) / (1 - 2 * w)  # >= 1 for eps >= 0
+        E, e = _e(eps0), mpmath.exp(mpf(epsilon))
+        g = (e - 2 * w) / (1 - 2 * w)  # >= 1 for eps >= 0
         lo, hi = pair.delta(mpmath.log(g))
         err = 8 * _unit(digits)
-        return (1 - 2 * w) * lo * (1 - err), (1 - 2 * w) * hi * (1 + err)
+        cap = max(mpf(0), (E - e) / (E + 1))
+        return min((1 - 2 * w) * lo * (1 - err), cap * (1 - err)), min((1 - 2 * w) * hi * (1 + err), cap * (1 + err))
 
 
 # ----------------------------------------------------------------------------- closed forms (epsilon)
@@ -298,7 +307,7 @@ def _closed(value, digits: int) -> tuple:
 
 
 def theorem_4_2(p, beta, q, n: int, delta: float, digits: int) -> tuple:
-    """Wang et al. (2024), Theorem 4.2 as Appendix F derives it (digest seed-002 §2):
+    """Wang et al. (2024), Theorem 4.2 as its proof (Appendix F) derives it:
     epsilon = log(1 + F(Omega)), F(C) = (p-1) alpha (2 sqrt(C/2 log(4/delta)) + 1) /
     (alpha C + (p-1) alpha (C/2 - sqrt(C/2 log(4/delta))) + (1 - alpha - alpha p)(n-1-C) r/(1-2r)),
     Omega = 2r(n-1) - sqrt(min(6r, 1/2)(n-1) log(4/delta)), alpha = beta/(p-1), r = alpha p/q."""
@@ -433,7 +442,8 @@ def _nbar(eps0, n: int):
 
 
 def girgis_theorem_3_1(eps0: float, n: int, order: int, digits: int) -> tuple:
-    """Theorem 3.1 (corrected, digest seed-004 §3.1), integer lam >= 2:
+    """Girgis et al. (2021), Theorem 3.1, eq. (5), with every term inside the log and binom(lam, 2),
+    as its proof (eq. (41)) has it; integer lam >= 2:
     log(1 + binom(lam,2)(e^eps0-1)^2/(n_bar e^eps0) + sum_{i=3}^lam binom(lam,i) i Gamma(i/2)
     ((e^{2 eps0}-1)^2/(2 e^{2 eps0} n_bar))^{i/2} + e^{eps0 lam - (n-1)/(8 e^eps0)})/(lam - 1)."""
     with mpmath.workdps(digits + GUARD):
@@ -456,7 +466,8 @@ def _b37(E, m, lam: int):
 
 
 def girgis_mixture(eps0: float, n: int, order: int, digits: int) -> tuple:
-    """The mixture variant (digest seed-004 §4.3): log(sum_m Bin(m; n-1, e^-eps0)
+    """The mixture variant (derived here from Girgis et al. (2021), eq. (39) and Theorem 3.7):
+    log(sum_m Bin(m; n-1, e^-eps0)
     min(e^{eps0 lam}, B_3.7(m + 1, lam)))/(lam - 1), integer lam. The sum runs over every m; B_3.7
     is evaluated where Bin(m) e^{eps0 lam} is above 1e-(digits + 10) of the running total, and
     elsewhere the term is bounded by Bin(m) e^{eps0 lam} (added to the upper end only)."""
@@ -486,7 +497,8 @@ def girgis_mixture(eps0: float, n: int, order: int, digits: int) -> tuple:
 
 
 def girgis_theorem_3_3(eps0: float, n: int, order: float, digits: int) -> tuple:
-    """Theorem 3.3 (corrected, digest seed-004 §3.4): log(exp(lam^2 (e^eps0-1)^2/n_bar)
+    """Girgis et al. (2021), Theorem 3.3, eq. (8), as its proof (Theorem 7.1) has it:
+    log(exp(lam^2 (e^eps0-1)^2/n_bar)
     + exp(eps0 lam - (n-1)/(8 e^eps0)))/(lam - 1), real lam > 1."""
     with mpmath.workdps(digits + GUARD):
         E, m, lam = _e(eps0), _nbar(eps0, n), mpf(order)
@@ -495,21 +507,23 @@ def girgis_theorem_3_3(eps0: float, n: int, order: float, digits: int) -> tuple:
 
 
 def girgis_corollary_3_2(eps0: float, n: int, order: int, digits: int) -> tuple:
-    """Corollary 3.2 (binom(lam, 2) for the printed (lam/2)): log(1 + binom(lam,2) 4(e^eps0-1)^2/n)/(lam-1)."""
+    """Girgis et al. (2021), Corollary 3.2, eq. (6), with binom(lam, 2) for the printed (lam/2):
+    log(1 + binom(lam,2) 4(e^eps0-1)^2/n)/(lam-1)."""
     with mpmath.workdps(digits + GUARD):
         E, lam = _e(eps0), int(order)
         return _closed(mpmath.log(1 + mpmath.binomial(lam, 2) * 4 * (E - 1) ** 2 / n) / (lam - 1), digits)
 
 
 def erlingsson_rdp(eps0: float, n: int, order: float, digits: int) -> tuple:
-    """Erlingsson et al. (2019), Remark 1, as Girgis et al. quote it (eq. 9): 2 lam e^{4 eps0} (e^eps0 - 1)^2 / n."""
+    """Erlingsson et al. (2019), Remark 1, as Girgis et al. (2021) quote it in eq. (9):
+    2 lam e^{4 eps0} (e^eps0 - 1)^2 / n."""
     with mpmath.workdps(digits + GUARD):
         E = _e(eps0)
         return _closed(2 * mpf(order) * E ** 4 * (E - 1) ** 2 / n, digits)
 
 
 def remark_2(integer_form, order: float) -> tuple:
-    """Girgis et al., Remark 2 (eq. 7): (lam - 1) eps(lam) is convex, so at a real order the
+    """Girgis et al. (2021), Remark 2, eq. (7): (lam - 1) eps(lam) is convex, so at a real order the
     integer values at floor and ceil combine linearly: [w (fl-1) eps(fl) + (1-w)(ce-1) eps(ce)]/(lam-1),
     w = ceil(lam) - lam (the floor term absent for floor < 2)."""
     lam = mpf(order)
@@ -528,7 +542,7 @@ def remark_2(integer_form, order: float) -> tuple:
 
 def rdp_to_epsilon(rdp: tuple, order: float, delta: float, digits: int) -> tuple:
     """The smaller of the two proven conversions at one order, clamped at 0 (Balle et al. 2020,
-    Thm 21: rho + log((lam-1)/lam) - (log delta + log lam)/(lam-1); Mironov 2017, Prop. 3:
+    Theorem 21: rho + log((lam-1)/lam) - (log delta + log lam)/(lam-1); Mironov 2017, Proposition 3:
     rho + log(1/delta)/(lam-1)), for rho in the enclosure ``rdp``."""
     with mpmath.workdps(digits + GUARD):
         lam, d = mpf(order), mpf(delta)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from .. import profile, tradeoff
 from .. import rdp as rdp_module
-from ..results import Kind, Status
+from ..results import Kind
 from . import oracles
-from .registry import register_check
+from .registry import CLOSED_FORM, QUADRATURE, SEARCH, register_check
 
 #: a float function of the toolkit that is not a certified interval: its stated accuracy
 FLOAT_RTOL = 1e-12
@@ -44,32 +44,28 @@ def _rdp_cases(quick: bool) -> list[dict]:
     return [{"label": f"mu={m}", "mu": m, "orders": orders} for m in mus]
 
 
-register_check("gdp/delta", kind=Kind.EXACT, status=Status.PROVEN, cases=_delta_cases,
+register_check("gdp/delta", kind=Kind.EXACT, status=profile.GDP_DELTA, cases=_delta_cases,
                bound=lambda c: profile.gdp_delta_result(c["mu"], c["epsilon"]),
                oracle=lambda c, digits: oracles.gaussian_delta(c["mu"], c["epsilon"], digits),
-               source=profile.GDP_DELTA.source, oracle_name="Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), mpmath")
+               source=profile.GDP_DELTA.source, oracle_kind=CLOSED_FORM)
 
-register_check("gdp/epsilon", kind=Kind.EXACT, status=Status.PROVEN, cases=_epsilon_cases,
+register_check("gdp/epsilon", kind=Kind.EXACT, status=profile.GDP_DELTA, cases=_epsilon_cases,
                bound=lambda c: profile.gdp_epsilon(c["mu"], c["delta"]),
                oracle=lambda c, digits: oracles.gaussian_epsilon(c["mu"], c["delta"], digits),
-               source="Dong, Roth, Su (2022), Corollary 2.13, inverted",
-               oracle_name="bisection on the mpmath profile")
+               source="Dong, Roth, Su (2022), Corollary 2.13, inverted", oracle_kind=CLOSED_FORM)
 
-register_check("gdp/tradeoff", kind=Kind.EXACT, status=Status.PROVEN, cases=_tradeoff_cases,
+register_check("gdp/tradeoff", kind=Kind.EXACT, status=tradeoff.GAUSSIAN_TRADEOFF, cases=_tradeoff_cases,
                bound=lambda c: float(tradeoff.gaussian(c["mu"])(c["alpha"])), rtol=FLOAT_RTOL,
                oracle=lambda c, digits: oracles.gaussian_tradeoff(c["mu"], c["alpha"], digits),
-               source="Dong, Roth, Su (2022), Definition 2.6 (G_mu)",
-               oracle_name="Phi(Phi^-1(1 - alpha) - mu), mpmath")
+               source=tradeoff.GAUSSIAN_TRADEOFF.source, oracle_kind=CLOSED_FORM)
 
-register_check("gdp/delta via the trade-off conjugate", kind=Kind.EXACT, status=Status.PROVEN,
+register_check("gdp/delta via the trade-off conjugate", kind=Kind.EXACT, status=profile.GDP_DELTA,
                cases=_conjugate_cases, rtol=FLOAT_RTOL,
                bound=lambda c: float(tradeoff.gaussian(c["mu"]).delta(c["epsilon"])),
                oracle=lambda c, digits: oracles.gaussian_delta_tradeoff_view(c["mu"], c["epsilon"], digits),
-               source="Dong, Roth, Su (2022), Prop. 2.12: delta(eps) = 1 + f*(-e^eps)",
-               oracle_name="sup over alpha of 1 - e^eps alpha - G_mu(alpha), mpmath (a lower end)")
+               source="Dong, Roth, Su (2022), Proposition 2.12: delta(eps) = 1 + f*(-e^eps)", oracle_kind=SEARCH)
 
-register_check("gdp/rdp", kind=Kind.UPPER, status=Status.PROVEN, cases=_rdp_cases,
+register_check("gdp/rdp", kind=Kind.UPPER, status=rdp_module.GDP_RDP, cases=_rdp_cases,
                bound=lambda c: [(v, v) for v in rdp_module.gdp_to_rdp(c["mu"], c["orders"])],
                oracle=lambda c, digits: [oracles.gaussian_renyi(c["mu"], o, digits) for o in c["orders"]],
-               source=rdp_module.GDP_RDP.source,
-               oracle_name="Renyi divergence of N(mu, 1) from N(0, 1) by mpmath quadrature")
+               source=rdp_module.GDP_RDP.source, oracle_kind=QUADRATURE)

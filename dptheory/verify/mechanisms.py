@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import mpmath
 
-from .. import mechanisms, tradeoff
-from ..results import Kind, Status
+from .. import mechanisms, profile, tradeoff
+from ..results import Kind
 from . import oracles
-from .registry import register_check
+from .registry import CLOSED_FORM, FINITE_SUM, QUADRATURE, register_check
 
 FLOAT_RTOL = 1e-12
 
@@ -48,7 +48,7 @@ def _dp_tradeoff(quick: bool) -> list[dict]:
 
 
 def _dp_tradeoff_oracle(case: dict, digits: int):
-    """max{0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)} in mpmath (Dong, Roth, Su 2022, Prop. 2.5)."""
+    """max{0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)} in mpmath (Dong, Roth, Su 2022, Proposition 2.5)."""
     with mpmath.workdps(digits + oracles.GUARD):
         e, d, a = (mpmath.mpf(case[k]) for k in ("epsilon", "delta", "alpha"))
         v = max(mpmath.mpf(0), 1 - d - mpmath.exp(e) * a, mpmath.exp(-e) * (1 - d - a))
@@ -56,38 +56,40 @@ def _dp_tradeoff_oracle(case: dict, digits: int):
         return max(mpmath.mpf(0), v - err), v + err
 
 
-register_check("mechanism/gaussian epsilon", kind=Kind.EXACT, status=Status.PROVEN, cases=_gaussian,
+# the statuses: each mechanism's closed form in the catalogue (the Gaussian mechanism with noise
+# sigma is 1/sigma-GDP; its profile is the GDP profile)
+register_check("mechanism/gaussian epsilon", kind=Kind.EXACT, status=profile.GDP_DELTA, cases=_gaussian,
                bound=lambda c: mechanisms.GaussianMechanism(c["sigma"]).epsilon(c["delta"]),
                oracle=lambda c, digits: oracles.gaussian_epsilon(1 / c["sigma"], c["delta"], digits),
-               source=mechanisms.GaussianMechanism.source, oracle_name="bisection on the mpmath Gaussian profile")
+               source=mechanisms.GaussianMechanism.source, oracle_kind=CLOSED_FORM)
 
-register_check("mechanism/gaussian rdp", kind=Kind.EXACT, status=Status.PROVEN, cases=_laplace_rdp,
+register_check("mechanism/gaussian rdp", kind=Kind.EXACT, status=tradeoff.GAUSSIAN_RENYI, cases=_laplace_rdp,
                bound=lambda c: mechanisms.GaussianMechanism(c["scale"]).rdp(c["orders"]),
                oracle=lambda c, digits: [oracles.gaussian_renyi(1 / c["scale"], o, digits) for o in c["orders"]],
-               source=mechanisms.GaussianMechanism.source, oracle_name="mpmath quadrature of the densities")
+               source=mechanisms.GaussianMechanism.source, oracle_kind=QUADRATURE)
 
-register_check("mechanism/laplace epsilon", kind=Kind.EXACT, status=Status.PROVEN, cases=_laplace,
+register_check("mechanism/laplace epsilon", kind=Kind.EXACT, status=tradeoff.LAPLACE_DELTA, cases=_laplace,
                bound=lambda c: mechanisms.LaplaceMechanism(c["scale"]).epsilon(c["delta"]),
                oracle=lambda c, digits: oracles.laplace_epsilon(1 / c["scale"], c["delta"], digits),
-               source="Kaissis et al. (2024), §1.11 (Laplace privacy profile), inverted",
-               oracle_name="bisection on the hockey-stick integral of the densities (mpmath quadrature)")
+               source="the Laplace mechanism's privacy profile, derived here from the densities, inverted",
+               oracle_kind=QUADRATURE)
 
-register_check("mechanism/laplace rdp", kind=Kind.EXACT, status=Status.PROVEN, cases=_laplace_rdp,
+register_check("mechanism/laplace rdp", kind=Kind.EXACT, status=tradeoff.LAPLACE_RENYI, cases=_laplace_rdp,
                bound=lambda c: mechanisms.LaplaceMechanism(c["scale"]).rdp(c["orders"]),
                oracle=lambda c, digits: [oracles.laplace_renyi(1 / c["scale"], o, digits) for o in c["orders"]],
-               source=mechanisms.LaplaceMechanism.source, oracle_name="mpmath quadrature of the densities")
+               source=mechanisms.LaplaceMechanism.source, oracle_kind=QUADRATURE)
 
-register_check("mechanism/randomized-response rdp", kind=Kind.EXACT, status=Status.PROVEN, cases=_rr,
+register_check("mechanism/randomized-response rdp", kind=Kind.EXACT, status=mechanisms.RR_RENYI, cases=_rr,
                bound=lambda c: mechanisms.RandomizedResponse(c["eps0"], c["k"]).rdp(c["orders"]),
                oracle=lambda c, digits: [oracles.rr_renyi(c["eps0"], c["k"], o, digits) for o in c["orders"]],
-               source=mechanisms.RandomizedResponse.source, oracle_name="the finite Renyi sum, mpmath")
+               source=mechanisms.RandomizedResponse.source, oracle_kind=FINITE_SUM)
 
-register_check("mechanism/randomized-response epsilon", kind=Kind.EXACT, status=Status.PROVEN, cases=_rr_epsilon,
+register_check("mechanism/randomized-response epsilon", kind=Kind.EXACT, status=mechanisms.RR_DELTA,
+               cases=_rr_epsilon,
                bound=lambda c: mechanisms.RandomizedResponse(c["eps0"], c["k"]).epsilon(c["delta"]),
                oracle=lambda c, digits: oracles.rr_epsilon(c["eps0"], c["k"], c["delta"], digits),
-               source=mechanisms.RandomizedResponse.source, oracle_name="bisection on the finite hockey-stick sum")
+               source=mechanisms.RandomizedResponse.source, oracle_kind=FINITE_SUM)
 
-register_check("tradeoff/dp", kind=Kind.EXACT, status=Status.PROVEN, cases=_dp_tradeoff, rtol=FLOAT_RTOL,
+register_check("tradeoff/dp", kind=Kind.EXACT, status=tradeoff.DP_TRADEOFF, cases=_dp_tradeoff, rtol=FLOAT_RTOL,
                bound=lambda c: float(tradeoff.dp(c["epsilon"], c["delta"])(c["alpha"])),
-               oracle=_dp_tradeoff_oracle, source="Dong, Roth, Su (2022), Prop. 2.5",
-               oracle_name="max{0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)}, mpmath")
+               oracle=_dp_tradeoff_oracle, source="Dong, Roth, Su (2022), Proposition 2.5", oracle_kind=CLOSED_FORM)

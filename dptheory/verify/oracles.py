@@ -20,7 +20,7 @@ Objects:
 * :class:`RRSingleDataset`: shuffled binary randomized response on one pair of neighbouring
   datasets (the other n - 1 users all hold input 0) at large n; a lower end of the worst case.
 * Gaussian (mu-GDP), Laplace and k-ary randomized response: profiles, trade-off, Renyi.
-* :func:`fmt21_closed_form`: Feldman, McMillan, Talwar (2021), Theorem 3.1, as an upper end.
+* the subsampled Gaussian pair, T-fold products, and a lower end of the Delta-divergence.
 """
 
 from __future__ import annotations
@@ -318,26 +318,11 @@ def rr_single_dataset(eps0: float, n: int, digits: int) -> RRSingleDataset:
     return RRSingleDataset(eps0, n, digits)
 
 
-def fmt21_closed_form(eps0: float, n: int, delta: float, digits: int) -> tuple:
-    """Feldman, McMillan, Talwar (2021), Theorem 3.1: for eps0 <= log(n / (16 log(2/delta)))
-    the shuffled output of n eps0-LDP users is (eps, delta)-DP with
-    eps <= log(1 + (e^eps0 - 1)/(e^eps0 + 1) (8 sqrt(e^eps0 log(4/delta)) / sqrt(n) + 8 e^eps0 / n)).
-    Returned as (0, upper end) of the true epsilon; ValueError outside the condition."""
-    with mpmath.workdps(digits + GUARD):
-        e0, nn, d = mpf(eps0), mpf(n), mpf(delta)
-        if e0 > mpmath.log(nn / (16 * mpmath.log(4 / d))):
-            raise ValueError("FMT21 Theorem 3.1 needs eps0 <= log(n / (16 log(4/delta)))")
-        big = mpmath.exp(e0)
-        v = mpmath.log(1 + (big - 1) / (big + 1) * (8 * mpmath.sqrt(big * mpmath.log(4 / d)) / mpmath.sqrt(nn)
-                                                   + 8 * big / nn))
-        return mpf(0), v * (1 + 10 * _unit(digits))
-
-
 # ----------------------------------------------------------------------------- Gaussian (mu-GDP)
 
 
 def gaussian_delta(mu: float, epsilon: float, digits: int) -> tuple:
-    """Hockey-stick divergence of N(mu, 1) from N(0, 1) at e^epsilon (Balle and Wang 2018, Thm 8):
+    """Hockey-stick divergence of N(mu, 1) from N(0, 1) at e^epsilon (Balle and Wang 2018, Theorem 8):
     Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu); enclosed by the cancellation error and the
     sensitivity of the normal tails to their arguments' rounding."""
     with mpmath.workdps(digits + GUARD):
@@ -366,7 +351,7 @@ def golden_section(f, lo, hi, iterations: int, ratio=(math.sqrt(5) - 1) / 2):
 
 def gaussian_delta_tradeoff_view(mu: float, epsilon: float, digits: int) -> tuple:
     """(lower end, inf) of delta(eps) from the trade-off view: delta = sup_alpha 1 - e^eps alpha -
-    f(alpha) with f(alpha) = Phi(Phi^-1(1 - alpha) - mu) (Dong, Roth, Su 2022, Prop. 2.12);
+    f(alpha) with f(alpha) = Phi(Phi^-1(1 - alpha) - mu) (Dong, Roth, Su 2022, Proposition 2.12);
     alpha = Phi(-z), maximised over z by golden-section search (every z gives a lower end)."""
     with mpmath.workdps(digits + GUARD):
         m, g = mpf(mu), mpmath.exp(mpf(epsilon))
@@ -568,7 +553,8 @@ def subsampled_gaussian_delta(sigma: float, rate: float, epsilon: float, digits:
 
 def gaussian_delta_divergence_lower(mu: float, mu_tilde: float, digits: int) -> tuple:
     """(lower end, inf) of Delta(G_mu || G_mu~) = max{0, sup_eps (delta~(eps) - delta(eps)) /
-    (1 + e^eps)} (Kaissis et al., Corollary 1 in privacy-profile form, digest seed-003 §Def. 1):
+    (1 + e^eps)} (Kaissis et al. 2024, Definition 1 in privacy-profile form by Theorem 2, clause (2);
+    derived here):
     the value at the best epsilon of a grid refined by golden-section search (every epsilon gives
     a lower end)."""
     with mpmath.workdps(digits + GUARD):

@@ -1,6 +1,7 @@
-"""Checks of the privacy-loss-distribution accountant (helper "pld": :mod:`dptheory.pld`,
-:mod:`dptheory.subsampled`, :mod:`dptheory.shuffle.rounds`), written against its contract; the
-lead adds this module to :data:`~dptheory.verify.registry.CHECK_MODULES` after the merge.
+"""Checks of the privacy-loss-distribution accountant (:mod:`dptheory.pld`,
+:mod:`dptheory.subsampled`, :mod:`dptheory.shuffle.rounds`). Their status is the one their
+Results carry (no catalogue formula states it apart from them), for the composed shuffle rounds
+the module's (:func:`dptheory.shuffle.rounds.status`).
 
 * ``PLD.from_pmfs(p, q).self_compose(T).delta(eps)`` of k-ary randomized response: pessimistic
   (upper) and optimistic (lower) against the exact hockey-stick sum of the T-fold product;
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 from ..mechanisms import RandomizedResponse
 from ..pld import PLD
-from ..results import Kind, Status
+from ..results import Kind
 from ..shuffle import rounds as shuffle_rounds
 from ..subsampled import SubsampledGaussian
 from . import evaluations, oracles
-from .registry import register_check
+from .registry import CLOSED_FORM, FINITE_SUM, ROUNDS, register_check, result_status
 
 
 def _rr_cases(quick: bool) -> list[dict]:
@@ -37,15 +38,15 @@ def _rr_oracle(case: dict, digits: int):
     return oracles.rr_composed_delta(case["eps0"], case["k"], case["rounds"], case["epsilon"], digits)
 
 
-register_check("pld/pessimistic delta (randomized response)", kind=Kind.UPPER, status=Status.PROVEN,
-               cases=_rr_cases, bound=lambda c: _rr_pld(c, True), oracle=_rr_oracle,
-               source="PLD.from_pmfs(pessimistic=True).self_compose (contract pld.PLD)",
-               oracle_name="exact hockey-stick sum of the T-fold product of RR's rows")
+register_check("pld/pessimistic delta (randomized response)", kind=Kind.UPPER,
+               status=result_status(lambda c: _rr_pld(c, True)), cases=_rr_cases, bound=lambda c: _rr_pld(c, True),
+               oracle=_rr_oracle, source="privacy loss distribution, pessimistic discretisation, composed T times",
+               oracle_kind=FINITE_SUM)
 
-register_check("pld/optimistic delta (randomized response)", kind=Kind.LOWER, status=Status.PROVEN,
-               cases=_rr_cases, bound=lambda c: _rr_pld(c, False), oracle=_rr_oracle,
-               source="PLD.from_pmfs(pessimistic=False).self_compose (contract pld.PLD)",
-               oracle_name="exact hockey-stick sum of the T-fold product of RR's rows")
+register_check("pld/optimistic delta (randomized response)", kind=Kind.LOWER,
+               status=result_status(lambda c: _rr_pld(c, False)), cases=_rr_cases, bound=lambda c: _rr_pld(c, False),
+               oracle=_rr_oracle, source="privacy loss distribution, optimistic discretisation, composed T times",
+               oracle_kind=FINITE_SUM)
 
 
 def _sgm_cases(quick: bool) -> list[dict]:
@@ -54,11 +55,15 @@ def _sgm_cases(quick: bool) -> list[dict]:
     return [{"label": f"sigma={s} p={p} eps={e}", "sigma": s, "p": p, "epsilon": e} for s, p, e in grid]
 
 
-register_check("pld/subsampled gaussian delta", kind=Kind.UPPER, status=Status.PROVEN, cases=_sgm_cases,
-               bound=lambda c: SubsampledGaussian(c["sigma"], c["p"]).delta(c["epsilon"]),
+def _sgm(case: dict):
+    return SubsampledGaussian(case["sigma"], case["p"]).delta(case["epsilon"])
+
+
+register_check("pld/subsampled gaussian delta", kind=Kind.UPPER, status=result_status(_sgm), cases=_sgm_cases,
+               bound=_sgm,
                oracle=lambda c, digits: oracles.subsampled_gaussian_delta(c["sigma"], c["p"], c["epsilon"], digits),
-               source="contract subsampled.SubsampledGaussian(sigma, p).delta",
-               oracle_name="exact divergence of the Poisson subsampled Gaussian pair, both directions (mpmath)")
+               source="Poisson-subsampled Gaussian mechanism (add and remove neighbours), privacy loss distribution",
+               oracle_kind=CLOSED_FORM)
 
 
 def _rounds_cases(quick: bool) -> list[dict]:
@@ -68,12 +73,14 @@ def _rounds_cases(quick: bool) -> list[dict]:
             for e, n, t, x in grid]
 
 
-register_check("pld/shuffle rounds delta", kind=Kind.UPPER, status=Status.PROVEN, cases=_rounds_cases,
+register_check("pld/shuffle rounds delta", kind=Kind.UPPER, status=lambda c: shuffle_rounds.status(),
+               cases=_rounds_cases,
                bound=lambda c: shuffle_rounds.rounds_delta(c["eps0"], c["n"], c["rounds"], c["epsilon"]),
                oracle=lambda c, digits: oracles.composed_delta_lower("binary-rr", c["eps0"], c["n"], c["rounds"],
                                                                      c["epsilon"], digits),
-               source="contract shuffle.rounds.rounds_delta",
-               oracle_name="exact delta of shuffled binary RR run T times on one dataset pair (a lower end)",
+               source="T shuffled rounds on the clone pair of Feldman, McMillan, Talwar (2021), Theorem 3.1, "
+                      "privacy loss distribution",
+               oracle_kind=ROUNDS,
                # the same quantity: the T-fold clone pair (enumerated), which the PLD bounds within its
                # grid's discretisation (interval 1e-4: well below 1e-3 relative on these cases)
                accuracy=lambda c, digits, value=None: evaluations.clone_pair(c["eps0"], c["n"], digits).product(

@@ -14,7 +14,7 @@
 
 **Accuracy** (the second oracle, :mod:`dptheory.verify.evaluations`): each method's own quantity
 evaluated independently: Girgis et al.'s closed forms (Theorems 3.1, 3.3, Corollary 3.2, the
-mixture sum, Erlingsson et al.'s eq. (9)) written again in mpmath, with Remark 2's interpolation
+mixture sum, Erlingsson et al.'s bound as their eq. (9) quotes it) written again in mpmath (a transcription check), with Remark 2's interpolation
 at real orders; the Renyi divergence of the clone, stronger-clone and Theorem 3.4 pairs by direct
 enumeration (small and moderate n); the conversions at the order each result reports, from an
 independent RDP value (Gaussian: lam mu^2/2; randomized response: the finite sum).
@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import math
 
-from .. import mechanisms
+from .. import catalogue, mechanisms
 from .. import rdp as rdp_module
-from ..results import Kind, Status
+from ..results import Kind
 from ..shuffle import rdp as shuffle_rdp
 from . import evaluations, oracles
-from .registry import register_check
+from .registry import CLOSED_FORM, ENUMERATION, FINITE_SUM, ONE_PAIR, register_check
 
 SMALL_QUICK = [(1.0, 3), (1.0, 8), (2.0, 5)]
 SMALL_FULL = [(e0, n) for e0 in (0.25, 0.5, 1.0, 2.0, 4.0) for n in (2, 3, 5, 8, 12)]
@@ -77,6 +77,15 @@ def rdp_oracle(case: dict, digits: int):
     else:
         exact = oracles.rr_single_dataset(case["eps0"], case["n"], digits)
     return [exact.renyi(o) for o in case["orders"]]
+
+
+def rdp_oracle_kind(case: dict):
+    return ENUMERATION if case["oracle"] == "enumeration" else ONE_PAIR
+
+
+#: the input a parameter-dependent RDP status is for (Girgis et al.'s Corollary 3.2 is proven
+#: where the library checks that it dominates Theorem 3.1 at the case's eps0 and n)
+RDP_SCOPE = "at these eps0, n"
 
 
 #: the mixture sum costs O(n lam) mpmath operations: evaluated up to this product
@@ -134,10 +143,9 @@ def _rdp_accuracy(slug: str):
 for _slug, _m in shuffle_rdp.RDP_METHODS.items():
     if _m.kind is Kind.APPROXIMATION:
         continue
-    register_check(f"shuffle-rdp/{_slug}", kind=_m.kind, status=_m.status(), cases=_rdp_cases(_m.kind),
-                   bound=_rdp_bound(_slug), oracle=rdp_oracle, source=_m.source,
-                   oracle_name="Renyi divergence of shuffled binary RR: every dataset pair (small n), one pair "
-                               "(moderate and large n)",
+    # the status: the method's (RDP_METHODS), or the one its Curve carries at the case's parameters
+    register_check(f"shuffle-rdp/{_slug}", kind=_m.kind, status=_m, scope=RDP_SCOPE, cases=_rdp_cases(_m.kind),
+                   bound=_rdp_bound(_slug), oracle=rdp_oracle, oracle_kind=rdp_oracle_kind, source=_m.source,
                    accuracy=_rdp_accuracy(_slug), accuracy_rtol=RDP_FORMS[_slug][1],
                    accuracy_name="the method's RDP, evaluated independently")
 
@@ -185,7 +193,7 @@ def _register_conversion(name: str, *, rdp_at, target: str, accuracy_rtol: float
 
 
 def _gaussian_rdp(case: dict, order: float, digits: int):
-    """lam mu^2 / 2 with mu = 1/sigma (the Gaussian mechanism's RDP, Mironov 2017, Prop. 7)."""
+    """lam mu^2 / 2 with mu = 1/sigma (the Gaussian mechanism's RDP, Mironov 2017, Proposition 7)."""
     import mpmath
 
     with mpmath.workdps(digits + oracles.GUARD):
@@ -194,19 +202,20 @@ def _gaussian_rdp(case: dict, order: float, digits: int):
 
 
 _register_conversion(
-    "rdp-to-dp/epsilon (gaussian)", kind=Kind.UPPER, status=Status.PROVEN, cases=_gaussian_cases,
+    "rdp-to-dp/epsilon (gaussian)", kind=Kind.UPPER, status=catalogue.get("rdp-to-dp"), cases=_gaussian_cases,
     bound=lambda c: rdp_module.epsilon_from_rdp(mechanisms.GaussianMechanism(c["sigma"]).rdp(_orders()), c["delta"]),
     oracle=lambda c, digits: oracles.gaussian_epsilon(1 / c["sigma"], c["delta"], digits),
-    source="Balle et al. (2020), Thm 21; Mironov (2017), Prop. 3: the conversion of the exact Gaussian RDP curve",
-    oracle_name="exact epsilon(delta) of the Gaussian mechanism (mpmath)",
+    source="Balle et al. (2020), Theorem 21; Mironov (2017), Proposition 3: the conversion of the exact Gaussian "
+           "RDP curve",
+    oracle_kind=CLOSED_FORM,
     rdp_at=_gaussian_rdp, target="epsilon", accuracy_rtol=1e-12)
 
 _register_conversion(
-    "rdp-to-dp/delta (gaussian)", kind=Kind.UPPER, status=Status.PROVEN, cases=_gaussian_delta_cases,
+    "rdp-to-dp/delta (gaussian)", kind=Kind.UPPER, status=catalogue.get("rdp-to-delta"), cases=_gaussian_delta_cases,
     bound=lambda c: rdp_module.delta_from_rdp(mechanisms.GaussianMechanism(c["sigma"]).rdp(_orders()), c["epsilon"]),
     oracle=lambda c, digits: oracles.gaussian_delta(1 / c["sigma"], c["epsilon"], digits),
-    source="Balle et al. (2020), Thm 21; Mironov (2017), Prop. 3 (delta direction)",
-    oracle_name="exact delta(epsilon) of the Gaussian mechanism (mpmath)",
+    source="Balle et al. (2020), Theorem 21; Mironov (2017), Proposition 3 (delta direction)",
+    oracle_kind=CLOSED_FORM,
     rdp_at=_gaussian_rdp, target="delta", accuracy_rtol=1e-12)
 
 
@@ -217,12 +226,13 @@ def _rr_cases(quick: bool) -> list[dict]:
 
 
 _register_conversion(
-    "rdp-to-dp/epsilon (randomized response)", kind=Kind.UPPER, status=Status.PROVEN, cases=_rr_cases,
+    "rdp-to-dp/epsilon (randomized response)", kind=Kind.UPPER, status=catalogue.get("rdp-to-dp"), cases=_rr_cases,
     bound=lambda c: rdp_module.epsilon_from_rdp(mechanisms.RandomizedResponse(c["eps0"], c["k"]).rdp(_orders()),
                                                 c["delta"]),
     oracle=lambda c, digits: oracles.rr_epsilon(c["eps0"], c["k"], c["delta"], digits),
-    source="Balle et al. (2020), Thm 21; Mironov (2017), Prop. 3: the conversion of the exact RR RDP curve",
-    oracle_name="exact epsilon(delta) of k-ary randomized response (mpmath)",
+    source="Balle et al. (2020), Theorem 21; Mironov (2017), Proposition 3: the conversion of the exact RR RDP "
+           "curve",
+    oracle_kind=FINITE_SUM,
     rdp_at=lambda c, order, digits: oracles.rr_renyi(c["eps0"], c["k"], order, digits), target="epsilon",
     accuracy_rtol=1e-12)
 
@@ -256,9 +266,9 @@ for _slug, _m in shuffle_rdp.RDP_METHODS.items():
     if _m.kind is not Kind.UPPER:
         continue
     # the RDP values converted are upper ends of the curves (bucket width 1e-3 for the numerical ones)
-    _register_conversion(f"shuffle-rdp-to-dp/{_slug}", kind=Kind.UPPER, status=_m.status(), cases=_shuffle_dp_cases,
-                         bound=_shuffle_dp_bound(_slug), oracle=_shuffle_dp_oracle,
-                         source=_m.source + "; converted by Lemma 2.1 at the best order",
-                         oracle_name="exact epsilon of one dataset pair of shuffled binary RR (a lower end)",
+    _register_conversion(f"shuffle-rdp-to-dp/{_slug}", kind=Kind.UPPER, status=_m, scope=RDP_SCOPE,
+                         cases=_shuffle_dp_cases, bound=_shuffle_dp_bound(_slug), oracle=_shuffle_dp_oracle,
+                         source=_m.source + "; converted by Lemma 2.1 of Girgis et al. (2021) at the best order",
+                         oracle_kind=ONE_PAIR,
                          rdp_at=_shuffle_rdp_at(_slug), target="epsilon",
                          accuracy_rtol=max(RDP_FORMS[_slug][1], 2e-3 if RDP_FORMS[_slug][1] == 0 else 1e-9))

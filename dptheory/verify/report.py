@@ -1,34 +1,194 @@
-"""The verification report: one row per bound (and proof status), one per erratum; a table for a
-person and one JSON form (:meth:`Report.as_dict`)."""
+"""The verification report: one row per bound, proof status and oracle, one per erratum; a table
+for a person (the presentation layer's text tables) and one JSON form (:meth:`Report.as_dict`).
+
+Every row names its oracle (a short tag, explained once below the table); the detail lines print
+the oracle's enclosure with as many significant digits as it certifies at the precision the
+oracles ran at (at least :data:`MIN_DIGITS`), each end rounded outwards (:func:`fmt_enclosure`).
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import math
 import sys
-import textwrap
 from typing import Any
 
+import mpmath
+
+from ..presentation.text import table, wrapped
 from ..results import Status
 
-#: columns of the tables (the bounds' names are long)
-WIDTH = 110
+#: columns of the tables (the bounds' names are long): the classic wide terminal
+WIDTH = 132
+#: the fewest significant digits a detail line shows
+MIN_DIGITS = 8
+#: the most significant digits of a float64 bound's ends (17 identify any double)
+FLOAT_DIGITS = 17
 
 #: verdict of an erratum row: the printed form fails and the corrected one is shown to hold on
-#: every case (against a two-sided enclosure of the exact value)
+#: every case (against an oracle that encloses the exact value from both sides)
 CONFIRMED = "confirmed"
 #: verdict of an erratum row whose oracle has only one end of the exact value (a lower end for an
 #: upper bound): the printed form is contradicted, the corrected one only not contradicted
 PRINTED_REFUTED = "printed refuted"
+#: verdict of an erratum row against a transcription check: the printed form differs from the
+#: formula the paper derives and the corrected one matches it; nothing is shown about the bound
+MISPRINT = "misprint"
+
+
+# ----------------------------------------------------------------------------- numbers for a person
+
+
+def _scaled(a, s: int, rounding: str) -> int:
+    """``rounding`` ("floor", "ceil" or "nearest") of a 10^s for a positive mpf ``a``: in exact
+    integer arithmetic (a = man 2^exp) where the powers stay small; beyond that (a delta of
+    1e-10000) in mpmath at a precision well above the digits asked, the result pushed outwards by
+    its possible error (a floor never above the exact one, a ceiling never below)."""
+    man, exp = a.man_exp
+    if abs(s) <= 4000 and abs(exp) <= 16000:
+        num, den = man * 10 ** max(s, 0), 10 ** max(-s, 0)
+        num, den = (num << exp, den) if exp >= 0 else (num, den << -exp)
+        q, r = divmod(num, den)
+        if rounding == "ceil":
+            return q + (r > 0)
+        if rounding == "nearest":
+            return q + (2 * r > den or (2 * r == den and q % 2 == 1))
+        return q
+    prec = a.bc + 4 * len(str(abs(s))) + 256
+    with mpmath.workprec(prec):
+        t = a * mpmath.power(10, s)
+        slack = mpmath.ldexp(t, 32 - prec)
+        if rounding == "ceil":
+            return int(mpmath.ceil(t + slack))
+        if rounding == "nearest":
+            return int(mpmath.nint(t))
+        return int(mpmath.floor(t - slack))
+
+
+def _significand(a, digits: int, rounding: str) -> tuple[int, int]:
+    """(q, s): a positive mpf ``a`` rounded to ``digits`` significant digits is q 10^-s, q an
+    integer of ``digits`` digits."""
+    with mpmath.workprec(64):
+        e10 = int(mpmath.floor(mpmath.log10(a)))  # may be one off near a power of ten: corrected below
+    for _ in range(4):
+        s = digits - 1 - e10
+        low = _scaled(a, s, "floor")
+        if low >= 10 ** digits:
+            e10 += 1
+        elif low < 10 ** (digits - 1):
+            e10 -= 1
+        else:
+            break
+    q = low if rounding == "floor" else _scaled(a, s, rounding)
+    if q == 10 ** digits:  # rounded up to the next power of ten
+        q, s = 10 ** (digits - 1), s - 1
+    return q, s
+
+
+def fmt_end(x, digits: int, direction: str | None = None) -> str:
+    """``x`` (an mpf or a float) with ``digits`` significant digits, rounded towards
+    ``direction`` (``"up"`` for an upper end, ``"down"`` for a lower end, None to nearest) from its
+    exact binary value, so that a printed upper end is never below the one computed; trailing
+    zeros dropped, scientific notation outside [1e-4, 1e5), any magnitude (never 0 for a positive
+    number)."""
+    v = _mp(x)
+    if mpmath.isnan(v):
+        return "nan"
+    if mpmath.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    negative = v < 0
+    with mpmath.workprec(v.bc + 8):  # abs() rounds to the working precision: v's own bits here
+        a = -v if negative else +v
+    rounding = {None: "nearest", "up": "floor" if negative else "ceil", "down": "ceil" if negative else "floor"}[direction]
+    q, s = _significand(a, digits, rounding)
+    text, lead = str(q), digits - 1 - s  # the decimal exponent of the leading digit
+    if -4 <= lead <= 4:
+        if lead >= 0:
+            whole, frac = text[:lead + 1].ljust(lead + 1, "0"), text[lead + 1:]
+        else:
+            whole, frac = "0", "0" * (-lead - 1) + text
+        frac = frac.rstrip("0")
+        body = whole + ("." + frac if frac else "")
+    else:
+        frac = text[1:].rstrip("0")
+        body = text[0] + ("." + frac if frac else "") + f"e{lead:+03d}"
+    return ("-" if negative else "") + body
+
+
+def _mp(x):
+    """x as an mpf without rounding it to the working precision (an mpf is kept as it is)."""
+    return x if isinstance(x, mpmath.mpf) else mpmath.mpf(x)
+
+
+def certified_digits(lower, upper, cap: int, floor: int = MIN_DIGITS) -> int:
+    """The significant digits an enclosure [lower, upper] certifies, between ``floor`` and
+    ``cap``: where its ends agree (the exact value is pinned down to them), ``cap`` for a point,
+    ``floor`` for a one-sided enclosure (an end of the exact value only: more digits of it say
+    nothing more about the exact value)."""
+    lo, hi = _mp(lower), _mp(upper)
+    if not (mpmath.isfinite(lo) and mpmath.isfinite(hi)):
+        return floor
+    if hi == lo or max(abs(lo), abs(hi)) == 0:
+        return max(floor, cap)
+    with mpmath.workprec(max(lo.bc, hi.bc, 53) + 64):  # the ends' own bits, not the working precision
+        agree = int(mpmath.floor(-mpmath.log10(abs(hi - lo) / max(abs(lo), abs(hi)))))
+    return max(floor, min(cap, agree))
+
+
+def fmt_enclosure(lower, upper, cap: int) -> tuple[str, str]:
+    """Both ends of an enclosure at the digits it certifies (at most ``cap``), rounded outwards."""
+    k = certified_digits(lower, upper, cap)
+    return fmt_end(lower, k, "down"), fmt_end(upper, k, "up")
+
+
+def fmt_pair(lower, upper, cap: int) -> tuple[str, str]:
+    """An enclosure as a detail line prints it: a point that is a float (a bound or a form that
+    returns a float) as the shortest decimal that reads back as that float, another point at
+    ``cap`` digits, and an interval at the digits it certifies (at most ``cap``), rounded outwards."""
+    lo, hi = _mp(lower), _mp(upper)
+    if lo == hi and mpmath.isfinite(lo):
+        text = (repr(float(lo)) if lo != 0 else "0") if mpmath.mpf(float(lo)) == lo else fmt_end(lo, cap)
+        return text, text
+    return fmt_enclosure(lo, hi, cap)
+
+
+def show_pair(pair) -> str:
+    """"x" for a point, "[lower, upper]" otherwise."""
+    return pair[0] if pair[0] == pair[1] else f"[{pair[0]}, {pair[1]}]"
+
+
+def fmt_margin(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.2e}"
+
+
+def _note(text: str, out, indent: str = "  ", subsequent: str = "      ") -> None:
+    wrapped(text, out, width=WIDTH, indent=indent, subsequent=subsequent)
+
+
+# ----------------------------------------------------------------------------- outcomes of one case
 
 
 @dataclasses.dataclass(frozen=True)
 class CaseOutcome:
-    """One case of one check: its margin (negative: violated), or why it was not checked."""
+    """One case of one check: its margin (negative: violated), or why it was not checked.
+
+    ``status`` is the library's at this case, ``general`` the bound's status for a general input,
+    ``scope`` the input the status is for where the two differ (a randomizer's name), ``oracle_kind``
+    the tag of the oracle; ``bound`` and ``oracle`` the two enclosures as printed."""
 
     name: str
     label: str
     status: str
+    oracle_kind: str = ""
+    general: str = ""
+    scope: str = ""
+    status_note: str = ""
     margin: float | None = None
     violated: bool = False
     points: int = 0
@@ -42,20 +202,20 @@ class CaseOutcome:
     accuracy_value: tuple | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+        return {k: v for k, v in dataclasses.asdict(self).items() if v not in (None, "")}
 
 
 @dataclasses.dataclass(frozen=True)
 class ErratumOutcome:
-    """One case of one erratum: the printed and corrected forms' margins against the exact value."""
+    """One case of one erratum: the printed and corrected forms' margins against the oracle."""
 
     name: str
     label: str
     printed_margin: float | None = None
     corrected_margin: float | None = None
-    printed: str | None = None
-    corrected: str | None = None
-    exact: tuple | None = None
+    printed: tuple | None = None
+    corrected: tuple | None = None
+    oracle: tuple | None = None
     error: str | None = None
     seconds: float = 0.0
     corrected_confirmed: bool = False
@@ -64,15 +224,22 @@ class ErratumOutcome:
         return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
 
 
+# ----------------------------------------------------------------------------- rows
+
+
 @dataclasses.dataclass(frozen=True)
 class CheckRow:
-    """A bound under one proof status: cases tried, the worst margin and the violations."""
+    """A bound under one proof status against one oracle: cases tried, the worst margin and the
+    violations. ``scope``: the inputs the status is for, where it differs from ``general``."""
 
     bound: str
     kind: str
     status: str
-    source: str
+    scope: list
+    general: str
     oracle: str
+    oracle_text: str
+    source: str
     cases: int
     not_applicable: int
     errors: int
@@ -85,9 +252,15 @@ class CheckRow:
     accuracy_oracle: str = ""
 
     @property
+    def status_text(self) -> str:
+        """The status as the table shows it: "proven (binary-rr)" where it holds for that input only."""
+        return self.status + (f" ({', '.join(self.scope)})" if self.scope else "")
+
+    @property
     def fails(self) -> bool:
-        """A violation (or a crash) of a bound labelled proven."""
-        return self.status == str(Status.PROVEN) and (self.violations > 0 or self.errors > 0)
+        """A violation (or a crash) of a bound labelled proven, or a crash of a bound whose status
+        could not be learned (its Result is its only status source, and it crashed)."""
+        return self.status in (str(Status.PROVEN), "-") and (self.violations > 0 or self.errors > 0)
 
     def as_dict(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "worst_margin": _json_float(self.worst_margin),
@@ -96,13 +269,16 @@ class CheckRow:
 
 @dataclasses.dataclass(frozen=True)
 class ErratumRow:
-    """A printed formula next to its correction: how often each fails against the exact value."""
+    """A printed formula next to its correction: how often each fails against the oracle."""
 
     erratum: str
     source: str
     claim: str
     status: str
     note: str
+    oracle: str
+    oracle_text: str
+    oracle_sides: str
     cases: int
     errors: int
     printed_failures: int
@@ -113,9 +289,23 @@ class ErratumRow:
     corrected_confirmed: int = 0
 
     @property
+    def transcription(self) -> bool:
+        from .registry import TRANSCRIPTION_CHECK
+
+        return self.oracle_sides == TRANSCRIPTION_CHECK
+
+    @property
+    def printed_text(self) -> str:
+        return f"{'differs' if self.transcription else 'fails'} {self.printed_failures}/{self.cases}"
+
+    @property
     def corrected_text(self) -> str:
-        """The corrected form's column: "holds" only where it is shown to hold; "not contradicted"
-        where the oracle has one end of the exact value only; "fails" where it is contradicted."""
+        """The corrected form's column: "holds" only where it is shown to hold against both ends of
+        the exact value; "not contradicted" where the oracle has one end of it only; "fails" where
+        it is contradicted; against a transcription check, "matches" or "differs"."""
+        if self.transcription:
+            word = "differs" if self.corrected_failures else "matches"
+            return f"{word} {self.corrected_failures or self.cases}/{self.cases}"
         if self.corrected_failures:
             return f"fails {self.corrected_failures}/{self.cases}"
         if self.corrected_confirmed == self.cases:
@@ -126,6 +316,10 @@ class ErratumRow:
     def verdict(self) -> str:
         if self.errors:
             return "error"
+        if self.transcription:
+            if self.corrected_failures:
+                return "corrected form differs"
+            return MISPRINT if self.printed_failures else "printed form matches"
         if self.corrected_failures:
             return "corrected form fails"
         if not self.printed_failures:
@@ -139,13 +333,43 @@ class ErratumRow:
     def as_dict(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "printed_worst_margin": _json_float(self.printed_worst_margin),
                 "corrected_worst_margin": _json_float(self.corrected_worst_margin), "verdict": self.verdict,
-                "corrected": self.corrected_text, "fails": self.fails}
+                "printed": self.printed_text, "corrected": self.corrected_text, "fails": self.fails}
 
 
 def _json_float(x):
     if x is None or math.isfinite(x):
         return x
     return "inf" if x > 0 else "-inf"
+
+
+#: what each word of the errata table means (printed below it, the words that appear)
+_ERRATA_WORDS = {
+    "holds": "shown to hold against an oracle that encloses the exact value from both sides",
+    "not contradicted": "the oracle has only one end of the exact value (a lower end, for an upper bound): the "
+                        "corrected form is consistent with it, not confirmed",
+    "fails": "contradicted by the oracle",
+    "matches": "equal to the formula the paper derives, evaluated again (a transcription check: says nothing about "
+               "whether the bound holds)",
+    "differs": "not equal to the formula the paper derives",
+    CONFIRMED: "the printed form fails and the corrected form holds on every case",
+    PRINTED_REFUTED: "the printed form fails; the corrected form is not contradicted (a one-sided oracle cannot "
+                     "confirm it)",
+    MISPRINT: "the printed form differs from the formula the paper derives and the corrected form matches it: a "
+              "typo shown, not a bound confirmed or refuted",
+}
+
+
+def _errata_words(errata: list) -> list[str]:
+    shown = []
+    for e in errata:
+        for text in (e.printed_text, e.corrected_text, e.verdict):
+            for word in _ERRATA_WORDS:
+                if text.startswith(word) and word not in shown:
+                    shown.append(word)
+    return [w for w in _ERRATA_WORDS if w in shown]
+
+
+# ----------------------------------------------------------------------------- the report
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,6 +382,7 @@ class Report:
     quick: bool
     digits: int
     seconds: float
+    oracles: dict = dataclasses.field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -169,24 +394,28 @@ class Report:
         return 0 if self.passed else 1
 
     @classmethod
-    def build(cls, checks: dict, errata: dict, outcomes: list, *, quick: bool, digits: int, seconds: float) -> "Report":
+    def build(cls, checks: dict, errata: dict, outcomes: list, *, quick: bool, digits: int, seconds: float,
+              oracles: dict | None = None) -> "Report":
+        """The rows: one per bound, status and oracle (cases outside the bound's domain are
+        counted on the bound's first row); one per erratum. ``oracles``: tag -> text of every
+        oracle named (the legend)."""
         rows = []
         for name, check in checks.items():
             mine = [o for o in outcomes if isinstance(o, CaseOutcome) and o.name == name]
-            # one row per status the bound showed; the cases outside its domain (no status shown)
-            # are counted on the first row
-            statuses = (list(dict.fromkeys(o.status for o in mine if o.skipped is None))
-                        or list(dict.fromkeys(o.status for o in mine))
-                        or ["-" if callable(check.status) else str(check.status)])
-            for status in statuses:
-                group = [o for o in mine if o.status == status and o.skipped is None]
-                skipped = [o for o in mine if o.skipped is not None and (status == statuses[0])]
+            tried_any = [o for o in mine if o.skipped is None]
+            keys = list(dict.fromkeys((o.status, o.oracle_kind) for o in tried_any)) or \
+                [(mine[0].status if mine else "-", mine[0].oracle_kind if mine else "-")]
+            for i, (status, tag) in enumerate(keys):
+                group = [o for o in tried_any if (o.status, o.oracle_kind) == (status, tag)]
+                skipped = [o for o in mine if o.skipped is not None] if i == 0 else []
                 tried = [o for o in group if o.margin is not None]
                 worst = min(tried, key=lambda o: o.margin, default=None)
                 bad = [o for o in tried if o.violated]
                 accurate = [o.accuracy_margin for o in tried if o.accuracy_margin is not None]
-                rows.append(CheckRow(name, str(check.kind), status, check.source, check.oracle_name,
-                                     len(tried), len(skipped),
+                scope = list(dict.fromkeys(o.scope for o in group + skipped if o.scope))
+                general = next((o.general for o in group + skipped if o.general), "")
+                rows.append(CheckRow(name, str(check.kind), status, scope, general, tag,
+                                     (oracles or {}).get(tag, ""), check.source, len(tried), len(skipped),
                                      sum(o.error is not None for o in group),
                                      None if worst is None else worst.margin, "" if worst is None else worst.label,
                                      len(bad), [o.as_dict() for o in bad[:5]], len(accurate),
@@ -202,17 +431,20 @@ class Report:
                 claim = "equal"
             else:
                 claim = erratum.claim + (f", within {erratum.within:g}x" if erratum.within else "")
-            erows.append(ErratumRow(name, erratum.source, claim,
-                                    str(erratum.status), erratum.note, len(ok), len(mine) - len(ok),
+            statuses = {str(erratum.status_of(c)) for c in erratum.grid(quick)}
+            status = str(Status.PROVEN) if str(Status.PROVEN) in statuses else (sorted(statuses) or ["-"])[0]
+            erows.append(ErratumRow(name, erratum.source, claim, status, erratum.note, erratum.oracle_kind.tag,
+                                    erratum.oracle_kind.text, erratum.oracle_kind.sides, len(ok), len(mine) - len(ok),
                                     len(fails_p), len(fails_c),
                                     min((o.printed_margin for o in ok), default=None),
                                     min((o.corrected_margin for o in ok), default=None),
                                     example.as_dict() if example else {},
                                     sum(o.corrected_confirmed for o in ok)))
-        return cls(rows, erows, outcomes, quick, digits, seconds)
+        return cls(rows, erows, outcomes, quick, digits, seconds, dict(oracles or {}))
 
     def as_dict(self) -> dict[str, Any]:
         return {"passed": self.passed, "quick": self.quick, "digits": self.digits, "seconds": round(self.seconds, 3),
+                "oracles": dict(self.oracles),
                 "checks": [r.as_dict() for r in self.rows], "errata": [e.as_dict() for e in self.errata],
                 "errors": [o.as_dict() for o in self.outcomes if o.error is not None]}
 
@@ -221,23 +453,24 @@ class Report:
         """The tables for a person: bounds, then errata, then the violations, errors and verdict."""
         out = out or sys.stdout
         mode = "quick grid" if self.quick else "full grid"
-        print(f"dptheory verify: {mode}, oracles at {self.digits} digits, {self.seconds:.1f} s", file=out)
+        print(f"dptheory verify: {mode}, mpmath oracles at {self.digits} significant digits (10 guard digits "
+              f"added), {self.seconds:.1f} s", file=out)
         if self.rows:
             self._bounds_table(out)
         if self.errata:
             self._errata_table(out)
         bad = [r for r in self.rows if r.violations or r.errors]
         if bad:
-            print("\nviolations:", file=out)
+            print("\nviolations (bound vs its oracle, each enclosure rounded outwards):", file=out)
             for r in bad:
                 for c in r.violated_cases:
                     if c["margin"] < 0:
-                        print(f"  {r.bound} [{r.status}] at {c['label']}: bound [{c['bound'][0]}, {c['bound'][1]}] "
-                              f"vs exact [{c['oracle'][0]}, {c['oracle'][1]}]", file=out)
+                        _note(f"{r.bound} [{r.status_text}] at {c['label']}: bound {show_pair(c['bound'])} "
+                                 f"vs {r.oracle} {show_pair(c['oracle'])}", out)
                     if c.get("accuracy_margin", 0.0) < 0:
-                        b, v = c["accuracy_bound"], c["accuracy_value"]
-                        print(f"  {r.bound} [{r.status}] at {c['label']}: accuracy: bound [{b[0]}, {b[1]}] "
-                              f"vs independent evaluation [{v[0]}, {v[1]}]", file=out)
+                        _note(f"{r.bound} [{r.status_text}] at {c['label']}: accuracy: bound "
+                                 f"{show_pair(c['accuracy_bound'])} vs independent evaluation "
+                                 f"{show_pair(c['accuracy_value'])}", out)
         errors = [o for o in self.outcomes if o.error is not None]
         if errors:
             print("\nerrors:", file=out)
@@ -245,46 +478,46 @@ class Report:
                 print(f"  {o.name} at {o.label}: {o.error.strip().splitlines()[-1]}", file=out)
         verdict = "PASS" if self.passed else "FAIL"
         failing = [r.bound for r in self.rows if r.fails] + [e.erratum for e in self.errata if e.fails]
-        print(f"\n{verdict}" + (f": {', '.join(failing)}" if failing else ": no proven bound violated"), file=out)
+        print(f"\n{verdict}" + (f": {', '.join(dict.fromkeys(failing))}" if failing else ": no proven bound violated"),
+              file=out)
+
+    def _legend(self, tags: list[str], out) -> None:
+        for tag in dict.fromkeys(tags):
+            if tag in self.oracles:
+                _note(f"{tag}: {self.oracles[tag]}", out, indent="  ", subsequent="    ")
 
     def _bounds_table(self, out) -> None:
-        from ..presentation.text import table
-
         print(file=out)
-        table([{"bound": r.bound, "kind": r.kind, "status": r.status, "cases": r.cases,
-                "n/a": r.not_applicable or None, "worst margin": fmt_margin(r.worst_margin),
+        table([{"bound": r.bound, "kind": r.kind, "status": r.status_text, "oracle": r.oracle, "cases": r.cases,
+                "n/a": r.not_applicable or None, "margin": fmt_margin(r.worst_margin),
                 "accuracy": fmt_margin(r.accuracy_margin) if r.accuracy_cases else "-",
-                "violations": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
-              ["bound", "kind", "status", "cases", "n/a", "worst margin", "accuracy", "violations"], out=out,
+                "violated": r.violations + r.errors if r.errors else r.violations} for r in self.rows],
+              ["bound", "kind", "status", "oracle", "cases", "n/a", "margin", "accuracy", "violated"], out=out,
               width=WIDTH)
-        print("\nworst margin: soundness, (bound - exact) / exact at the worst case, from the certified ends "
-              "(negative: violated);\naccuracy: the bound's own interval against an independent evaluation of the "
-              "same quantity\n(negative: they disagree; '-': no second oracle); 'n/a': cases outside the bound's "
-              "domain;\nonly a bound labelled proven fails the run.", file=out)
+        print("\nstatus: the library's, as dptheory formula, shuffle and rdp show it; \"proven (x)\": for the inputs x of "
+              "these cases (a\nrandomizer; \"at these eps0, n\"), where it differs from the bound's status for a general "
+              "input (dptheory formula);\nmargin: soundness, (bound - oracle) / oracle at the worst case, from the "
+              "certified ends (negative: violated); against\na one-sided oracle (a lower end of the exact value) a margin "
+              "against that end only;\naccuracy: the bound's own interval against an independent evaluation of the same "
+              "quantity (for a closed form, the\nformula evaluated again: a transcription check; negative: they disagree; "
+              "'-': none); n/a: cases outside the bound's\ndomain. Only a bound labelled proven fails the run. The "
+              "oracles:", file=out)
+        self._legend([r.oracle for r in self.rows], out)
 
     def _errata_table(self, out) -> None:
-        from ..presentation.text import table
-
-        print("\nerrata (printed formula vs the toolkit's correction, against the exact value):\n", file=out)
-        table([{"erratum": e.erratum, "cases": e.cases, "printed": f"fails {e.printed_failures}/{e.cases}",
-                "corrected": e.corrected_text, "verdict": e.verdict}
-               for e in self.errata], ["erratum", "cases", "printed", "corrected", "verdict"], out=out, width=WIDTH)
-        print("\nholds: shown against a two-sided enclosure of the exact value; not contradicted: the oracle has "
-              "only\none end of the exact value (a lower end, for an upper bound), so the corrected form is "
-              "consistent\nwith it but not confirmed; fails: contradicted by the exact value.\n", file=out)
+        print("\nerrata (the printed formula vs the toolkit's correction, against the oracle named):\n", file=out)
+        table([{"erratum": e.erratum, "oracle": e.oracle, "cases": e.cases, "printed": e.printed_text,
+                "corrected": e.corrected_text, "verdict": e.verdict} for e in self.errata],
+              ["erratum", "oracle", "cases", "printed", "corrected", "verdict"], out=out, width=WIDTH)
+        print(file=out)
+        for word in _errata_words(self.errata):
+            _note(f"{word}: {_ERRATA_WORDS[word]}", out, indent="", subsequent="    ")
+        print("The oracles:", file=out)
+        self._legend([e.oracle for e in self.errata], out)
+        print(file=out)
         for e in self.errata:
             ex = e.example
             if ex:
-                text = (f"{e.erratum}: {ex.get('label', '')}: printed {ex.get('printed')}, corrected "
-                        f"{ex.get('corrected')}, exact in [{', '.join(ex.get('exact', ('?', '?')))}] "
-                        f"({e.claim}; {e.source})")
-                print(textwrap.fill(text, width=WIDTH, initial_indent="  ", subsequent_indent="      ",
-                                    break_on_hyphens=False), file=out)
-
-
-def fmt_margin(x: float | None) -> str:
-    if x is None:
-        return "-"
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    return f"{x:+.2e}"
+                _note(f"{e.erratum}: {ex.get('label', '')}: printed {show_pair(ex['printed'])}, corrected "
+                         f"{show_pair(ex['corrected'])}; {e.oracle}: {show_pair(ex['oracle'])} (claim: {e.claim}; "
+                         f"{e.source})", out)

@@ -17,10 +17,11 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from ..results import Curve, Inapplicable, Kind, NotApplicable, Result
+from ..results import Curve, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
 from . import registry
-from .report import CaseOutcome, ErratumOutcome, Report
+from .oracles import GUARD
+from .report import FLOAT_DIGITS, CaseOutcome, ErratumOutcome, Report, fmt_pair
 
 
 # ----------------------------------------------------------------------------- values and margins
@@ -91,12 +92,9 @@ def margin(kind: Kind, bound: tuple, oracle: tuple) -> float:
     return min(up, low)
 
 
-def _fmt_mp(x) -> str:
-    if x == mpmath.inf:
-        return "inf"
-    if x == -mpmath.inf:
-        return "-inf"
-    return mpmath.nstr(x, 8)
+def _fmt_pair(pair: tuple, cap: int) -> tuple[str, str]:
+    """An enclosure as printed (:func:`.report.fmt_pair`): at the digits it certifies, at most ``cap``."""
+    return fmt_pair(pair[0], pair[1], cap)
 
 
 def _align(check_case: dict, value, bounds: list, oracles: list) -> tuple[list, list]:
@@ -113,18 +111,32 @@ def _align(check_case: dict, value, bounds: list, oracles: list) -> tuple[list, 
 # ----------------------------------------------------------------------------- one task
 
 
-def shown_status(value) -> str | None:
-    """The proof status the bound's own Result or Curve carries (what ``dptheory shuffle``,
-    ``rdp`` and ``report`` show the user), or None for bare numbers. A status that depends on the
-    parameters (Girgis et al.'s Corollary 3.2 is proven where it is checked to dominate Theorem
-    3.1) is thus checked under the label the user sees, not the registry's general one. For a
-    list of results with different statuses, the strongest claim (proven) is the one checked."""
+def shown_status(value) -> tuple[str, str] | None:
+    """(status, note) the bound's own Result, Curve or Inapplicable carries (the library's status
+    at these parameters, what ``dptheory shuffle``, ``rdp`` and ``report`` show the user), or None
+    for bare numbers. A status that depends on the parameters (Girgis et al.'s Corollary 3.2 is
+    proven where it is checked to dominate Theorem 3.1) is thus checked under the label the user
+    sees. For a list of results with different statuses, the strongest claim (proven) is the one
+    checked."""
     items = value if isinstance(value, (list, tuple)) and not (
-        len(value) == 2 and not isinstance(value[0], (Result, Curve, tuple, list))) else [value]
-    found = [str(v.status) for v in items if isinstance(v, (Result, Curve))]
+        len(value) == 2 and not isinstance(value[0], (Result, Curve, Inapplicable, tuple, list))) else [value]
+    found = [(str(v.status), getattr(v, "note", "") or "") for v in items
+             if isinstance(v, (Result, Curve, Inapplicable))]
     if not found:
         return None
-    return "proven" if "proven" in found else found[0]
+    return next((f for f in found if f[0] == str(Status.PROVEN)), found[0])
+
+
+def case_status(check, case: dict, value=None) -> dict:
+    """The status fields of one case: ``status`` (the bound's own Result's, else the library
+    object's at the case), ``general`` (the library's for a general input), ``scope`` (the input
+    the status is for, where the two differ) and ``status_note`` (the library's reason)."""
+    shown = shown_status(value)
+    status, note = shown if shown is not None else check.status_of(case)
+    general = str(check.general_of(case))
+    status = str(status)
+    return dict(status=status, general=general, scope=check.scope(case) if status != general else "",
+                status_note=note)
 
 
 def _label(case: dict) -> str:
@@ -145,38 +157,50 @@ def evaluate(task: tuple) -> Any:
         return _evaluate_erratum(registry.ERRATA[name], case, digits)
     check = registry.CHECKS[name]
     start = time.perf_counter()
+    base = dict(name=name, label=_label(case))
     try:
-        status = str(check.status_of(case))
-    except Exception:  # noqa: BLE001
-        return CaseOutcome(name=name, label=_label(case), status="-", error=traceback.format_exc(limit=3))
-    base = dict(name=name, label=_label(case), status=status)
-    try:
+        oracle_kind = check.oracle_of(case)
+        base["oracle_kind"] = oracle_kind.tag
         value = check.bound(case)
-        if isinstance(value, Inapplicable):
-            raise NotApplicable(value.reason)
     except _SKIP as exc:
-        return CaseOutcome(**base, skipped=str(exc), seconds=time.perf_counter() - start)
+        return _outcome(check, case, base, None, skipped=str(exc), seconds=time.perf_counter() - start)
     except Exception:  # noqa: BLE001 - a crash is reported as an error of this case
-        return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
-    base["status"] = shown_status(value) or status
-    try:
-        bounds = bound_intervals(value, check.rtol)
-        oracles = oracle_intervals(check.oracle(case, digits))
-        bounds, oracles = _align(case, value, bounds, oracles)
-        accuracy = _accuracy(check, case, value, digits)
-    except Exception:  # noqa: BLE001
-        return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
-    margins = [margin(check.kind, b, o) for b, o in zip(bounds, oracles)]
-    i = int(np.argmin(margins))
-    extra = {}
-    if accuracy is not None:
-        j = int(np.argmin(accuracy[0]))
-        extra = dict(accuracy_margin=accuracy[0][j], accuracy_bound=accuracy[1][j], accuracy_value=accuracy[2][j])
+        return _outcome(check, case, base, None, error=traceback.format_exc(limit=3),
+                        seconds=time.perf_counter() - start)
+    if isinstance(value, Inapplicable):
+        return _outcome(check, case, base, value, skipped=value.reason, seconds=time.perf_counter() - start)
+    # the comparison at the oracles' precision: their ends are not rounded to a float on the way
+    with mpmath.workdps(digits + GUARD):
+        try:
+            base.update(case_status(check, case, value))
+            bounds = bound_intervals(value, check.rtol)
+            oracles = oracle_intervals(check.oracle(case, digits))
+            bounds, oracles = _align(case, value, bounds, oracles)
+            accuracy = _accuracy(check, case, value, digits)
+            margins = [margin(check.kind, b, o) for b, o in zip(bounds, oracles)]
+            i = int(np.argmin(margins))
+            extra = {}
+            if accuracy is not None:
+                j = int(np.argmin(accuracy[0]))
+                extra = dict(accuracy_margin=accuracy[0][j], accuracy_bound=accuracy[1][j],
+                             accuracy_value=accuracy[2][j])
+            shown = dict(bound=_fmt_pair(bounds[i], FLOAT_DIGITS), oracle=_fmt_pair(oracles[i], digits))
+        except Exception:  # noqa: BLE001
+            base.setdefault("status", "-")
+            return CaseOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
     return CaseOutcome(**base, margin=margins[i], points=len(margins),
                        violated=margins[i] < 0 or extra.get("accuracy_margin", 0.0) < 0,
-                       bound=(_fmt_mp(bounds[i][0]), _fmt_mp(bounds[i][1])),
-                       oracle=(_fmt_mp(oracles[i][0]), _fmt_mp(oracles[i][1])),
-                       seconds=time.perf_counter() - start, **extra)
+                       seconds=time.perf_counter() - start, **shown, **extra)
+
+
+def _outcome(check, case: dict, base: dict, value, **fields) -> CaseOutcome:
+    """A case that was not compared (outside the domain, or crashed), with its status."""
+    try:
+        base = {**base, **case_status(check, case, value)}
+    except Exception:  # noqa: BLE001 - the status itself failed: reported with the case
+        base = {**base, "status": "-"}
+        fields["error"] = fields.get("error") or traceback.format_exc(limit=3)
+    return CaseOutcome(**base, **fields)
 
 
 def _accuracy(check, case: dict, value, digits: int):
@@ -193,21 +217,20 @@ def _accuracy(check, case: dict, value, digits: int):
     a = mpf(check.accuracy_rtol)
     widened = [(lo - abs(lo) * a, hi + abs(hi) * a) for lo, hi in bounds]
     margins = [margin(Kind.EXACT, b, e) for b, e in zip(widened, evaluated)]
-    return (margins, [(_fmt_mp(b[0]), _fmt_mp(b[1])) for b in bounds],
-            [(_fmt_mp(e[0]), _fmt_mp(e[1])) for e in evaluated])
+    return (margins, [_fmt_pair(b, FLOAT_DIGITS) for b in bounds], [_fmt_pair(e, digits) for e in evaluated])
 
 
-def _form_margin(erratum, value, exact) -> tuple[float, bool]:
-    """(margin, confirmed) of one form against the exact enclosure. The margin: the claim's side,
-    and with ``within`` the distance to ``within`` times the exact value (negative: the form fails,
-    the exact value contradicts it). ``confirmed``: the form is shown to hold, not merely not
-    contradicted: an upper claim at or above the exact value's upper end (a lower claim at or
-    below its lower end), or, with ``within``, inside a two-sided enclosure's band. An oracle that
-    gives only one end of the exact value (a lower end, upper = inf) can contradict an upper
-    bound but never confirm it."""
+def _form_margin(erratum, value, enclosure) -> tuple[float, bool]:
+    """(margin, confirmed) of one form against the oracle's enclosure. The margin: the claim's
+    side, and with ``within`` the distance to ``within`` times the oracle's value (negative: the
+    form fails, the oracle contradicts it). ``confirmed``: the form is shown to hold, not merely
+    not contradicted: an upper claim at or above the oracle's upper end (a lower claim at or below
+    its lower end), or, with ``within``, inside a two-sided enclosure's band. An oracle that gives
+    only one end of the exact value (a lower end, upper = inf) can contradict an upper bound but
+    never confirm it, and a transcription check confirms nothing about a bound."""
     kind = Kind.UPPER if erratum.claim == "upper" else Kind.LOWER
-    bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(exact)
-    worst, confirmed = math.inf, True
+    bounds, oracles = bound_intervals(value, erratum.rtol), oracle_intervals(enclosure)
+    worst, confirmed = math.inf, erratum.oracle_kind.two_sided
     for b, o in zip(bounds, oracles):
         m = margin(kind, b, o)
         two_sided = mpmath.isfinite(o[0]) and mpmath.isfinite(o[1]) and o[1] > 0 or (o[0] == o[1] == 0)
@@ -229,20 +252,19 @@ def _evaluate_erratum(erratum, case: dict, digits: int) -> "ErratumOutcome":
     start = time.perf_counter()
     base = dict(name=erratum.name, label=_label(case))
     try:
-        exact = erratum.exact(case, digits)
         printed = erratum.printed(case)
         corrected = erratum.corrected(case)
-        m_printed, _ = _form_margin(erratum, printed, exact)
-        m_corrected, confirmed = _form_margin(erratum, corrected, exact)
+        with mpmath.workdps(digits + GUARD):  # the oracle's ends at its own precision
+            enclosure = erratum.oracle(case, digits)
+            m_printed, _ = _form_margin(erratum, printed, enclosure)
+            m_corrected, confirmed = _form_margin(erratum, corrected, enclosure)
+            shown = dict(printed=_fmt_pair(bound_intervals(printed)[0], FLOAT_DIGITS),
+                         corrected=_fmt_pair(bound_intervals(corrected)[0], FLOAT_DIGITS),
+                         oracle=_fmt_pair(oracle_intervals(enclosure)[0], digits))
     except Exception:  # noqa: BLE001
         return ErratumOutcome(**base, error=traceback.format_exc(limit=3), seconds=time.perf_counter() - start)
-    ex = oracle_intervals(exact)[0]
-    end = 1 if erratum.claim == "upper" else 0  # the end the claim is about
     return ErratumOutcome(**base, printed_margin=m_printed, corrected_margin=m_corrected,
-                          corrected_confirmed=confirmed,
-                          printed=_fmt_mp(bound_intervals(printed)[0][end]),
-                          corrected=_fmt_mp(bound_intervals(corrected)[0][end]),
-                          exact=(_fmt_mp(ex[0]), _fmt_mp(ex[1])), seconds=time.perf_counter() - start)
+                          corrected_confirmed=confirmed, seconds=time.perf_counter() - start, **shown)
 
 
 # ----------------------------------------------------------------------------- running
@@ -331,4 +353,9 @@ def run(quick: bool = True, digits: int = 50, progress: bool = False, *, workers
         bar.close()
     checks = {n: c for n, c in registry.CHECKS.items() if names is None or n in names}
     errata = {n: e for n, e in registry.ERRATA.items() if names is None or n in names}
-    return Report.build(checks, errata, results, quick=quick, digits=digits, seconds=time.perf_counter() - start)
+    oracles = {}
+    for entry, name, case, _ in todo:
+        kind = registry.CHECKS[name].oracle_of(case) if entry == "check" else registry.ERRATA[name].oracle_kind
+        oracles.setdefault(kind.tag, kind.text)
+    return Report.build(checks, errata, results, quick=quick, digits=digits, seconds=time.perf_counter() - start,
+                        oracles=oracles)

@@ -15,15 +15,18 @@ Two families of cases:
 * **moderate n** (n = 100): binary randomized response, against the one-pair oracle (a lower
   end), where the pairs the numerical methods compute can still be enumerated.
 
-The status of a method depends on the randomizer (``Method.status``): the variation-ratio bound
-is proven for binary RR and refuted for GRR on 3 options, and is reported on both rows.
+The status of a method is the library's for the case's randomizer (``Method.status``, the one
+``dptheory shuffle`` shows): the variation-ratio bound is proven for binary RR and refuted for GRR
+on 3 options, and reported on two rows, each saying for which randomizer where the status differs
+from the method's status for a general eps0-LDP randomizer (unproven: the formula catalogue's).
 
 **Accuracy** (the second oracle, :mod:`dptheory.verify.evaluations`): each method's own quantity
 evaluated independently in mpmath: the clone, stronger-clone, variation-ratio and labelled pairs'
 divergence by direct enumeration of their pmfs (small and moderate n), the closed forms of the
-papers (Theorems 4.2 and 4.3 of Wang et al., FMT21's eq. (1), Erlingsson et al.) and the privacy
-blanket's Hoeffding and Bennett bounds written again from their formulas. A bound 1% too low is
-caught there even where it is far from the true worst case.
+papers (Theorems 4.2 and 4.3 of Wang et al. 2024, Feldman, McMillan, Talwar 2021, eq. (1),
+Erlingsson et al. 2019) and the privacy blanket's Hoeffding and Bennett bounds written again from
+their formulas (for a closed form: a transcription check). A bound 1% too low is caught there even
+where it is far from the true worst case.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ..results import Kind
 from ..shuffle import methods as shuffle_methods
 from ..shuffle import randomizers
 from . import evaluations, oracles
-from .registry import register_check
+from .registry import ENUMERATION, ONE_PAIR, register_check
 
 _RANDOMIZERS = {"binary-rr": lambda e0: randomizers.binary_rr(e0), "grr3": lambda e0: randomizers.grr(e0, 3)}
 
@@ -103,6 +106,14 @@ def _bound(slug: str):
             return m.delta(rz, case["n"], case["epsilon"])
         return m.epsilon(rz, case["n"], case["delta"])
     return bound
+
+
+def oracle_kind(case: dict):
+    """Exact enumeration at small n (both ends), one pair of datasets at moderate and large n
+    (a lower end)."""
+    if case.get("moderate") or ("epsilon" not in case and not case.get("small")):
+        return ONE_PAIR
+    return ENUMERATION
 
 
 def oracle(case: dict, digits: int):
@@ -183,16 +194,22 @@ ACCURACY = {
 
 
 def _status(slug: str):
-    return lambda case: shuffle_methods.METHODS[slug].status(randomizer(case))
+    """The library's status of the method for the case's randomizer, with its reason."""
+    return lambda case: shuffle_methods.METHODS[slug].status_fn(randomizer(case))
+
+
+def _general(slug: str):
+    """The method's status for a general eps0-LDP randomizer (what ``dptheory shuffle`` and the
+    formula catalogue show without a named randomizer)."""
+    return lambda case: shuffle_methods.METHODS[slug].status(randomizers.general_ldp(case["eps0"]))
 
 
 for _slug, _method in shuffle_methods.METHODS.items():
     if _method.kind is Kind.APPROXIMATION:
         continue
     _accuracy, _accuracy_rtol = ACCURACY.get(_slug, (None, 0.0))
-    register_check(f"shuffle/{_slug}", kind=_method.kind, status=_status(_slug), cases=_cases_for(_method),
-                   bound=_bound(_slug), oracle=oracle, source=_method.source,
-                   oracle_name="exact enumeration of the shuffled output (small n); one dataset pair of binary RR "
-                               "(moderate and large n)",
+    register_check(f"shuffle/{_slug}", kind=_method.kind, status=_status(_slug), general=_general(_slug),
+                   scope=lambda case: case["randomizer"], cases=_cases_for(_method),
+                   bound=_bound(_slug), oracle=oracle, oracle_kind=oracle_kind, source=_method.source,
                    accuracy=_accuracy, accuracy_rtol=_accuracy_rtol,
                    accuracy_name="" if _accuracy is None else "the method's own quantity, evaluated independently")

@@ -7,9 +7,14 @@ from __future__ import annotations
 import mpmath
 
 from .. import tradeoff as tradeoff_module
-from ..results import Kind, Status
+from ..mixtures.statements import statement
+from ..results import Kind
 from . import oracles
-from .registry import register_check
+from .registry import CLOSED_FORM, FINITE_SUM, register_check
+
+#: the status of T(P, Q) of a discrete pair by Neyman-Pearson: the library's statement of the exact
+#: trade-off function of explicit pmfs (what ``dptheory fdp mixture`` shows for it)
+NEYMAN_PEARSON = statement("mixture-exact")
 
 #: a float function of the toolkit that is not a certified interval: its stated accuracy
 FLOAT_RTOL = 1e-12
@@ -50,7 +55,7 @@ def _pair_tradeoff_oracle(case: dict, digits: int):
 
 
 def _pair_delta_oracle(case: dict, digits: int):
-    """For f = T(P, Q), 1 + f*(-e^eps) = H_{e^eps}(Q || P) (Dong, Roth, Su 2022, Prop. 2.12)."""
+    """For f = T(P, Q), 1 + f*(-e^eps) = H_{e^eps}(Q || P) (Dong, Roth, Su 2022, Proposition 2.12)."""
     with mpmath.workdps(digits + oracles.GUARD):
         p, q = _mp_pair(case["pair"])
         return oracles._hockey(q, p, mpmath.exp(mpmath.mpf(case["epsilon"])), mpmath.mpf(10) ** -(digits + 5))
@@ -79,18 +84,16 @@ def _laplace_oracle(case: dict, digits: int):
         return max(mpmath.mpf(0), v - err), v + err
 
 
-register_check("tradeoff/from-pmfs", kind=Kind.EXACT, status=Status.PROVEN, cases=_pair_cases, rtol=FLOAT_RTOL,
+register_check("tradeoff/from-pmfs", kind=Kind.EXACT, status=NEYMAN_PEARSON, cases=_pair_cases, rtol=FLOAT_RTOL,
                bound=lambda c: float(tradeoff_module.from_pmfs(*PAIRS[c["pair"]])(c["alpha"])),
-               oracle=_pair_tradeoff_oracle, source="Neyman-Pearson lemma (Dong, Roth, Su 2022, Prop. 2.2)",
-               oracle_name="the most powerful test, by sorting the likelihood ratios (mpmath)")
+               oracle=_pair_tradeoff_oracle, source="Neyman-Pearson lemma (Dong, Roth, Su 2022, Proposition 2.2)",
+               oracle_kind=FINITE_SUM)
 
-register_check("tradeoff/from-pmfs delta via the conjugate", kind=Kind.EXACT, status=Status.PROVEN,
+register_check("tradeoff/from-pmfs delta via the conjugate", kind=Kind.EXACT, status=NEYMAN_PEARSON,
                cases=_pair_delta_cases, rtol=FLOAT_RTOL,
                bound=lambda c: float(tradeoff_module.from_pmfs(*PAIRS[c["pair"]]).delta(c["epsilon"])),
-               oracle=_pair_delta_oracle, source="Dong, Roth, Su (2022), Prop. 2.12",
-               oracle_name="the hockey-stick sum of the pair (mpmath)")
+               oracle=_pair_delta_oracle, source="Dong, Roth, Su (2022), Proposition 2.12", oracle_kind=FINITE_SUM)
 
-register_check("tradeoff/laplace", kind=Kind.EXACT, status=Status.PROVEN, cases=_laplace_cases, rtol=FLOAT_RTOL,
-               bound=lambda c: float(tradeoff_module.laplace(c["mu"])(c["alpha"])),
-               oracle=_laplace_oracle, source=tradeoff_module.LAPLACE_TRADEOFF.source,
-               oracle_name="F(F^-1(1 - alpha) - mu) with the Laplace cdf F (mpmath)")
+register_check("tradeoff/laplace", kind=Kind.EXACT, status=tradeoff_module.LAPLACE_TRADEOFF, cases=_laplace_cases,
+               rtol=FLOAT_RTOL, bound=lambda c: float(tradeoff_module.laplace(c["mu"])(c["alpha"])),
+               oracle=_laplace_oracle, source=tradeoff_module.LAPLACE_TRADEOFF.source, oracle_kind=CLOSED_FORM)

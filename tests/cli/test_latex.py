@@ -3,7 +3,9 @@ the documents compile with pdflatex, errors exit 2 and write nothing, numbers ar
 outwards, and the text tables fit 80 columns."""
 
 import json
+import math
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -94,10 +96,16 @@ def test_unwritable_output_exits_2_with_a_clear_error(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------ --latex tables
-def _table_rows(text):
+def _table_rows(text, notion=None):
+    """The body rows of a LaTeX table, citations dropped and (with ``notion``) the methods' titles
+    mapped back to their names through the notion's registry."""
+    from dptheory import protocol
+
+    titles = {(m.title or m.name): m.name for m in protocol.registry(notion).values()} if notion else {}
     body = text.split(r"\midrule")[1].split(r"\bottomrule")[0]
     rows = [[c.strip() for c in line.rstrip("\\ ").split("&")] for line in body.strip().splitlines()]
-    return [[re.sub(r"~\\cite\{[^}]*\}", "", c) for c in row] for row in rows]
+    rows = [[re.sub(r"~\\cite\{[^}]*\}", "", c) for c in row] for row in rows]
+    return [[titles.get(row[0], row[0])] + row[1:] for row in rows]
 
 
 def _value(cell):
@@ -115,8 +123,9 @@ def test_shuffle_latex_table_encloses_the_certified_intervals(tmp_path, capsys):
     assert code == 0 and r"\toprule" in out and r"\bottomrule" in out and r"\caption{" in out
     code, js, _ = run(capsys, *argv, "--json")
     results = {r["method"]: r for r in json.loads(js)["results"]}
-    rows = _table_rows(out)
+    rows = _table_rows(out, "shuffle")
     assert [r[0] for r in rows] == ["clones", "blanket-bennett", "efmrtt19"]
+    assert "Clones~\\cite{feldman2021hiding}" in out  # named readably, cited
     for method, kind, status, lower, upper in rows:
         r = results[method]
         assert (kind, status) == (r["kind"], r["status"])
@@ -197,19 +206,24 @@ def test_rdp_latex_tables_and_80_columns(tmp_path, capsys):
     checked = 0
     for block in tex_out.split(r"\begin{tabular}")[1:]:
         header = block.split(r"\toprule")[1].split(r"\midrule")[0].strip().rstrip("\\ ").split(" & ")
-        assert header[:3] == ["method", "kind", "status"]
-        orders = [float(re.search(r"\\lambda = ([0-9.]+)", h).group(1)) for h in header[3:]]
-        for row in _table_rows(r"\midrule" + block.split(r"\midrule")[1]):
+        assert header[:2] == ["method", "kind"]
+        orders = [float(re.search(r"\\lambda = ([0-9.]+)", h).group(1)) for h in header[2:]]
+        # a column in units of a power of ten names it in its header: "$\lambda = 2$ $(10^{-4})$"
+        scales = [10.0 ** int(m.group(1)) if (m := re.search(r"\(10\^\{(-?\d+)\}\)", h)) else 1.0
+                  for h in header[2:]]
+        for row in _table_rows(r"\midrule" + block.split(r"\midrule")[1], "shuffle-rdp"):
             c = curves[row[0]]
-            assert row[1:3] == [c["kind"], c["status"]]
-            for order, cell in zip(orders, row[3:]):
+            assert row[1] == {"approximation": "approx."}.get(c["kind"], c["kind"])
+            for order, scale, cell in zip(orders, scales, row[2:]):
                 if cell in ("-", "", "--"):
                     continue
                 i = c["order"].index(order)
+                # the decimal value shown, times the exact power of ten (no float rounding of the product)
+                shown = Decimal(cell.strip("$")) * Decimal(10) ** round(math.log10(scale))
                 if c["kind"] == "upper":
-                    assert _value(cell) >= c["upper"][i]
+                    assert shown >= Decimal(c["upper"][i])
                 elif c["kind"] == "lower":
-                    assert _value(cell) <= c["lower"][i]
+                    assert shown <= Decimal(c["lower"][i])
                 checked += 1
     assert checked > 30
     log = _compile_in_a_paper(tmp_path, tex_out)
@@ -234,7 +248,7 @@ def test_rdp_epsilon_table_fits_and_rounds_up(capsys):
         shown += 1
     assert shown == 4
     code, tex_out, _ = run(capsys, *argv, "--latex")
-    rows = {r[0]: r for r in _table_rows(tex_out)}
+    rows = {r[0]: r for r in _table_rows(tex_out, "shuffle-rdp")}
     assert code == 0 and set(rows) == set(best)
     for method, r in best.items():
         assert _value(rows[method][3]) >= r["upper"]

@@ -31,17 +31,22 @@ def _closed_forms() -> dict[str, Parts]:
     lam_int = sp.Symbol("lambda", positive=True, integer=True)
     _i = sp.Symbol("i", positive=True, integer=True)
     _E = sp.exp(eps0)
+    # n_bar = floor((n - 1)/(2 e^eps0)) + 1 of Theorem 3.1, named as the paper names it: the display
+    # shows it once ("where"), the expression has it substituted
+    nbar = sp.Symbol("nbar", positive=True, integer=True)
     NBAR = sp.floor((n - 1) / (2 * _E)) + 1
+    named = ((nbar, NBAR),)
     _CHERNOFF = sp.exp(eps0 * lam_int - (n - 1) / (8 * _E))
 
     return {
         "girgis-upper-1": Parts(
-            sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (NBAR * _E)
+            sp.log(1 + sp.binomial(lam_int, 2) * (_E - 1) ** 2 / (nbar * _E)
                    + sp.Sum(sp.binomial(lam_int, _i) * _i * sp.gamma(_i / 2)
-                            * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * NBAR)) ** (_i / 2), (_i, 3, lam_int))
+                            * ((sp.exp(2 * eps0) - 1) ** 2 / (2 * sp.exp(2 * eps0) * nbar)) ** (_i / 2), (_i, 3, lam_int))
                    + _CHERNOFF) / (lam_int - 1),
             (eps0, n, lam_int),
             (lam_int >= 2,),
+            named,
         ),
         "girgis-corollary-3.2": Parts(
             sp.log(1 + sp.binomial(lam_int, 2) * 4 * (_E - 1) ** 2 / n) / (lam_int - 1),
@@ -49,9 +54,10 @@ def _closed_forms() -> dict[str, Parts]:
             (lam_int >= 2, lam_int**4 * sp.exp(5 * eps0) < n / 9),
         ),
         "girgis-upper-2": Parts(
-            sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / NBAR) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
+            sp.log(sp.exp(lam**2 * (_E - 1) ** 2 / nbar) + sp.exp(eps0 * lam - (n - 1) / (8 * _E))) / (lam - 1),
             (eps0, n, lam),
             (lam > 1,),
+            named,
         ),
         "girgis-upper-2-printed": Parts(
             sp.log(sp.exp(lam**2 * (eps0 - 1) ** 2 / n) + sp.exp(eps0 * lam - (n - 1) / (8 * eps0))) / (lam - 1),
@@ -114,19 +120,19 @@ def _define(name: str, kind: Kind, status: Status, source: str, lhs: str = _RDP_
 
 UPPER_1 = _define(
     "girgis-upper-1", Kind.UPPER, Status.PROVEN, f"{GIRGIS}, Theorem 3.1",
-    erratum=("all terms inside the log, binom(lambda, 2) for the printed (lambda/2) "
+    erratum=("all terms inside the log, $\\binom{\\lambda}{2}$ for the printed $(\\lambda/2)$ "
              "(docs/errata.md#girgis2021-theorem-3-1)"),
     description="RDP upper bound 1 of the shuffle model, integer orders")
 
 COROLLARY_3_2 = _define(
     "girgis-corollary-3.2", Kind.UPPER, Status.UNPROVEN, f"{GIRGIS}, Corollary 3.2",
-    erratum="binom(lambda, 2) for the printed (lambda/2) (docs/errata.md#girgis2021-corollary-3-2)",
+    erratum="$\\binom{\\lambda}{2}$ for the printed $(\\lambda/2)$ (docs/errata.md#girgis2021-corollary-3-2)",
     description="simplified upper bound 1",
     status_note="a valid upper bound where it is at least Theorem 3.1, which every evaluation checks")
 
 UPPER_2 = _define(
     "girgis-upper-2", Kind.UPPER, Status.PROVEN, f"{GIRGIS}, Theorem 3.3",
-    erratum=("(e^eps0 - 1)^2 / n_bar and 8 e^eps0 for the printed (eps0 - 1)^2 / n and 8 eps0 "
+    erratum=("$(e^{\\epsilon_0} - 1)^2 / \\bar{n}$ and $8 e^{\\epsilon_0}$ for the printed $(\\epsilon_0 - 1)^2 / n$ and $8 \\epsilon_0$ "
              "(docs/errata.md#girgis2021-theorem-3-3)"),
     description="RDP upper bound 2 of the shuffle model, real orders")
 
@@ -140,18 +146,18 @@ ERLINGSSON_RDP = _define(
 
 COROLLARY_3_5 = _define(
     "girgis-corollary-3.5", Kind.LOWER, Status.PROVEN, f"{GIRGIS}, Corollary 3.5",
-    description="simplified lower bound on the worst-case RDP over eps0-LDP randomizers")
+    description="simplified lower bound on the worst-case RDP over $\\epsilon_0$-LDP randomizers")
 
 CHEN_GDP = _define(
     "chen-gdp", Kind.APPROXIMATION, Status.NOT_A_BOUND, "Chen, Cao, Ge (2024), Theorem 2", r"\mu",
-    description="asymptotic GDP parameter of the shuffled eps0-LDP process (a central-limit approximation)")
+    description="asymptotic GDP parameter of the shuffled $\\epsilon_0$-LDP process (a central-limit approximation)")
 
 CHEN_RDP = _define(
     "chen-gdp-rdp", Kind.APPROXIMATION, Status.NOT_A_BOUND, "Chen, Cao, Ge (2024), Corollary 2",
-    description="asymptotic RDP (an approximation, not a bound); loose by coth^2(eps0/2) against the exact pair")
+    description="asymptotic RDP (an approximation, not a bound); loose by $\\coth^2(\\epsilon_0/2)$ against the exact pair")
 
 CHEN_GDP_REFINED = _define(
     "chen-gdp-refined", Kind.APPROXIMATION, Status.NOT_A_BOUND,
     "dptheory: Gaussian limit of the clone pair of Chen, Cao, Ge (2024), Theorem 2, with the victim's coin "
     "(derived here: docs/errata.md#derived-chen-refined-limit)", r"\mu",
-    description="tanh(eps0/2) times Theorem 2's mu: the Gaussian limit of the pair with the victim's coin")
+    description="$\\tanh(\\epsilon_0/2)$ times Theorem 2's $\\mu$: the Gaussian limit of the pair with the victim's coin")
