@@ -8,7 +8,7 @@ the straightforward O(n) computation in the same run.
    ``(1 - 2w) sum_i w_i h_i`` over every i = 0 .. n-1 with vectorised scipy tails (float64,
    uncertified). Targets: n = 1e7 under 100 ms, n = 1e12 no slower. The last column
    is the certified interval's relative width (the far tail is bucketed within a fixed budget:
-   wider there, see dptheory.shuffle.fdp._log_h0).
+   wider there, see dptheory.shuffle.fdp.delta._log_h0).
 2. The knots for a plot at n = 1e6 (target under 1 s): ours against the same envelope with
    every line's delta from the O(n) baseline sum.
 3. The mpmath path at 50 digits: n = 1e4 (target under 10 s); the baseline (one mpmath tail
@@ -28,6 +28,7 @@ from scipy import special, stats
 
 from dptheory.precision import binom_logpmf, mp_binom_pmf, mp_binom_sf
 from dptheory.shuffle import fdp
+from dptheory.shuffle.fdp import tradeoff as fdp_tradeoff
 
 
 def timed(fn, repeat=3):
@@ -93,8 +94,8 @@ def section_knots():
         eps = np.linspace(0.0, min(10 * mu + mu * mu, 60.0), fdp.GRID_LINES)
         s = -np.exp(eps)
         c = np.array([1 - baseline_delta(eps0, n, e) for e in eps])
-        rs, rc = fdp._reflect(s[s < -1], c[s < -1])
-        return fdp._envelope(np.concatenate([s, rs]), np.concatenate([c, rc]))
+        rs, rc = fdp_tradeoff._reflect(s[s < -1], c[s < -1])
+        return fdp_tradeoff._envelope(np.concatenate([s, rs]), np.concatenate([c, rc]))
 
     t_base, _ = timed(baseline, repeat=1)
     print(f"ours {1e3 * t_ours:.0f} ms ({len(curve.p_mass)} segments); baseline {1e3 * t_base:.0f} ms; "

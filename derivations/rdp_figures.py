@@ -83,7 +83,7 @@ def figure_3(quick: bool) -> list:
 
     def row(e0, n):
         rz = R.general_ldp(e0)
-        lb_route = rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4).lower, d)[0]
+        lb_route = rdp_module.epsilon_from_rdp_grid(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4).lower, d).upper
         return {"UB1 route (upper)": rdp.rdp_route_epsilon(e0, n, 1, d).upper,
                 "LB route (not a bound)": lb_route,
                 "clones (upper)": shuffle.epsilon(rz, n, d, method="clones").upper,

@@ -13,6 +13,14 @@ enclosure lies above the target, ``upper`` is a point whose enclosure lies at or
 such as eps0 for an eps0-LDP randomizer). The search is a regula falsi on log delta (Illinois
 variant), safeguarded by bisection; where an enclosure straddles the target it asks the profile
 for a tighter enclosure and then certifies points on either side.
+
+:func:`bisect_monotone` is the one plain bisection, for the searches the inverter does not
+serve: the threshold of a monotone yes/no test that is decided exactly at each point (a
+feasibility check on kappa or lambda in :mod:`dptheory.comparison.divergence`, a comparison
+with a closed form in :mod:`dptheory.mixtures.advanced`), where there is no log delta to
+interpolate, and the printed procedures reproduced step by step (a fixed number of bisection
+steps: Algorithm 1 of Wang et al. 2024, the notebook of Girgis et al.), which a regula falsi
+would not reproduce.
 """
 
 from __future__ import annotations
@@ -253,6 +261,32 @@ def _straddle(classify, e: float, lower: float, upper: float, params: SearchPara
             break
         step *= 2.0
     return lower, upper
+
+
+def bisect_monotone(holds: Callable[[float], bool], lo: float, hi: float, *, tol: float = 0.0,
+                    max_steps: int = 2000) -> tuple[float, float]:
+    """``(lo, hi)`` around the threshold of a monotone test: ``holds(x)`` is False below some x*
+    and True from x* on, ``lo`` is a point known to fail (or at most x*) and ``hi`` one known to
+    hold (or at least x*); neither end is evaluated.
+
+    Halves ``[lo, hi]`` at its midpoint ``0.5 (lo + hi)`` until ``hi - lo <= tol``, the midpoint
+    equals an end (no float left between them) or ``max_steps`` tests were made (a fixed number
+    of steps, as in a printed procedure, is ``tol=0`` and ``max_steps``). The threshold stays in
+    the returned bracket as long as each test is decided correctly: a caller whose test carries
+    an error widens the ends itself (:mod:`dptheory.rounding`). For epsilon(delta) of a privacy
+    profile use :func:`epsilon_bracket`, which interpolates log delta and refines enclosures.
+    """
+    for _ in range(max_steps):
+        if not hi - lo > tol:
+            break
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if holds(mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo, hi
 
 
 def delta_bracket(epsilon_of_delta: Callable[[float], float], epsilon: float, *, form_rtol: float,

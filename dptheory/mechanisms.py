@@ -114,7 +114,7 @@ def _quotient_bounds(num: float, den: float) -> tuple[float, float]:
     q = num / den
     if Fraction(q) * Fraction(den) == Fraction(num):
         return q, q
-    return math.nextafter(q, -math.inf), math.nextafter(q, math.inf)
+    return rounding.neighbours(q)
 
 
 class Mechanism(abc.ABC):

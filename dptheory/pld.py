@@ -62,11 +62,11 @@ import math
 
 import numpy as np
 from scipy import fft as sfft
-from scipy import special
 
 from . import rounding, validate
-from .hull import lower_hull
+from .hull import envelope_below, lower_hull
 from .inverse import SearchParameters, epsilon_bracket
+from .precision import logsumexp
 from .results import Kind, Result, Status
 
 _U = 2.0**-53  #: unit roundoff
@@ -108,11 +108,6 @@ def _up0(x) -> float:
 def _times(a: float, b: float) -> float:
     """a b for non-negative error terms, with 0 times inf = 0 (no mass: no error)."""
     return 0.0 if a == 0 or b == 0 else a * b
-
-
-def _lse(values) -> float:
-    values = np.asarray(values, dtype=float)
-    return float(special.logsumexp(values)) if values.size and np.any(values > _NEG_INF) else _NEG_INF
 
 
 def split_fraction(loss, loss_err, loss_lo, interval):
@@ -389,7 +384,7 @@ class PLD:
 
     def _log_moment(self) -> float:
         """log sum_i m_i exp(tilt * l_i) over the finite atoms (held masses)."""
-        return _lse(self.log_mass + self.tilt * self.losses) if len(self) else _NEG_INF
+        return float(logsumexp(self.log_mass + self.tilt * self.losses)) if len(self) else _NEG_INF
 
     def with_tilt(self, tilt: float, support: tuple[float, float]) -> "PLD":
         """The same PLD with its absolute error expressed in the norm of another tilt, valid when
@@ -404,7 +399,7 @@ class PLD:
 
     def log_moment(self, tilt: float) -> float:
         """log sum_i m_i e^{tilt l_i} over the finite atoms (held masses)."""
-        return _lse(self.log_mass + tilt * self.losses) if len(self) else _NEG_INF
+        return float(logsumexp(self.log_mass + tilt * self.losses)) if len(self) else _NEG_INF
 
     # ------------------------------------------------------------------ composition
     def _check(self, other: "PLD") -> None:
@@ -491,8 +486,8 @@ class PLD:
         if (i0 == 0 and j0 == 0) or i0 + j0 >= n:
             return self
         lm = np.array(self.log_mass[i0:n - j0])
-        low_cut = _lse(self.log_mass[:i0]) if i0 else _NEG_INF
-        high_cut = _lse(self.log_mass[n - j0:]) if j0 else _NEG_INF
+        low_cut = float(logsumexp(self.log_mass[:i0])) if i0 else _NEG_INF
+        high_cut = float(logsumexp(self.log_mass[n - j0:])) if j0 else _NEG_INF
         log_inf, inf_err, abs_err = self.log_inf_mass, self.inf_error, self.abs_error
         moved_rounding = 8 * (max(i0, j0) + 8) * _U * (1 + self.rel_error)
         if self.pessimistic:
@@ -525,9 +520,9 @@ class PLD:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 w_up = np.where(t + dt > 0, np.log(-np.expm1(-(t + dt))), _NEG_INF)
                 w_lo = np.where(t - dt > 0, np.log(-np.expm1(-(t - dt))), _NEG_INF)
-            terms_up.append(_lse(self.log_mass + w_up))
-            terms_lo.append(_lse(self.log_mass + w_lo))
-        s_up, s_lo = _lse(terms_up), _lse(terms_lo)
+            terms_up.append(float(logsumexp(self.log_mass + w_up)))
+            terms_lo.append(float(logsumexp(self.log_mass + w_lo)))
+        s_up, s_lo = float(logsumexp(terms_up)), float(logsumexp(terms_lo))
         # logsumexp of n positive terms (exp, sum, log) and the weights' own rounding
         lse = 8 * _U * (n + 8) + 8 * _U * 750
         r = self.rel_error
@@ -608,7 +603,9 @@ class PLD:
         The discretised pair (P~, Q~) has knots alpha_k = P~(L <= l_k), beta_k = Q~(L > l_k) =
         sum_{i > k} e^{-l_i} P~_i, and on segment k the slope -e^{-l_k}; each supporting line
         beta >= beta_k - e^{-l_k} (alpha - alpha_k) is moved down and left by the error model, and
-        the upper envelope of (at most ``max_lines`` of) these lines, clipped at 0, is returned.
+        the upper envelope of (at most ``max_lines`` of) these lines, clipped at 0, is returned
+        (:func:`dptheory.hull.envelope_below`: every segment under one of the lines, whatever the
+        rounding of the vertices).
         Any subset of valid lines is a valid lower bound, and T(P~, Q~) <= T(P, Q).
         """
         from . import tradeoff as tradeoff_module
@@ -647,68 +644,13 @@ class PLD:
         keep = np.flatnonzero(((beta_lo > 0) | (np.arange(n) == 0)) & np.isfinite(beta_lo))
         if len(keep) > max_lines:
             keep = keep[np.unique(np.linspace(0, len(keep) - 1, max_lines).round().astype(int))]
-        xs, ys = _envelope(slope[keep], alpha_lo[keep], np.maximum(beta_lo[keep], 0.0))
-        return _lower_from_knots(xs, ys)
-
-
-def _envelope(slope, ax, by):
-    """Knots of max(0, max_k (by_k - slope_k (alpha - ax_k))) on [0, 1], lines in decreasing
-    steepness; intercepts c_k = by_k + slope_k ax_k. Returns knots from alpha = 0 to where the
-    envelope reaches 0 (then flat)."""
-    c = by + slope * ax
-    order = np.argsort(-slope, kind="stable")
-    s, c = slope[order], c[order]
-    hull_s: list[float] = []
-    hull_c: list[float] = []
-    for sk, ck in zip(s.tolist(), c.tolist()):
-        if hull_s and sk == hull_s[-1]:
-            if ck <= hull_c[-1]:
-                continue
-            hull_s.pop()
-            hull_c.pop()
-        while len(hull_s) >= 2:
-            # line (s1, c1), (s2, c2) and the new one: drop the middle one if it is never on top
-            s1, c1, s2, c2 = hull_s[-2], hull_c[-2], hull_s[-1], hull_c[-1]
-            # x12 = (c1 - c2)/(s1 - s2), x2k = (c2 - ck)/(s2 - sk); middle useless if x2k <= x12
-            if (c2 - ck) * (s1 - s2) <= (c1 - c2) * (s2 - sk):
-                hull_s.pop()
-                hull_c.pop()
-            else:
-                break
-        hull_s.append(sk)
-        hull_c.append(ck)
-    hs, hc = np.array(hull_s), np.array(hull_c)
-    # the line for beta = 0 (slope 0, intercept 0) closes the envelope
-    xs = [0.0]
-    ys = [float(min(1.0, max(0.0, hc[0])))]
-    start = 0
-    # skip lines that are not on top at alpha = 0
-    while start + 1 < len(hs) and hc[start + 1] >= hc[start]:
-        start += 1
-    ys[0] = float(min(1.0, max(0.0, hc[start])))
-    for i in range(start, len(hs)):
-        if i + 1 < len(hs):
-            x_next = (hc[i] - hc[i + 1]) / (hs[i] - hs[i + 1])
-        else:
-            x_next = math.inf
-        x_zero = hc[i] / hs[i] if hs[i] > 0 else math.inf  # where line i reaches 0
-        if x_zero <= x_next:
-            if x_zero > xs[-1]:
-                xs.append(min(1.0, x_zero))
-                ys.append(0.0)
-            break
-        if x_next > xs[-1] and x_next < 1.0:
-            xs.append(x_next)
-            ys.append(max(0.0, hc[i] - hs[i] * x_next))
-        if x_next >= 1.0:
-            break
-    if ys[-1] > 0:  # a trade-off function reaches (1, 0); a lower bound may be lowered there
-        xs.append(1.0)
-        ys.append(0.0)
-    xs_a, ys_a = np.array(xs), np.minimum(np.array(ys), 1.0 - np.array(xs))
-    ys_a = np.maximum(ys_a, 0.0)
-    ys_a = np.minimum.accumulate(ys_a)
-    return xs_a, ys_a
+        # the line beta >= by - slope (alpha - ax) has intercept by + slope ax, rounded down
+        ax, by = alpha_lo[keep], np.maximum(beta_lo[keep], 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            raw = by + slope[keep] * ax
+            intercept = rounding.down(np.where(np.isnan(raw), -np.inf, raw), abs_err=4 * _U * (by + np.abs(slope[keep] * ax)))
+        xs, ys = envelope_below(-slope[keep], intercept)
+        return _lower_from_knots(xs, np.minimum(ys, 1.0 - xs))
 
 
 # ---------------------------------------------------------------------- convolutions

@@ -27,6 +27,8 @@ from typing import Callable
 import mpmath
 import numpy as np
 
+from . import rounding
+
 LOG_2PI = math.log(2.0 * math.pi)
 
 
@@ -214,7 +216,7 @@ def nearest_float(value) -> float:
         return c
     with mpmath.workprec(2200):  # floats and the midpoints between them are exact at 2200 bits
         for _ in range(8):
-            below, above = math.nextafter(c, -math.inf), math.nextafter(c, math.inf)
+            below, above = rounding.neighbours(c)
             low_mid = (mpmath.mpf(c) + mpmath.mpf(below)) / 2
             high_mid = (mpmath.mpf(c) + mpmath.mpf(above)) / 2 if math.isfinite(above) else mpmath.inf
             if v < low_mid:

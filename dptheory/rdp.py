@@ -1,5 +1,10 @@
 """Renyi DP curves: composition and the one route from RDP to (epsilon, delta)-DP.
 
+Girgis et al. (2021), Lemma 2.1, the RDP -> (epsilon, delta) conversion that every shuffle RDP
+route uses, is implemented here (:func:`epsilon_from_rdp`, :func:`delta_from_rdp`; the catalogue
+formulas ``rdp-to-dp`` and ``rdp-to-delta``, :data:`TO_DP` and :data:`TO_DELTA`); it is
+Balle et al. (2020), Theorem 21 and Canonne, Kamath, Steinke (2020), Proposition 12.
+
 An RDP curve is a set of orders lambda > 1 with values rho(lambda) >= D_lambda of every
 neighbouring pair. Composition adds curves order by order (Mironov 2017, Proposition 1). Conversion to
 (epsilon, delta) goes through one route, :func:`epsilon_from_rdp` (and its inverse direction
@@ -13,9 +18,10 @@ neighbouring pair. Composition adds curves order by order (Mironov 2017, Proposi
 Both are sound at every order, so the minimum over any set of orders is an upper bound. The
 float64 evaluation uses forms that do not cancel (log1p(-1/lambda) for large orders, log(lambda-1)
 - log(lambda) near 1), carries an error bound, and rounds outwards
-(:mod:`dptheory.rounding`): the returned upper end is never below the exact formula. The older
-entry points (:func:`to_dp`, :func:`to_dp_with_order`, :func:`to_delta`, :func:`to_dp_adaptive`,
-:func:`to_dp_search`) return the upper end of the same route.
+(:mod:`dptheory.rounding`): the returned upper end is never below the exact formula. Two
+searches choose the orders and then take the same route: :func:`epsilon_from_rdp_grid` (a
+grid grown while its top is the best order) and :func:`epsilon_from_rdp_search` (a few dozen
+orders for curves that are costly to evaluate).
 """
 
 from __future__ import annotations
@@ -349,45 +355,6 @@ def delta_from_rdp(orders, rdp=None, epsilon=None, *, method: str = "best", digi
     return res.replace(upper=min(res.upper, 1.0))  # every delta is at most 1
 
 
-def to_dp(orders, rdp, delta, method: str = "best", digits=None):
-    """Smallest epsilon over the orders such that the mechanism is (epsilon, delta)-DP: the upper
-    end of :func:`epsilon_from_rdp` (float), or with ``digits`` the mpmath value of the minimum
-    (mpf).
-
-    Parameters
-    ----------
-    orders, rdp : array_like
-        Orders lambda > 1 and RDP values rho(lambda) at them (``inf`` allowed).
-    delta : float
-        Target delta in (0, 1).
-    method : {"best", "balle", "mironov"}
-    digits : int, optional
-        Evaluate the conversion with mpmath (returns mpf).
-
-    Returns
-    -------
-    float or mpf
-        An upper bound on epsilon (never negative: a negative value from the formula means
-        (0, delta)-DP).
-    """
-    eps_val, _ = to_dp_with_order(orders, rdp, delta, method=method, digits=digits)
-    return eps_val
-
-
-def to_dp_with_order(orders, rdp, delta, method: str = "best", digits=None):
-    """Like :func:`to_dp`, and also the order at which the minimum is attained."""
-    digits = validate.digits(digits)
-    if digits is None:
-        res = epsilon_from_rdp(orders, rdp, delta, method=method)
-        return res.upper, res.params["order"]
-    o, v = _orders_and_values(orders, rdp)
-    d = validate.delta("delta", delta)
-    vals = _mp_values({n: TO_DP[n] for n in _check_method(method)}, o, v, d, digits)
-    value, _, order = min(vals, key=lambda t: t[0])
-    with mpmath.workdps(digits):
-        return max(mpmath.mpf(0), +value), order
-
-
 def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
     """Integer orders up to ``top``: every one (``consecutive``, as subsampling bounds need), or
     2..64 and a geometric grid of 256 above."""
@@ -397,39 +364,49 @@ def order_grid(top: int, *, consecutive: bool = False) -> np.ndarray:
     return np.unique(np.concatenate([np.arange(2, min(top, 64) + 1), np.round(np.geomspace(2, top, 256))]))
 
 
-def to_dp_adaptive(curve, delta, *, consecutive: bool = False, start: int = 256, cap: int = 2**20,
-                   method: str = "best") -> tuple[float, float]:
-    """(epsilon, order): :func:`to_dp_with_order` over :func:`order_grid` (top), with the top
-    raised eightfold while the optimum sits on it, up to ``cap``. ``curve(orders)`` returns the
-    RDP values. The result is an upper bound whatever the grid (a minimum over valid orders); the
-    extension only keeps a capped grid from hiding a better order, as a cap of 256 does for small
-    eps0 and large n."""
+def epsilon_from_rdp_grid(curve, delta, *, consecutive: bool = False, start: int = 256, cap: int = 2**20,
+                          method: str = "best") -> Result:
+    """:func:`epsilon_from_rdp` over an integer order grid that grows while the best order sits on
+    its top: :func:`order_grid` up to ``start``, the top raised eightfold while the optimum is the
+    largest order, up to ``cap``.
+
+    A different job from :func:`epsilon_from_rdp` (which takes the orders as given): it chooses the
+    orders, for a curve that can be evaluated anywhere but whose best order is not known in advance
+    (a cap of 256 hides a better order for small eps0 and large n). ``curve(orders)`` returns the
+    RDP values at the orders. The result is an upper bound whatever the grid (a minimum over valid
+    orders): it is the :class:`~dptheory.results.Result` of :func:`epsilon_from_rdp` at the last
+    grid, with the grid's top in ``params["top"]``.
+    """
     top = validate.integer("start", start, low=2)
     cap = validate.integer("cap", cap, low=top)
     while True:
         o = order_grid(top, consecutive=consecutive)
-        eps_val, order = to_dp_with_order(o, curve(o), delta, method=method)
-        if order < top or top >= cap:
-            return eps_val, order
+        res = epsilon_from_rdp(o, curve(o), delta, method=method)
+        if res.params["order"] < top or top >= cap:
+            return res.replace(params={**res.params, "top": top})
         top = min(cap, 8 * top)
 
 
-def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "best",
-                 points: int = 16, start_high: float = 256.0, rounds: int = 2,
-                 around: float | None = None) -> tuple[float, float]:
-    """(epsilon, order): the conversion minimised over orders in (1, ``high``]: a geometric grid of
-    ``points`` orders up to ``start_high`` (or, given a guess ``around``, of ``points // 2`` orders
-    within a factor 4 of it), extended eightfold while the best order is the largest (or the
-    smallest) tried, then finer grids between the best order's neighbours. ``curve(orders)``
-    returns (orders kept, RDP values) and may drop orders where its bound does not apply.
+def epsilon_from_rdp_search(curve, delta, *, high: float = 1e4, integer: bool = False, method: str = "best",
+                            points: int = 16, start_high: float = 256.0, rounds: int = 2,
+                            around: float | None = None) -> Result:
+    """:func:`epsilon_from_rdp` minimised over orders in (1, ``high``] chosen by a search: a
+    geometric grid of ``points`` orders up to ``start_high`` (or, given a guess ``around``, of
+    ``points // 2`` orders within a factor 4 of it), extended eightfold while the best order is
+    the largest (or the smallest) tried, then finer grids between the best order's neighbours.
+    ``curve(orders)`` returns (orders kept, RDP values) and may drop orders where its bound does
+    not apply.
 
-    Every evaluated order gives a valid epsilon, so the result is an upper bound whatever the
-    curve's shape; the search only decides how good it is, with a few dozen evaluations instead
-    of a dense grid (large orders of an exact divergence cost seconds each)."""
+    A different job from :func:`epsilon_from_rdp` (which takes the orders as given): for curves
+    whose large orders cost seconds each (an exact divergence), a few dozen evaluations instead
+    of a dense grid. Every evaluated order gives a valid epsilon, so the result is an upper bound
+    whatever the curve's shape; the search only decides how good it is. Returns the
+    :class:`~dptheory.results.Result` of :func:`epsilon_from_rdp` at the best order found (the
+    order in ``params["order"]``, the number of orders evaluated in ``params["evaluated"]``)."""
     high = validate.real("high", high, low=2.0)
     d = validate.delta("delta", delta)
     seen: set[float] = set()
-    best = (math.inf, None)
+    best = None
 
     def visit(grid):
         nonlocal best
@@ -441,9 +418,11 @@ def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, meth
         kept, values = curve(grid)
         kept = np.atleast_1d(kept)
         if kept.size:
-            found = to_dp_with_order(kept, values, d, method=method)
-            if found[0] < best[0]:
-                best = found
+            found = epsilon_from_rdp(kept, values, d, method=method)
+            if best is None or found.upper < best.upper:
+                best = found.replace(lower=min(found.lower, best.lower)) if best is not None else found
+            elif found.lower < best.lower:  # the enclosure is of the minimum over every order tried
+                best = best.replace(lower=found.lower)
         seen.update(float(o) for o in grid)
         return True
 
@@ -455,41 +434,27 @@ def to_dp_search(curve, delta, *, high: float = 1e4, integer: bool = False, meth
         guess = min(max(validate.real("around", around, low=1.0, low_open=True), floor), high)
         bottom, top = max(floor, guess / 4), min(high, guess * 4)
         visit(np.geomspace(bottom, top, points // 2))
-        if best[1] is None:  # the curve does not apply near the guess: look everywhere
+        if best is None:  # the curve does not apply near the guess: look everywhere
             bottom, top = floor, high
             visit(np.geomspace(bottom, top, points))
-    while best[1] is not None and best[1] >= max(seen) and top < high:
+    while best is not None and best.params['order'] >= max(seen) and top < high:
         top, old = min(8 * top, high), top
         visit(np.geomspace(old, top, points // 2 + 1)[1:])
-    while best[1] is not None and best[1] <= min(seen) and bottom > floor:
+    while best is not None and best.params['order'] <= min(seen) and bottom > floor:
         bottom, old = max(bottom / 8, floor), bottom
         visit(np.geomspace(bottom, old, points // 2 + 1)[:-1])
     for _ in range(rounds):
-        if best[1] is None:
+        if best is None:
             break
         orders_seen = np.array(sorted(seen))
-        i = int(np.searchsorted(orders_seen, best[1]))
+        i = int(np.searchsorted(orders_seen, best.params['order']))
         left = orders_seen[max(i - 1, 0)]
         right = orders_seen[min(i + 1, len(orders_seen) - 1)]
         if not visit(np.geomspace(left, right, points // 4 + 2)[1:-1]):
             break
-    if best[1] is None:
+    if best is None:
         raise validate.DomainError("the curve gave no value at any order")
-    return best
-
-
-def to_delta(orders, rdp, epsilon, method: str = "best", digits=None):
-    """Smallest delta over the orders for which the mechanism is (epsilon, delta)-DP (capped at
-    1): the upper end of :func:`delta_from_rdp` (float, never 0 for a finite log), or with
-    ``digits`` the mpmath value of the minimum (mpf)."""
-    digits = validate.digits(digits)
-    if digits is None:
-        return delta_from_rdp(orders, rdp, epsilon, method=method).upper
-    o, v = _orders_and_values(orders, rdp)
-    e = validate.real("epsilon", epsilon)
-    vals = _mp_values({n: TO_DELTA[n] for n in _check_method(method)}, o, v, e, digits)
-    with mpmath.workdps(digits):
-        return min(mpmath.mpf(1), +min(t[0] for t in vals))
+    return best.replace(params={**best.params, "evaluated": len(seen)})
 
 
 def _status_of(curves) -> Status:

@@ -15,6 +15,8 @@ The policy
   smallest subnormal is returned instead: an upper bound rounded down to 0 is the worst bug a
   bound can have), :func:`exp_down` returns 0 below the float range.
 * An mpmath value becomes a float by directed rounding (:func:`mp_up`, :func:`mp_down`).
+* A float that is only known to be the nearest to a real is enclosed by its two
+  :func:`neighbours`.
 
 There is no other rounding helper in the package: a tolerance on a float result is passed here
 as ``abs_err``/``rel_err``.
@@ -105,6 +107,22 @@ def exp_down(log_x):
         out = _step(np.exp(arr), -np.inf, ULPS)
     out = np.where(arr == 0, 1.0, np.maximum(out, 0.0))
     return out if out.ndim else float(out)
+
+
+def neighbours(x):
+    """(below, above): the largest float < ``x`` and the smallest float > ``x`` (vectorised).
+
+    The enclosure of a real known only to round to ``x`` (the result of one correctly rounded
+    operation, a float nearest to an exact value): it lies strictly between these two. Also the
+    points on either side of a breakpoint, where a piecewise function is checked on both sides.
+    At the edges of the float range the outer neighbour is an infinity.
+    """
+    arr = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore"):  # past the largest float: the infinity, as documented
+        below, above = np.nextafter(arr, -np.inf), np.nextafter(arr, np.inf)
+    if not np.all(below < above):  # only a NaN has no neighbours in order (one pass, no isnan)
+        _check_nan(arr)
+    return (below, above) if arr.ndim else (float(below), float(above))
 
 
 def _log(x, direction: float):

@@ -122,3 +122,27 @@ def test_decide_serves_every_point_and_gives_a_certified_bracket():
     exact = math.log(1e6)
     assert not plain_calls and bands and all(lo <= math.log(1e-6) <= hi for lo, hi in bands)
     assert b.lower <= exact <= b.upper and b.upper - b.lower <= 1e-6 * b.upper + 1e-12
+
+
+def test_bisect_monotone_brackets_the_threshold_of_a_monotone_test():
+    """The threshold of x^2 >= 2 (decided exactly with fractions) is sqrt(2): it stays inside the
+    bracket, the bracket shrinks to the tolerance, to adjacent floats with tol = 0, or by half at
+    each of a fixed number of steps; the two ends given are never tested."""
+    from fractions import Fraction
+
+    from dptheory.inverse import bisect_monotone
+
+    calls = []
+
+    def holds(x):
+        calls.append(x)
+        return Fraction(x) ** 2 >= 2
+
+    lo, hi = bisect_monotone(holds, 0.0, 2.0, tol=1e-9)
+    assert Fraction(lo) ** 2 < 2 <= Fraction(hi) ** 2 and 0 < hi - lo <= 1e-9
+    assert 0.0 not in calls and 2.0 not in calls
+    lo, hi = bisect_monotone(holds, 0.0, 2.0)
+    assert math.nextafter(lo, math.inf) == hi and Fraction(lo) ** 2 < 2 <= Fraction(hi) ** 2
+    calls.clear()
+    lo, hi = bisect_monotone(holds, 0.0, 2.0, max_steps=3)
+    assert len(calls) == 3 and (lo, hi) == (1.25, 1.5)

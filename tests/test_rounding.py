@@ -206,3 +206,25 @@ def test_log_of_a_negative_number_raises(fn):
     """log of a negative end is undefined: an error, not a NaN end."""
     with pytest.raises((ArithmeticError, ValueError)):
         fn(-1.0)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_neighbours_are_the_adjacent_floats(x):
+    """(below, above) enclose x strictly, with no float between them and x (checked exactly with
+    fractions: the midpoints between x and each neighbour are not floats)."""
+    below, above = rounding.neighbours(x)
+    assert below < x < above
+    for side in (below, above):
+        if math.isfinite(side):
+            mid = (Fraction(side) + Fraction(x)) / 2
+            assert float(mid) in (side, x)  # no float strictly between
+    arr_below, arr_above = rounding.neighbours(np.array([x, x]))
+    assert arr_below.tolist() == [below, below] and arr_above.tolist() == [above, above]
+
+
+def test_neighbours_at_the_edges_of_the_float_range():
+    top = float(np.finfo(float).max)
+    assert rounding.neighbours(top) == (math.nextafter(top, 0.0), math.inf)
+    assert rounding.neighbours(0.0) == (-5e-324, 5e-324)
+    with pytest.raises(ArithmeticError):
+        rounding.neighbours(math.nan)

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import rounding, tradeoff, validate
 from ..hull import lower_hull
+from ..inverse import bisect_monotone
 from ..results import Kind, Result, Status
 from . import bayes_error as be
 
@@ -490,13 +491,10 @@ def _definition_pl(f: tradeoff.PiecewiseLinear, g: tradeoff.PiecewiseLinear, tol
     margin = 16 * EPS
     if _excess(fa, fb, ga, gb, 0.0) <= 0:
         return 0.0, rounding.up(0.0, margin)
-    lo, hi = 0.0, 0.5  # Delta(M || M~) <= Delta(M || M_BNP) = alpha* <= 1/2 (Lemma 4; Delta falls in M~)
-    while hi - lo > tol:
-        mid = 0.5 * (lo + hi)
-        if _excess(fa, fb, ga, gb, mid) <= 0:
-            hi = mid
-        else:
-            lo = mid
+    # Delta(M || M~) <= Delta(M || M_BNP) = alpha* <= 1/2 (Lemma 4; Delta falls in M~); the excess is
+    # non-increasing in kappa, decided exactly at each kappa: a plain bisection (dptheory.inverse:
+    # the epsilon(delta) inverter searches a log delta profile, not a feasibility threshold)
+    lo, hi = bisect_monotone(lambda kappa: _excess(fa, fb, ga, gb, kappa) <= 0, 0.0, 0.5, tol=tol)
     # an error m in h moves the feasibility threshold by at most m (h falls at rate >= 1 in kappa)
     return max(0.0, rounding.down(lo, margin)), rounding.up(hi, margin)
 
@@ -591,7 +589,10 @@ def _lower_from_lines(c, s, slack) -> tradeoff.PiecewiseLinear:
 
 def delta_divergence_definition(f, g, *, points: int = 8000) -> Result:
     """Delta(M || M~) by Definition 1: the smallest kappa with f(alpha + kappa) - kappa <= f~(alpha)
-    for all alpha, by bisection on kappa (Kaissis et al. 2024, Definition 1).
+    for all alpha, by bisection on kappa (Kaissis et al. 2024, Definition 1), with
+    :func:`dptheory.inverse.bisect_monotone`: the condition is a feasibility check, monotone in
+    kappa and decided exactly at each kappa, not a log delta profile for the epsilon(delta)
+    inverter.
 
     Exact for piecewise-linear curves; other curves are replaced by piecewise-linear sandwiches
     (:func:`sandwich`, ``points`` samples) and, Delta being non-decreasing in f and
@@ -616,7 +617,10 @@ def levy_distance(f, g, *, tol: float = 1e-13) -> Result:
     """The Levy distance between W and W' with CDFs F_W(x) = f(1 - x), F_W'(x) = g(1 - x), from its
     own definition (eq. (32)): the smallest lambda with F_W(x - lambda) - lambda <= F_W'(x) <=
     F_W(x + lambda) + lambda for all x, for piecewise-linear f, g (both inequalities are linear
-    between the CDFs' knots and the shifted knots, so they are checked exactly); by bisection.
+    between the CDFs' knots and the shifted knots, so they are checked exactly); by bisection on
+    lambda (:func:`dptheory.inverse.bisect_monotone`: the check holds for every lambda above the
+    distance and is decided exactly at each point; the epsilon(delta) inverter, which interpolates
+    a log delta profile, does not apply).
     Lemma B.1 (Kaissis et al. 2024) says it equals Delta<->."""
     if not _both_pl(f, g):
         raise validate.DomainError("levy_distance needs two piecewise-linear trade-off functions")
@@ -632,19 +636,11 @@ def levy_distance(f, g, *, tol: float = 1e-13) -> Result:
 
     def ok(lam: float) -> bool:
         pts = np.concatenate([vx, wx + lam, wx - lam, [0.0, 1.0]])
-        pts = np.concatenate([pts, np.nextafter(pts, -np.inf), np.nextafter(pts, np.inf)])
+        pts = np.concatenate([pts, *rounding.neighbours(pts)])  # either side of every breakpoint
         left = cdf(wx, wy, pts - lam) - lam <= cdf(vx, vy, pts) + 8 * EPS
         right = cdf(vx, vy, pts) <= cdf(wx, wy, pts + lam) + lam + 8 * EPS
         return bool(np.all(left) and np.all(right))
 
-    lo, hi = 0.0, 1.0
-    if ok(0.0):
-        hi = 0.0
-    while hi - lo > tol:
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
+    lo, hi = (0.0, 0.0) if ok(0.0) else bisect_monotone(ok, 0.0, 1.0, tol=tol)
     return Result("levy-distance", max(0.0, rounding.down(lo, 16 * EPS)), rounding.up(hi, 16 * EPS), Kind.EXACT,
                   Status.PROVEN, "levy-distance", "Kaissis et al. (2024), Lemma B.1, eq. (32)")

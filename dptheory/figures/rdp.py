@@ -138,7 +138,7 @@ def girgis_figure_3(n="1e3..1e7", eps0="0.25,0.5,1,1.5,2,2.5,3", delta=1e-6, met
             if m == "ub1":
                 res = rdp.rdp_route_epsilon(e0, nn, 1, d)
             elif m == "lb":
-                v = rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, nn, o, rtol=1e-4).lower, d)[0]
+                v = rdp_module.epsilon_from_rdp_grid(lambda o: rdp.lower_bound(e0, nn, o, rtol=1e-4).lower, d).upper
                 res = Result("epsilon", v, v, Kind.APPROXIMATION, Status.NOT_A_BOUND, "lb-route", "Girgis et al. (2021), Figure 3")
             else:
                 res = shuffle.epsilon(R.general_ldp(e0), nn, d, method=m)

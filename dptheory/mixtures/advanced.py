@@ -27,6 +27,7 @@ import numpy as np
 from scipy import special
 
 from .. import divergences, rounding, validate
+from ..inverse import bisect_monotone
 from ..results import Result
 from ..tradeoff import Gaussian, PiecewiseLinear, from_knots
 from ..validate import DomainError
@@ -278,8 +279,10 @@ def example_f3_lemma63(mu, w, alpha):
     """Example F.3, Lemma 6.3 / Proposition E.1 bound ``C(w Id + (1-w) G_mu)``, by the corrected
     eq. (3) (docs/errata.md#wang2023-equation-3): with ``x_bar = Phi(-mu/2)`` (where ``G_mu`` has slope -1) and
     ``f = w Id + (1-w) G_mu``: ``f`` on ``[0, x_bar]``, ``x_bar + f(x_bar) - alpha`` on
-    ``[x_bar, f(x_bar)]``, ``f^{-1}`` on ``[f(x_bar), 1]`` (by bisection; the lower end of the
-    bracket is returned). Values rounded down (a lower bound).
+    ``[x_bar, f(x_bar)]``, ``f^{-1}`` on ``[f(x_bar), 1]`` (by bisection to the last float,
+    :func:`dptheory.inverse.bisect_monotone`: the root of a decreasing function compared with x,
+    not a privacy profile for the epsilon(delta) inverter; the lower end of the bracket is
+    returned). Values rounded down (a lower bound).
 
     Proposition E.1's hypothesis holds here: the pair is ``(1-w') R + w' P_1`` against
     ``(1-w') R + w' Q_1`` with ``R = P_1 = P_0``, so ``T(P_1, R) = Id >= G_mu``."""
@@ -299,16 +302,7 @@ def example_f3_lemma63(mu, w, alpha):
         elif x <= f_bar:
             out[k] = x_bar + f_bar - x
         else:  # f^{-1}(x) = the root in [0, x_bar] of f(y) = x; f is decreasing
-            lo, hi = 0.0, x_bar
-            for _ in range(200):
-                mid = 0.5 * (lo + hi)
-                if mid in (lo, hi):
-                    break
-                if f(mid) > x:
-                    lo = mid
-                else:
-                    hi = mid
-            out[k] = lo
+            out[k] = bisect_monotone(lambda y: f(y) <= x, 0.0, x_bar, max_steps=200)[0]
     out = np.maximum(rounding.down(out, abs_err=1e-14), 0.0)
     return out.reshape(np.shape(a)) if np.ndim(a) else float(out[0])
 

@@ -32,6 +32,7 @@ import numpy as np
 from scipy import integrate, special
 
 from .. import rounding, validate
+from ..hull import envelope_below
 from ..results import Curve
 from ..tradeoff import PiecewiseLinear, from_knots
 from .statements import statement
@@ -192,41 +193,6 @@ class DPGDTradeOff(PiecewiseLinear):
                      st.kind, st.status, st.name, st.source, st.note, dict(self.gap.params, example=self.gap.name))
 
 
-def _upper_envelope(intercepts: np.ndarray, slopes: np.ndarray):
-    """Knots on [0, 1] of max(0, max_k (intercepts_k + slopes_k x)); slopes sorted increasing."""
-    lines = [(b, s) for b, s in zip(intercepts, slopes)] + [(0.0, 0.0)]
-    lines.sort(key=lambda bs: (bs[1], bs[0]))
-    hull: list[tuple[float, float]] = []
-
-    def cross(l1, l2):
-        return (l1[0] - l2[0]) / (l2[1] - l1[1])
-
-    for ln in lines:
-        if hull and hull[-1][1] == ln[1]:
-            if hull[-1][0] >= ln[0]:
-                continue
-            hull.pop()
-        # going right, larger slopes take over: the maximum of lines
-        while len(hull) >= 2 and cross(hull[-2], ln) <= cross(hull[-2], hull[-1]):
-            hull.pop()
-        hull.append(ln)
-    # starting at x = 0: the line with the largest value there
-    xs = [0.0]
-    for l1, l2 in zip(hull, hull[1:]):
-        x = cross(l1, l2)
-        if 0.0 < x < 1.0:
-            xs.append(x)
-    xs.append(1.0)
-    xs = np.array(sorted(set(xs)))
-    ys = np.max(np.array([[b + s * x for b, s in hull] for x in xs]), axis=1)
-    # Every line is below the curve, with intercept b in [0, 1] (its value at 0 is at most
-    # f(0) <= 1 and its value at alpha_low is beta_low >= 0), so where a line is the maximum
-    # |s x| <= 1 + b. Evaluating b + s x errs by a few ulps of that, and a float intersection
-    # x_i off the true kink x* lifts the chord between two knots above the envelope by at most
-    # |x_i - x*| |s_2 - s_1| <= a few ulps of (|b_1| + |b_2| + |s x*|): 64 ulps cover both.
-    return xs, np.maximum(ys - 64 * rounding.EPS, 0.0)
-
-
 def dpgd_tradeoff(gap: MeanGap, *, points: int = 201, cells: int = 20000, t_max: float | None = None) -> DPGDTradeOff:
     """Theorem 5.1 (normalised): a certified piecewise-linear lower bound on the trade-off function
     of one DP-GD step with initialisation ``I ~ N(0, 1)`` and normalised mean gap ``gap``.
@@ -266,7 +232,7 @@ def dpgd_tradeoff(gap: MeanGap, *, points: int = 201, cells: int = 20000, t_max:
     b_lo, b_hi = a_lo[::-1], a_hi[::-1]
     scale = np.exp(-ts)
     intercepts = rounding.down(b_lo + scale * a_lo, abs_err=4 * rounding.EPS * (1 + 2 * scale))
-    xs, ys = _upper_envelope(intercepts, -scale)
+    xs, ys = envelope_below(-scale, intercepts)  # every segment under one tangent line
     ys = np.minimum(ys, 1.0 - xs)  # lowering a lower bound is sound
     lower = from_knots(xs, ys)
     # upper bound on the curve: the chord through (alpha_upper, beta_upper)

@@ -29,7 +29,8 @@ import numpy as np
 from .. import rounding, validate
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol, log1mexp, logsumexp, mp_binom_pmf
 from ..results import Enclosure
-from .pairs import CountPair, _lmul, refine_buckets
+from .binomial_sums import log_mul, refine_buckets
+from .pairs import CountPair
 
 
 def renyi_width_rule(lam: float, rtol: float):
@@ -330,7 +331,7 @@ def _grid_offsets(far: float, step: float) -> np.ndarray:
 def _log_edge_weights(edges, j: int, rho: float):
     """log P[e_k <= Bin(j, rho) < e_(k+1)] for consecutive integer edges (0 first, j + 1 last), and
     the log of an absolute error bound: one tail per edge (the upper tail above the median, the
-    lower one below), the same tails and error bounds as :func:`dptheory.shuffle.pairs._log_binom_range`."""
+    lower one below), the same tails and error bounds as :func:`dptheory.shuffle.binomial_sums.log_binom_range`."""
     median = j * rho
     tau = float(binom_tail_rtol(j))
     above = edges > median
@@ -441,8 +442,8 @@ def _log_renyi_conditionals_bucketed(tp, tq, js, rho: float, lams, step: float =
     tau = np.array([g[7] for g in grids])
     last = (np.log1p(tau) + np.array([g[6] for g in grids]) + np.log(tq)
             + _log_phi(np.log(tp) - np.log(tq), lam))
-    upper = np.logaddexp(_log_sum_segments(_lmul(log_w_hi, chord), starts), last)
-    lower = np.logaddexp(_log_sum_segments(_lmul(log_w_lo, jensen), starts), last - 2 * np.log1p(tau))
+    upper = np.logaddexp(_log_sum_segments(log_mul(log_w_hi, chord), starts), last)
+    lower = np.logaddexp(_log_sum_segments(log_mul(log_w_lo, jensen), starts), last - 2 * np.log1p(tau))
     return lower - _H_RTOL, upper + _H_RTOL
 
 
@@ -560,8 +561,8 @@ def _excess_bounds(pair: CountPair, ma, mb, lams, rtol):
         l_hi, e_hi, l_lo = np.where(heavy, hi, l_hi), np.where(heavy, e, e_hi), np.where(heavy, lo, l_lo)
     # rounding of the sums (a few ulps per term), weight errors and omitted tails: upper side
     w, w_err = lw[None, :], lw_err[None, :]
-    err = np.logaddexp(np.logaddexp(_lmul(w_err, l_hi), _lmul(w, l_hi + math.log(1e-13))), _lmul(w, e_hi))
-    return _lmul(w, l_hi), _lmul(w, l_lo), err
+    err = np.logaddexp(np.logaddexp(log_mul(w_err, l_hi), log_mul(w, l_hi + math.log(1e-13))), log_mul(w, e_hi))
+    return log_mul(w, l_hi), log_mul(w, l_lo), err
 
 
 def _refine_excess(pair: CountPair, lam: float, rtol: float, ma, mb, done=None):

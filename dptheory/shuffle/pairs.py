@@ -17,13 +17,16 @@ so ``H_gamma(P||Q) = sum_m P(K=m) h(m)`` with h(m) the divergence of the conditi
 K = m. Given K = m the victim is present with probability pi_m (the same under P and Q), so the
 conditional pair is "one message of type 0 with probability pi_m theta + (1 - pi_m) rho, plus
 m - 1 independent clones" -- a binary pair observed through a binomial count, whose divergence is a
-difference of two binomial tails (:func:`_log_psi`, O(1) with the incomplete beta function).
+difference of two binomial tails
+(:func:`dptheory.shuffle.binomial_sums.log_hockey_stick_binary_count`, O(1) with the incomplete
+beta function).
 
 **Certified sums.** h(m) = Psi(pi_m, m - 1) where Psi is non-decreasing in pi (lowering pi mixes the
 victim's message with a fresh clone: a post-processing) and non-increasing in the number of
 clones (adding one is a post-processing), and pi_m is non-decreasing in m. So on a bucket
 m in [m_a, m_b], ``Psi(pi_{m_a}, m_b - 1) <= h(m) <= Psi(pi_{m_b}, m_a - 1)``: a handful of
-adaptively refined buckets gives rigorous lower and upper sums, whatever n is. Rounding errors of
+adaptively refined buckets gives rigorous lower and upper sums, whatever n is
+(:func:`dptheory.shuffle.binomial_sums.refine_buckets`). Rounding errors of
 the tails and bucket weights (:func:`dptheory.precision.binom_tail_rtol`) are added to the
 enclosure, so the returned interval contains the exact divergence of the pair.
 """
@@ -39,313 +42,10 @@ import numpy as np
 from .. import validate
 from ..results import Enclosure
 from ..rounding import EPS, mp_down, mp_up
-from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
-                         binom_tail_rtol, log1mexp, logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf)
+from ..precision import logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
+from .binomial_sums import bucket_edges, log_binom_range, log_hockey_stick_binary_count, log_mul, refine_buckets
 
 _NEG_INF = -np.inf
-#: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
-_ARITH_RTOL = 1e-14
-
-
-def _log_psi(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=0.0, rho_rtol=0.0):
-    """log H_gamma(X + B || Y + B) with X ~ Bern(thp), Y ~ Bern(thq), B ~ Bin(j, rho) (vectorised).
-
-    Returns (log value, log of an absolute error bound). The likelihood ratio of the count a is
-    monotone in a, so the divergence is the largest of the threshold sums
-    ``L_k = A1 B(k-1) + (1 - gamma) S(k)`` over k, with A1 = thp - gamma thq, B the pmf and S the
-    tail of B: the sum over a >= k of ``A1 B(a-1) + ((1-thp) - gamma (1-thq)) B(a)``. The threshold
-    is located in closed form (the best of k-1, k, k+1 is kept, so rounding in its location cannot
-    lose mass). Written ``B(k) [A1 x_k - (gamma - 1) R(k)]`` with x_k = B(k-1)/B(k) and R the
-    binomial Mills ratio S(k)/B(k), the error of the tail is multiplied by (gamma - 1), not by the
-    tail itself.
-
-    **Condition.** ``err_p`` and ``err_q`` bound the absolute errors of thp and thq (against the pair they
-    stand for: rounding of e^eps0 and of the pmfs), ``rho_rtol`` the relative error of rho and
-    1 - rho. Only A1 depends on the thetas (A1 + A0 = 1 - gamma), and a maximum of functions that
-    are linear in A1 with coefficients B(k-1) moves by at most |dA1| max B(k-1) over the
-    thresholds the perturbed A1 can select. Near the largest likelihood ratio (epsilon just below
-    eps0) A1 is a difference of nearly equal numbers; this term is then what sets the error. A
-    relative error u of rho multiplies every atom of B by a factor within (1 +- u)^j and moves A1
-    by about 2u A1, which the bound includes too.
-
-    **Relabelling.** Where thp < thq the two message types are exchanged (a bijection of the
-    outcomes): the thetas become 1 - theta (an absolute error of half an ulp, counted in dA1)
-    and B becomes Bin(j, 1 - rho). Both rho and 1 - rho are carried (``rbar``), each to a relative
-    half ulp, and the binomial functions get the one that is exact: 1 - rho rounded in floats
-    would lose the digits of a small rho (at eps0 = 20 a clone of type 0 has rho = 2e-9, and
-    fl(1 - rho) moves it by 5e-8 relative, each atom of B by j times that).
-    """
-    thp, thq, j, rho, err_p, err_q = np.broadcast_arrays(
-        *(np.asarray(v, dtype=float) for v in (thp, thq, j, rho, err_p, err_q)))
-    thp, thq, j, rho = (v.copy() for v in (thp, thq, j, rho))
-    rbar = 1.0 - rho
-    lg = float(log_gamma)
-    gamma = math.exp(lg)
-    gm1 = math.expm1(lg)
-    u_rho = float(rho_rtol)
-    flip = thp < thq
-    thp[flip], thq[flip] = 1 - thp[flip], 1 - thq[flip]
-    rho[flip], rbar[flip] = rbar[flip], rho[flip].copy()
-    out = np.full(thp.shape, _NEG_INF)
-    err = np.full(thp.shape, _NEG_INF)
-    equal = thp == thq
-    whole = max(0.0, -gm1)  # sum of (P - gamma Q) over all atoms
-    log_whole = math.log(whole) if whole > 0 else _NEG_INF
-    out[equal] = log_whole
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a1_all = thp - gamma * thq
-        # absolute error of A1: the inputs' error (thetas, and 1 - theta after relabelling), the
-        # rounding of gamma = e^eps (one ulp) and of the product and difference, rho's share
-        # (1 - theta is exact for theta >= 1/2, within half an ulp of 1 otherwise)
-        da1 = (err_p + gamma * err_q + np.where(flip, EPS * (1 + gamma), 0.0) + 4 * EPS * (thp + gamma * thq)
-               + 2 * EPS * gamma * thq
-               + 3 * u_rho * np.abs(a1_all))
-        # the largest pmf value of B (at its mode): bounds B(k-1) for every threshold
-        mode = np.clip(np.floor((j + 1) * rho), 0, j)
-        log_bmax = binom_logpmf(mode, j, rho, rbar)
-        r_inf = np.where(thq > 0, thp / np.where(thq > 0, thq, 1.0), np.inf)
-        r_zero = (1 - thp) / (1 - thq)
-        # gamma at the largest ratio to within the error of A1: the divergence is at most
-        # max_k A1' B(k-1) <= 2 dA1 max B, plus the positive part of A0 (at most 0 for gamma >= 1)
-        boundary = ~equal & (np.abs(a1_all) <= da1)
-        a0_pos = np.maximum((1 - thp) - gamma * (1 - thq), 0.0)
-        err[boundary] = np.logaddexp(np.log(2 * da1[boundary]) + log_bmax[boundary], np.log(a0_pos[boundary]))
-    # B a point mass (rho = 0 or 1, or no clones): two atoms, H = A1+ + A0+ directly
-    point = ~equal & ((rho == 0) | (rbar == 0) | (j == 0))
-    if np.any(point):
-        with np.errstate(divide="ignore"):
-            a0p = (1 - thp[point]) - gamma * (1 - thq[point])
-            out[point] = np.log(np.maximum(a1_all[point], 0.0) + np.maximum(a0p, 0.0))
-            # A0 = (1 - gamma) - A1 moves with A1, and with the rounding of its three operations;
-            # a positive part moves only where its argument is within its error of 0 or above
-            d1 = da1[point]
-            d0 = d1 + 4 * EPS * ((1 - thp[point]) + gamma * (1 - thq[point]))
-            err[point] = np.log(np.where(a1_all[point] > -d1, d1, 0.0) + np.where(a0p > -d0, d0, 0.0))
-    boundary &= ~point
-    live = ~equal & ~boundary & ~point & (gamma < r_inf)
-    everything = live & (gamma < r_zero)
-    out[everything] = log_whole
-    with np.errstate(divide="ignore"):
-        err[everything] = np.log(da1[everything]) + log_bmax[everything]
-    mid = live & ~everything
-    if np.any(mid):
-        tp, tq, jj, rr, rb, fl = thp[mid], thq[mid], j[mid], rho[mid], rbar[mid], flip[mid]
-        a1 = a1_all[mid]
-        a0 = a1 + gm1
-        xs = a0 / a1
-        a_star = xs * rr * (jj + 1) / (rb + xs * rr)
-        k0 = np.floor(a_star) + 1
-        la1 = np.log(a1)
-        best = np.full(tp.shape, _NEG_INF)
-        best_err = np.full(tp.shape, _NEG_INF)
-        # B and R at the highest candidate, then downwards: R(k-1) = 1 + R(k) / x_k (stable)
-        k_hi = np.clip(k0 + 1.0, 1.0, jj)
-        lb = binom_logpmf(k_hi, jj, rr, rb)
-        lr, rel = _log_mills(k_hi, jj, rr, rb, fl)
-        for step in range(4):
-            k = k_hi - step
-            valid = k >= 1
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                lx = np.log(k * rb) - np.log((jj - k + 1) * rr)  # log x_k = log B(k-1)/B(k)
-                first = np.exp(la1 + lx)
-                second = gm1 * np.exp(lr)
-                bracket = first - second
-                log_val = np.where(valid & (bracket > 0), lb + np.log(np.abs(bracket)), _NEG_INF)
-                scale = np.abs(second) * (rel + _ARITH_RTOL) + (np.abs(first) + np.abs(bracket)) * _ARITH_RTOL * (1 + np.abs(lb))
-                tol = lb + np.log(scale)
-            better = log_val > best
-            best = np.where(better, log_val, best)
-            best_err = np.where(better | (best_err == _NEG_INF), tol, best_err)
-            # the sum from k+1 = j+1 on (empty tail): A1 B(j)
-            if step == 0:
-                at_top = k_hi >= jj
-                top_val = la1 + lb
-                with np.errstate(invalid="ignore"):
-                    better = at_top & (top_val > best)
-                best = np.where(better, top_val, best)
-                best_err = np.where(better, top_val + math.log(_ARITH_RTOL) + np.log1p(np.abs(lb)), best_err)
-            # move to k - 1
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                lr = np.log1p(np.exp(lr - lx))
-                lb = lb + lx
-        # the inputs' error: |dA1| times the largest B(k-1) over the thresholds A1 +- dA1 select
-        # (for gamma >= 1 a larger A1 lowers the threshold; B is unimodal); for gamma < 1 max B
-        dd = da1[mid]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if gm1 >= 0:
-                a1_hi = a1 + dd
-                xs_hi = (a1_hi + gm1) / a1_hi
-                k_lo = np.floor(xs_hi * rr * (jj + 1) / (rb + xs_hi * rr)) - 1
-                idx = np.clip(np.maximum(k_lo - 1, mode[mid]), 0, jj)
-                log_b = binom_logpmf(idx, jj, rr, rb)
-            else:
-                log_b = log_bmax[mid]
-            cond = np.log(dd) + log_b
-            if u_rho > 0:
-                # rho moves by drho <= u min(rho, 1 - rho): atom a of B by the factor c_a,
-                # |log c_a| <= 2 u |a - j rho|; so the positive parts move by at most
-                # (e^{2 u (j+1)} - 1) H, or, splitting at |a - j rho| = T = sqrt(350 j) (Hoeffding:
-                # mass beyond it below 2 e^-700), by (e^{2 u (T+1)} - 1) H + 2 e^-700 (e^{2 u (j+1)} - 1)
-                crude = np.log(np.expm1(2 * u_rho * (jj + 2)))
-                split = np.logaddexp(best + np.log(np.expm1(2 * u_rho * (np.sqrt(350 * jj) + 2))), math.log(2) - 700 + crude)
-                cond = np.logaddexp(cond, np.minimum(best + crude, split))
-        out[mid] = best
-        err[mid] = np.logaddexp(best_err, cond)
-    return out, err
-
-
-def _log_mills(k, j, p, q, reflect):
-    """log of the binomial Mills ratio R(k) = P[Bin(j, p) >= k] / P[Bin(j, p) = k] and its relative
-    error bound (as :func:`dptheory.precision.binom_log_mills`), q = 1 - p. Where ``reflect``, q is
-    the exact parameter and p its rounded complement: R is then computed from the reflected count,
-    P[Bin(j, q) <= j - k] / P[Bin(j, q) = j - k], by functions of q alone (a quotient of a tail and a
-    pmf, each within :func:`dptheory.precision.binom_tail_rtol`: twice that bound)."""
-    k, j, p, q, reflect = np.broadcast_arrays(k, j, p, q, reflect)
-    out, rel = binom_log_mills(k, j, np.where(reflect, 0.5, p))
-    rel = np.broadcast_to(np.asarray(rel, dtype=float), out.shape).copy()
-    if np.any(reflect):
-        kr, jr, qr, pr = k[reflect], j[reflect], q[reflect], p[reflect]
-        tail, _ = binom_logcdf(jr - kr, jr, qr)
-        out[reflect] = tail - binom_logpmf(jr - kr, jr, qr, pr)
-        rel[reflect] = 2 * binom_tail_rtol(jr)
-    return out, rel
-
-
-def _log_binom_range(lo, hi, n, s):
-    """log P[lo <= Bin(n, s) <= hi] and log of an absolute error bound (vectorised, integers)."""
-    lo, hi = np.broadcast_arrays(np.asarray(lo, dtype=float), np.asarray(hi, dtype=float))
-    lo = np.maximum(lo, 0.0)
-    hi = np.minimum(hi, n)
-    out = np.full(lo.shape, _NEG_INF)
-    err = np.full(lo.shape, _NEG_INF)
-    tau = float(binom_tail_rtol(n))
-    valid = lo <= hi
-    single = valid & (lo == hi)
-    if np.any(single):
-        out[single] = binom_logpmf(lo[single], n, s)
-        err[single] = out[single] + math.log(tau)
-    median = n * s
-    upper = valid & ~single & (lo > median)
-    if np.any(upper):
-        a, _ = binom_logsf(lo[upper], n, s)
-        b, _ = binom_logsf(hi[upper] + 1, n, s)
-        with np.errstate(invalid="ignore"):
-            out[upper] = np.where(b < a, a + log1mexp(np.minimum(b - a, 0.0)), _NEG_INF)
-        err[upper] = a + math.log(2 * tau)
-    lower = valid & ~single & ~upper & (hi < median)
-    if np.any(lower):
-        a, _ = binom_logcdf(hi[lower], n, s)
-        b, _ = binom_logcdf(lo[lower] - 1, n, s)
-        with np.errstate(invalid="ignore"):
-            out[lower] = np.where(b < a, a + log1mexp(np.minimum(b - a, 0.0)), _NEG_INF)
-        err[lower] = a + math.log(2 * tau)
-    central = valid & ~single & ~upper & ~lower
-    if np.any(central):
-        below = binom_cdf(lo[central] - 1, n, s)
-        above = binom_sf(hi[central] + 1, n, s)
-        with np.errstate(divide="ignore"):
-            out[central] = np.log1p(-(below + above))
-        err[central] = math.log(2 * tau + 1e-16)
-    return out, err
-
-
-def _lmul(log_a, log_b):
-    """log(a b) for a, b >= 0 given in logs, with 0 times anything (even inf) = 0: a bucket of
-    zero weight contributes nothing, whatever its conditional bound."""
-    with np.errstate(invalid="ignore"):
-        out = np.add(log_a, log_b)
-    return np.where(np.isneginf(log_a) | np.isneginf(log_b), -np.inf, out)
-
-
-def _totals(lhi, llo, lerr, base=_NEG_INF, base_err=_NEG_INF):
-    """(log lower, log upper) of a bucketed sum: sum of the bucket bounds plus ``base`` (known to
-    the absolute error ``base_err``, in logs), the errors added to the upper side and taken off
-    the lower."""
-    total_err = float(np.logaddexp(logsumexp(lerr), base_err))
-    up = float(np.logaddexp(logsumexp(np.append(lhi, base)), total_err))
-    core = float(logsumexp(np.append(llo, base)))
-    low = core + float(log1mexp(min(total_err - core, 0.0))) if total_err < core else -math.inf
-    return low, up
-
-
-def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_err: float = _NEG_INF,
-                   max_rounds: int = 60, done=None):
-    """Certified enclosure of a sum over integer buckets [ma, mb] whose terms are monotone within
-    each bucket: ``bounds(ma, mb)`` gives (log hi, log lo, log err) per bucket. The buckets holding
-    90% of the gap are split in four until the relative width is at most ``rtol`` (or every bucket
-    is a single point); ``done(log lower, log upper)``, if given, replaces that stopping rule (for
-    sums whose final quantity is a function of the sum, see
-    :func:`dptheory.shuffle.pair_renyi.renyi_width_rule`).
-    Returns (Enclosure, ma, mb), the final buckets for reuse."""
-    if done is None:
-        done = lambda lower, upper: -math.expm1(lower - upper) <= rtol  # noqa: E731
-    lhi, llo, lerr = bounds(ma, mb)
-    for _ in range(max_rounds):
-        lower, upper = _totals(lhi, llo, lerr, base, base_err)
-        if upper == -math.inf or (lower > -math.inf and done(lower, upper)):
-            break
-        with np.errstate(invalid="ignore"):
-            gap = np.where(lhi > llo, lhi + log1mexp(np.minimum(llo - lhi, 0.0)), -np.inf)
-        gap = np.where(mb > ma, gap, -np.inf)
-        if not np.any(np.isfinite(gap)):
-            break
-        # the float64 and input errors set the width: splitting buckets cannot narrow it much
-        if float(logsumexp(gap)) < float(np.logaddexp(logsumexp(lerr), base_err)) + math.log(0.25):
-            break
-        order_ = np.argsort(-gap)
-        cum = np.logaddexp.accumulate(gap[order_])
-        count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
-        chosen = [i for i in order_[:count] if np.isfinite(gap[i])]
-        keep = np.ones(len(ma), dtype=bool)
-        keep[chosen] = False
-        new_a, new_b = [], []
-        for i in chosen:
-            a_, b_ = ma[i], mb[i]
-            pieces = 4 if b_ - a_ >= 3 else int(b_ - a_ + 1)
-            cuts = np.unique(np.floor(np.linspace(a_, b_ + 1, pieces + 1)))
-            new_a.extend(cuts[:-1])
-            new_b.extend(cuts[1:] - 1)
-        na, nb = np.array(new_a), np.array(new_b)
-        nhi, nlo, nerr = bounds(na, nb)
-        ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
-        lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
-    lower, upper = _totals(lhi, llo, lerr, base, base_err)
-    if math.isnan(lower) or math.isnan(upper):
-        raise FloatingPointError("bucketed sum gave NaN: a bucket bound is undefined (please report)")
-    return Enclosure(lower, upper), ma, mb
-
-
-def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32) -> np.ndarray:
-    """Bucket edges over the integers start .. top (the last edge is top + 1) for a count with
-    this mean and sd: doubling steps below the bulk (12 sd), ``central`` buckets across it, one
-    bucket above (refinement splits whatever matters)."""
-    lo = max(start, int(mean - 12 * sd))
-    hi = min(top, int(mean + 12 * sd) + 1)
-    edges = {start, top + 1}
-    m = max(start, 1)
-    while m < lo:
-        edges.add(m)
-        m *= 2
-    edges.update(np.unique(np.round(np.linspace(lo, hi, central + 1))).astype(int).tolist())
-    return np.array(sorted(x for x in edges if start <= x <= top + 1), dtype=np.int64)
-
-
-def log_monotone_binomial_sum(log_f, n: int, s: float, *, rtol: float = 1e-6, f_rtol: float = 1e-12,
-                              done=None) -> Enclosure:
-    """Certified enclosure of log sum_{m=0}^{n} Bin(m; n, s) f(m) for f non-increasing in m;
-    ``log_f`` is vectorised and f is computed to a relative error below ``f_rtol``; ``done`` as in
-    :func:`refine_buckets`."""
-    def bounds(ma, mb):
-        lw, lw_err = _log_binom_range(ma, mb, n, s)
-        f_hi, f_lo = log_f(ma), log_f(mb)
-        slack = math.log(f_rtol)
-        err = np.logaddexp(_lmul(lw_err, f_hi), _lmul(lw, f_hi + slack))
-        return _lmul(lw, f_hi), _lmul(lw, f_lo), err
-
-    edges = bucket_edges(0, n, n * s, math.sqrt(n * s * (1 - s)) + 1.0)
-    enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol, done=done)
-    return enc
-
 
 #: above this epsilon, e^epsilon overflows float64
 _EPSILON_FLOAT_MAX = 700.0
@@ -508,9 +208,9 @@ class CountPair:
         terms, errs = [], []
         w1 = w0 = None
         if v > 0:
-            w1, e1 = _log_binom_range(ma - 1, mb - 1, n, s)
+            w1, e1 = log_binom_range(ma - 1, mb - 1, n, s)
         if v < 1:
-            w0, e0 = _log_binom_range(ma, mb, n, s)
+            w0, e0 = log_binom_range(ma, mb, n, s)
         if v > 0:
             terms.append(w1 + math.log(v))
             errs.append(e1 + math.log(v))
@@ -538,8 +238,8 @@ class CountPair:
         tp_lo, tq_lo = self._theta_given(ma)
         rho = self.clone_bias
         rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
-        l_hi, e_hi = _log_psi(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, *self._theta_err(mb), rho_rtol)
-        l_lo, e_lo = _log_psi(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, *self._theta_err(ma), rho_rtol)
+        l_hi, e_hi = log_hockey_stick_binary_count(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, *self._theta_err(mb), rho_rtol)
+        l_lo, e_lo = log_hockey_stick_binary_count(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, *self._theta_err(ma), rho_rtol)
         # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
         # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
         # (they carry weight only through the inputs' error)
@@ -549,8 +249,8 @@ class CountPair:
         l_lo, e_lo = np.where(undefined_lo, _NEG_INF, l_lo), np.where(undefined_lo, _NEG_INF, e_lo)
         # error: weight error times the perturbed Psi (at most 1), plus weight times the Psi errors
         psi_top = np.minimum(np.logaddexp(l_hi, e_hi), 0.0)
-        err = logsumexp(np.vstack([_lmul(lw_err, psi_top), _lmul(lw, e_hi), _lmul(lw, e_lo)]), axis=0)
-        return lw, _lmul(lw, l_hi), _lmul(lw, l_lo), err
+        err = logsumexp(np.vstack([log_mul(lw_err, psi_top), log_mul(lw, e_hi), log_mul(lw, e_lo)]), axis=0)
+        return lw, log_mul(lw, l_hi), log_mul(lw, l_lo), err
 
     def log_delta(self, epsilon, *, rtol: float = 1e-6, max_rounds: int = 60) -> Enclosure:
         """Certified enclosure of log H_{e^epsilon}(P||Q) (float64, any n; mpmath where needed).
@@ -717,7 +417,7 @@ def mp_delta(others, clone_prob, theta_p, theta_q, victim_prob, clone_bias, epsi
 
 
 def _mp_psi(tp, tq, j, rho, gamma):
-    """mpmath version of :func:`_log_psi` (value, not log)."""
+    """mpmath version of :func:`log_hockey_stick_binary_count` (value, not log)."""
     if tp < tq:
         tp, tq, rho = 1 - tp, 1 - tq, 1 - rho
     whole = max(mpmath.mpf(0), 1 - gamma)

@@ -63,7 +63,7 @@ from ..pld import PLD, choose_tilt, discretise_atoms
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
 from ..results import Result, Status
 from . import clones
-from .pairs import _log_binom_range
+from .binomial_sums import log_binom_range
 
 _U = 2.0**-53
 _NEG_INF = -math.inf
@@ -174,7 +174,7 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
         rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
         lw_err = lw + np.log(rel)
     else:  # a huge range: each bucket's weight from the binomial tails (no array of every count)
-        lw, lw_err = _log_binom_range(starts.astype(float), ends.astype(float), others, s)
+        lw, lw_err = log_binom_range(starts.astype(float), ends.astype(float), others, s)
     extra_a, extra_b, extra_w, extra_e = [], [], [], []
     if c_lo > 0:
         t, _ = binom_logcdf(c_lo - 1, others, s)

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import validate
 from ..formula import Formula, Parts, register
+from ..inverse import bisect_monotone
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
 from ..rounding import EPS
@@ -227,23 +228,21 @@ def algorithm_1(n, p, beta, q, delta, iterations: int) -> float:
     pv, bv, qv = check_parameters(p, beta, q)
     target = math.log(validate.delta("delta", delta))
     t = validate.integer("iterations", iterations, low=1)
-    lo, hi = 0.0, math.log(pv)
     pr = pair(pv, bv, qv, nn - 1)
-    for _ in range(t):
-        mid = 0.5 * (lo + hi)
+
+    def at_most_target(mid: float) -> bool:
         rtol = 1e-4
         while True:
             enc = pr.log_delta(mid, rtol=rtol)
             if enc.log_lower > target:
-                lo = mid
-                break
+                return False
             if enc.log_upper <= target:
-                hi = mid
-                break
+                return True
             if rtol < 1e-13:
                 raise ArithmeticError(f"Algorithm 1: delta({mid}) equals the target {delta} to 13 digits")
             rtol *= 0.01
-    return hi
+
+    return bisect_monotone(at_most_target, 0.0, math.log(pv), max_steps=t)[1]
 
 
 # ----------------------------------------------------------------------------- closed forms

@@ -72,10 +72,68 @@ def test_malformed_message_lists_grammar(capsys):
     assert "sgm(sigma=..., p=..., grid=(optional))" in err and "shuffle(eps0=..., n=..., grid=(optional))" in err
 
 
-def test_plot(capsys, tmp_path):
+def _png_size(path):
+    """(width, height) from the PNG signature and IHDR chunk."""
+    import struct
+
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_plot_draws_the_comparison_curves_and_its_numbers(capsys, tmp_path, monkeypatch):
+    """``--plot`` draws what the comparison computed: the two exact trade-off functions (against
+    G_1 from scipy's normal quantiles and f_{1,0} = max(0, 1 - e alpha, (1 - alpha)/e) in closed
+    form), the two Bayes error functions (against min over a fine alpha grid of
+    pi alpha + (1 - pi) f(alpha), Kaissis et al. 2024, eq. (2)), a title with the two Delta of the
+    JSON output, whose values are the largest gaps between the drawn Bayes curves (Corollary 1);
+    the PNG is 9.6 x 3.8 inches at 110 dpi with both curves' colours in both panels."""
+    import numpy as np
+    from matplotlib import image
+    from scipy import stats
+
+    from dptheory import plots
+
+    drawn = []
+    real_draw = plots.draw
+    monkeypatch.setattr(plots, "draw", lambda panels, path, **kw: (drawn.append(list(panels)), real_draw(panels, path, **kw))[1])
     path = tmp_path / "cmp.png"
     code, _, _ = run(capsys, "compare", "gaussian(mu=1)", "rr(eps=1)", "--plot", str(path))
-    assert code == 0 and path.exists() and path.stat().st_size > 1000
+    assert code == 0 and len(drawn) == 1
+    trade, bayes = drawn[0]
+    data = _json(capsys, "gaussian(mu=1)", "rr(eps=1)")
+    curves = {s.label: s for s in trade.series}
+    a = np.asarray(curves["gaussian(mu=1)"].x, dtype=float)
+    gauss = stats.norm.cdf(stats.norm.ppf(1 - a) - 1.0)
+    rr = np.maximum.reduce([np.zeros_like(a), 1 - math.e * a, (1 - a) / math.e])
+    assert np.allclose(curves["gaussian(mu=1)"].y, gauss, atol=1e-12)
+    assert np.allclose(curves["rr(eps=1, k=2)"].y, rr, atol=1e-12)
+    assert np.array_equal(curves["Id (no information)"].y, 1 - a)
+    # R(pi) = min_alpha pi alpha + (1 - pi) f(alpha): for G_1 at alpha = Phi(-z), where
+    # phi(z - 1)/phi(z) = pi/(1 - pi), z = logit(pi) + 1/2; for f_{1,0} at one of its knots
+    pis = np.asarray(bayes.series[0].x, dtype=float)
+    with np.errstate(divide="ignore"):
+        z = np.log(pis) - np.log1p(-pis) + 0.5
+    exact = {"gaussian(mu=1)": np.nan_to_num(pis * stats.norm.cdf(-z) + (1 - pis) * stats.norm.cdf(z - 1.0)),
+             "rr(eps=1, k=2)": np.minimum.reduce([pis, 1 - pis, np.full_like(pis, 1 / (1 + math.e))])}
+    r = {}
+    for s in bayes.series:
+        assert np.array_equal(s.x, pis) and np.allclose(s.y, exact[s.label], rtol=0, atol=1e-12), s.label
+        r[s.label] = np.asarray(s.y, dtype=float)
+    forward, backward = data["delta_forward"], data["delta_backward"]
+    assert f"Delta = {forward['upper']:.3g} (first||second), {backward['upper']:.3g} (second||first)" in bayes.title
+    gap_fw = np.max(r["gaussian(mu=1)"] - r["rr(eps=1, k=2)"])
+    gap_bw = np.max(r["rr(eps=1, k=2)"] - r["gaussian(mu=1)"])
+    assert forward["lower"] - 1e-12 <= gap_fw <= forward["upper"] + 1e-12  # attained at pi = 1/2, on the grid
+    # the best backward prior (1/(1 + e)) is off the grid: each R is 1-Lipschitz, so the largest drawn
+    # gap is within twice the half grid step of Delta
+    half_step = 0.5 * (pis[1] - pis[0])
+    assert backward["upper"] - 2 * half_step <= gap_bw <= backward["upper"] + 1e-12
+    assert _png_size(path) == (1056, 418)
+    pixels = image.imread(path)[..., :3]
+    for color in plots._pyplot().get_cmap("tab10").colors[:2]:  # one colour per curve, across both panels
+        near = np.all(np.abs(pixels - np.array(color)) < 0.02, axis=-1)
+        assert near[:, :528].sum() > 200 and near[:, 528:].sum() > 200
 
 
 def _json(capsys, first, second):

@@ -69,10 +69,10 @@ def test_delta_conversion(capsys):
     # the order search is no worse (to 1e-3) than a dense grid of integer orders, and the result is
     # the conversion at the order it reports
     dense = np.arange(2, 1001, dtype=float)
-    grid_eps = rdp_module.to_dp(dense, 100 * rdp.upper_1(1.0, 10**4, dense), 1e-6)
+    grid_eps = rdp_module.epsilon_from_rdp(dense, 100 * rdp.upper_1(1.0, 10**4, dense), 1e-6).upper
     assert rows["girgis-upper-1"]["upper"] <= grid_eps * (1 + 1e-3)
     o = rows["chen-exact"]["params"]["order"]
-    at = rdp_module.to_dp([o], [100 * rdp.clone_pair_rdp(1.0, 10**4, [o], rtol=1e-3).upper[0]], 1e-6)
+    at = rdp_module.epsilon_from_rdp([o], [100 * rdp.clone_pair_rdp(1.0, 10**4, [o], rtol=1e-3).upper[0]], 1e-6).upper
     assert rows["chen-exact"]["upper"] == pytest.approx(at, rel=1e-3)
 
 

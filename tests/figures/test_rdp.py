@@ -33,12 +33,12 @@ def test_girgis_figure_3_single_shuffle():
     the exact clone bound, once the orders go past 256 (the optimum is near 750 at eps0 = 0.5), but
     not at eps0 = 0.1 (panel 3a), where the route is 7% above the clone bound."""
     g = lambda e0, n: shuffle.epsilon(R.general_ldp(e0), n, 1e-6, method="clones").upper
-    lb_route = lambda e0, n: rdp_module.to_dp_adaptive(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4).lower, 1e-6)
+    lb_route = lambda e0, n: rdp_module.epsilon_from_rdp_grid(lambda o: rdp.lower_bound(e0, n, o, rtol=1e-4).lower, 1e-6)
     for e0 in (0.5, 1.0, 3.0):
         assert rdp.rdp_route_epsilon(e0, 10**4, 1, 1e-6).upper > g(e0, 10**4)
-        assert lb_route(e0, 10**4)[0] < g(e0, 10**4)
-    eps_lb, order = lb_route(0.1, 10**4)
-    assert 256 < order < 10**4 and eps_lb > g(0.1, 10**4)
+        assert lb_route(e0, 10**4).upper < g(e0, 10**4)
+    found = lb_route(0.1, 10**4)
+    assert 256 < found.params["order"] < 10**4 and found.upper > g(0.1, 10**4)
 
 
 def test_girgis_figure_4_composition_saves_a_factor_8():

@@ -19,6 +19,7 @@ import pytest
 from dptheory import tradeoff
 from dptheory.results import Kind, Status
 from dptheory.shuffle import fdp
+from dptheory.shuffle.fdp import tradeoff as fdp_tradeoff
 from dptheory.shuffle.clones import clone_pair, stronger_clone_pair
 from dptheory.shuffle import variation_ratio as vr
 from dptheory.validate import DomainError
@@ -255,10 +256,10 @@ def test_grid_envelope_at_large_n_lies_under_the_exact_curve():
     """Above EXACT_MAX_N the curve is an envelope of delta lines: compared at n = EXACT_MAX_N + 1
     with the exact construction forced through the same code path (all segment tangents)."""
     n = fdp.EXACT_MAX_N + 1
-    s, c = fdp._exact_lines(1.0, n, fdp.clone_probability(1.0))
+    s, c = fdp_tradeoff._exact_lines(1.0, n, fdp.clone_probability(1.0))
     steep = s < -1
-    rs, rc = fdp._reflect(s[steep], c[steep])
-    exact = fdp._envelope(np.concatenate([s, rs]), np.concatenate([c, rc]))
+    rs, rc = fdp_tradeoff._reflect(s[steep], c[steep])
+    exact = fdp_tradeoff._envelope(np.concatenate([s, rs]), np.concatenate([c, rc]))
     grid = fdp.shuffle_tradeoff(1.0, n)
     xs = np.unique(np.concatenate([np.linspace(0, 1, 4001), grid.knots_alpha, exact.knots_alpha]))
     gap = exact(xs) - grid(xs)

@@ -24,6 +24,7 @@ def test_report_is_the_comparison_with_its_tightest_proven_ends():
     assert rep.upper.upper == min(r.upper for r in proven if r.kind in (Kind.UPPER, Kind.EXACT))
     assert rep.lower.lower == max(r.lower for r in proven if r.kind in (Kind.LOWER, Kind.EXACT))
     assert rep.gap == pytest.approx(rep.upper.upper / rep.lower.lower - 1, rel=1e-12)
+    assert rep.log_gap == pytest.approx(math.log(rep.upper.upper) - math.log(rep.lower.lower), rel=1e-12)
     assert rep.quantity == "epsilon" and rep.parameters["n"] == 20 and rep.parameters["delta"] == 1e-3
     d = rep.as_dict()
     assert set(d) == {"parameters", "summary", "results"} and set(d["summary"]) == {"upper", "lower", "gap", "log_gap"}
@@ -42,7 +43,12 @@ def test_gap_of_deltas_far_below_the_float_range_is_taken_in_logs():
     zero = Result("delta", 0.0, 0.0, Kind.LOWER, Status.PROVEN, "z", "s")
     assert log_gap(up, zero) is None
     rep = ShuffleReport("delta", {}, (up, low), up, low)
-    assert rep.log_gap == log_gap(up, low) and rep.as_dict()["summary"]["gap"] is None
+    # the report's log gap from the Results' ends themselves: log upper end - log lower end
+    by_ends = up.log_upper - low.log_lower
+    assert by_ends == pytest.approx(4138 * log10, rel=1e-12)
+    assert rep.log_gap == pytest.approx(by_ends, rel=1e-15) and rep.gap is None
+    summary = rep.as_dict()["summary"]
+    assert summary["gap"] is None and summary["log_gap"] == pytest.approx(by_ends, rel=1e-15)
 
 
 def test_bad_randomizer_names_the_parameter():

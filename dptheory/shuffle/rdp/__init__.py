@@ -9,7 +9,8 @@ One module per job:
 * :mod:`.clone_pairs`: the exact RDP of the clone pairs (Chen et al. Theorem 1, corrected);
 * :mod:`.enumeration`: the exact RDP of a finite randomizer by enumeration (small n);
 * :mod:`.methods`: every method by name, as a :class:`~dptheory.results.Curve` (composed T times);
-* :mod:`.conversion`: each method's (epsilon, delta) by Lemma 2.1 at the best order;
+* :mod:`.conversion`: each method's (epsilon, delta) by Lemma 2.1 at the best order (the lemma
+  itself is implemented in :mod:`dptheory.rdp`, :func:`dptheory.rdp.epsilon_from_rdp`);
 * :mod:`.accountant`: Chen et al.'s shuffled SGD;
 * :mod:`.composed`: the composed comparisons of Girgis et al. Figures 3-5.
 

@@ -1,5 +1,10 @@
 """The accountant of Chen, Cao, Ge (ICASSP 2024) for shuffled noisy SGD (Algorithm 1, Theorem 3):
-its Gaussian approximations beside the certified routes through the shuffle model's RDP."""
+its Gaussian approximations beside the certified routes through the shuffle model's RDP.
+
+Where the results live: the exact RDP of the clone pair (Chen, Cao, Ge 2024, Theorem 1,
+corrected) in :mod:`.clone_pairs`, Girgis et al.'s upper bounds in :mod:`.girgis` and their
+closed forms in :mod:`.formulas`; composition over epochs (Mironov 2017, Proposition 1) and the
+conversion to (epsilon, delta) (Girgis et al. 2021, Lemma 2.1) in :mod:`dptheory.rdp`."""
 
 from __future__ import annotations
 
@@ -21,7 +26,8 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
     One :class:`Result` (quantity ``epsilon``) per method: Theorem 3 (GDP composition of Theorem
     2) and its refined Gaussian limit, approximations (status ``not a bound``); and the certified
     routes, the exact clone-pair RDP and Girgis et al. Theorems 3.1 and 3.3, each composed over T
-    epochs (Mironov, Proposition 1) and converted with Lemma 2.1 (the order in ``params``).
+    epochs (Mironov, Proposition 1) and converted with Lemma 2.1 (:func:`dptheory.rdp.epsilon_from_rdp`;
+    the order in ``params``).
     """
     e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
     m = validate.integer("blocks", blocks, low=2)
@@ -47,7 +53,7 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
         ("girgis-upper-2", o, rounding.up(T * upper_2(e0, m, o)), UPPER_2.status, UPPER_2.source + ", composed"),
     ]
     for name, oo, values, status, source in routes:
-        eps_val, order = rdp_module.to_dp_with_order(oo, values, d)
-        rows.append(Result("epsilon", float(eps_val), float(eps_val), Kind.UPPER, status, name, source,
-                           params={**params, "order": order}))
+        found = rdp_module.epsilon_from_rdp(oo, values, d)
+        rows.append(Result("epsilon", found.lower, found.upper, Kind.UPPER, status, name, source,
+                           params={**params, "order": found.params["order"]}))
     return rows

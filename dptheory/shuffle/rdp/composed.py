@@ -1,6 +1,14 @@
 """Composed comparisons of Girgis et al. (CCS 2021), Figures 3-5: the RDP route (a shuffle's RDP
 upper bound composed T times, with Poisson subsampling, converted by Lemma 2.1) against the
-baseline of the clone bound of Feldman et al. composed by Kairouz, Oh, Viswanath."""
+baseline of the clone bound of Feldman et al. composed by Kairouz, Oh, Viswanath.
+
+Where the results live: the RDP upper bounds in :mod:`.girgis` (closed forms in :mod:`.formulas`)
+and :mod:`.clone_pairs`; composition (Mironov 2017, Proposition 1), the order grid and the
+conversion to (epsilon, delta) (Girgis et al. 2021, Lemma 2.1) in :mod:`dptheory.rdp`
+(:func:`dptheory.rdp.epsilon_from_rdp_grid`); Poisson subsampling of RDP (Zhu, Wang 2019) and of
+(epsilon, delta) and the composition theorem of Kairouz, Oh, Viswanath in
+:mod:`dptheory.composition`; the clone bound of Feldman, McMillan, Talwar (2021) in
+:mod:`dptheory.shuffle.clones`."""
 
 from __future__ import annotations
 
@@ -10,6 +18,7 @@ import numpy as np
 
 from ... import rdp as rdp_module, rounding, validate
 from ...composition import kov_closed_form, poisson_subsampled_rdp, subsample_dp
+from ...inverse import bisect_monotone
 from ...results import Kind, Result, Status
 from .. import clones
 from ..methods import METHODS
@@ -45,14 +54,9 @@ def fmt_kov_epsilon(eps0_value, n_value, compositions, delta, *, rate: float = 1
             eps_round = e0
         else:
             hi = float(clones.CLOSED_FORM(e0, ns, d_round)) if clones.CLOSED_FORM.holds(e0, ns, d_round) else e0
-            lo, pair = 0.0, clones.clone_pair(e0, ns)
-            for _ in range(3):
-                mid = 0.5 * (lo + hi)
-                if pair.log_delta(mid, rtol=1e-6).log_upper > math.log(d_round):
-                    lo = mid
-                else:
-                    hi = mid
-            eps_round = hi
+            pair = clones.clone_pair(e0, ns)
+            eps_round = bisect_monotone(lambda e: pair.log_delta(e, rtol=1e-6).log_upper <= math.log(d_round),
+                                        0.0, hi, max_steps=3)[1]
     else:
         raise validate.DomainError(f"protocol = {protocol!r} is invalid: must be 'exact' or 'notebook'")
     eps_r, d_r = subsample_dp(eps_round, d_round, g) if g < 1 else (eps_round, d_round)
@@ -100,15 +104,15 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
         start, cap = 256, (4096 if subsampled else 2**20)
     else:
         start = cap = validate.integer("max_order", max_order, low=2)
-    eps_val, order = rdp_module.to_dp_adaptive(curve, d, consecutive=subsampled, start=start, cap=cap)
+    found = rdp_module.epsilon_from_rdp_grid(curve, d, consecutive=subsampled, start=start, cap=cap)
     sources = {"girgis-upper-1": UPPER_1.source, "girgis-upper-1-mixture": "Girgis et al. Theorems 3.6-3.7 (mixture)",
                "chen-exact": "Chen, Cao, Ge (2024), Theorem 1 (corrected)"}
     source = (sources[bound] + f", composed {T} times (Mironov 2017), converted by Lemma 2.1"
               + (", Poisson subsampling by Zhu and Wang (2019)" if subsampled else ""))
-    return Result("epsilon", float(eps_val), float(eps_val), Kind.UPPER,
+    return Result("epsilon", found.lower, found.upper, Kind.UPPER,
                   Status.UNPROVEN if subsampled else Status.PROVEN, f"rdp-route:{bound}", source,
                   _SUBSAMPLED_NOTE if subsampled else "",
-                  params={"order": order, "n_shuffle": ns, "rate": g, "compositions": T})
+                  params={"order": found.params["order"], "n_shuffle": ns, "rate": g, "compositions": T})
 
 
 def _composed_args(eps0_value, n_value, compositions, delta, rate):

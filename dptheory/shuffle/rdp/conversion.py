@@ -1,7 +1,14 @@
 """(epsilon, delta) of the shuffle model through its Renyi DP: each method's RDP curve, composed
-T times, converted by Lemma 2.1 of Girgis et al. (:func:`dptheory.rdp.to_dp_with_order`) at the
-best order, found by a search over orders (:func:`dptheory.rdp.to_dp_search`) or over the orders
-given."""
+T times, converted by Lemma 2.1 of Girgis et al. (implemented in :mod:`dptheory.rdp`) at the
+best order, found by a search over orders (:func:`dptheory.rdp.epsilon_from_rdp_search`) or over
+the orders given (:func:`dptheory.rdp.epsilon_from_rdp`).
+
+Where the results live: the RDP curves of each method are in :mod:`dptheory.shuffle.rdp.methods`
+(Girgis et al. 2021, Theorems 3.1 and 3.3 and Corollary 3.2 in :mod:`.girgis` and :mod:`.formulas`,
+Theorem 3.4 in :mod:`.lower`; Chen, Cao, Ge 2024 in :mod:`.clone_pairs`), their composition
+(Mironov 2017, Proposition 1) and the conversion to (epsilon, delta) (Girgis et al. 2021,
+Lemma 2.1 = Balle et al. 2020, Theorem 21; Mironov 2017, Proposition 3) in :mod:`dptheory.rdp`.
+This module only chooses the orders and labels the results."""
 
 from __future__ import annotations
 
@@ -20,7 +27,8 @@ def search_guess(eps0_value, n_value, delta, compositions=1) -> float:
     """The best order of the refined Gaussian limit (Chen et al.'s mu, times tanh(eps0/2)): nearly
     the clone pair's RDP and free to compute, so the exact curves are searched around it first."""
     mu = float(CHEN_GDP_REFINED(eps0_value, n_value))
-    return rdp_module.to_dp_search(lambda o: (o, compositions * rdp_module.gdp_to_rdp(mu, o)), delta)[1]
+    found = rdp_module.epsilon_from_rdp_search(lambda o: (o, compositions * rdp_module.gdp_to_rdp(mu, o)), delta)
+    return found.params["order"]
 
 
 def curve_values(curve: Curve) -> np.ndarray:
@@ -56,17 +64,18 @@ def epsilon_of(method, subject, delta, *, compositions=1, orders=None, rtol: flo
         if not kept.size:
             method.rdp(subject, o, rtol=rtol)  # raises NotApplicable with the reason
             raise NotApplicable(f"{method.name}: no order of {list(o)} is one it accepts")
-        eps, best = rdp_module.to_dp_with_order(kept, values, d)
+        found = rdp_module.epsilon_from_rdp(kept, values, d)
         top = float(kept.max())
     else:
         guess = around if around is not None else search_guess(e0, nn, d, T)
         try:
-            eps, best = rdp_module.to_dp_search(curve, d, integer=method.integer_orders, around=guess,
-                                                high=SEARCH_HIGH)
+            found = rdp_module.epsilon_from_rdp_search(curve, d, integer=method.integer_orders, around=guess,
+                                                       high=SEARCH_HIGH)
         except validate.DomainError as exc:
             method.rdp(subject, [2.0], rtol=rtol)  # raises NotApplicable with the reason, if any
             raise NotApplicable(f"{method.name}: {exc}") from None
         top = SEARCH_HIGH
+    best = found.params["order"]
     base = first[0]
     kind, status, note = base.kind, base.status, base.note
     if kind is Kind.LOWER:
@@ -74,6 +83,6 @@ def epsilon_of(method, subject, delta, *, compositions=1, orders=None, rtol: flo
     if best >= top:
         note = (note + "; " if note else "") + (f"the optimum is at the largest order tried ({best:g}): "
                                                 "higher --orders may give a smaller epsilon")
-    return Result("epsilon", float(eps), float(eps), kind, status, method.name,
+    return Result("epsilon", found.lower, found.upper, kind, status, method.name,
                   base.source + "; converted by Lemma 2.1 of Girgis et al.", note,
                   params={"eps0": e0, "n": nn, "compositions": T, "delta": d, "order": float(best)})

@@ -5,6 +5,11 @@ formulas, errata and status are in :mod:`.formulas`.
 
 Numerics are in log space: no e^{eps0 lam} or Gamma(i/2) is formed, and the moment excess is
 accumulated directly so that an RDP of 1e-12 keeps its digits.
+
+Where the results used here live: the closed forms, errata and status in :mod:`.formulas`; the
+certified binomial bucket weights and refinement in :mod:`dptheory.shuffle.binomial_sums`; the
+conversion of these curves to (epsilon, delta) (Girgis et al. 2021, Lemma 2.1) in
+:mod:`dptheory.rdp` (:func:`dptheory.rdp.epsilon_from_rdp`).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from ... import rounding, validate
 from ...precision import log1mexp, logsumexp
 from ...results import Curve, Kind, Status
 from ..pair_renyi import excess_to_renyi, renyi_width_rule
-from ..pairs import _lmul, _log_binom_range, bucket_edges, refine_buckets
+from ..binomial_sums import bucket_edges, log_binom_range, log_mul, refine_buckets
 from .formulas import COROLLARY_3_2, ERLINGSSON_RDP
 from .orders import check
 
@@ -91,7 +96,7 @@ def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
     sum_m Bin(m; n-1, e^-eps0) min(e^{eps0 lam}, B_3.7(m + 1, lam)), instead of Theorem 3.1's
     Chernoff split. Integer orders. The sum is the upper end of a certified bucket enclosure
     (B_3.7 decreases in m: the bound at a bucket's first count is an upper bound on the bucket,
-    at its last a lower bound; :func:`dptheory.shuffle.pairs.refine_buckets`), so its cost does
+    at its last a lower bound; :func:`dptheory.shuffle.binomial_sums.refine_buckets`), so its cost does
     not grow with n or with the binomial's spread. The binomial weights of the buckets do not
     depend on the order: they are computed once for every order of the curve."""
     e0, nn, o = check(eps0_value, n_value, orders, integer=True)
@@ -107,8 +112,8 @@ def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
             f_first = np.minimum(_log_b37_excess(e0, ma + 1, order), cap)
             f_last = np.minimum(_log_b37_excess(e0, mb + 1, order), cap)
             # lgamma and the sum over i: a relative error well below _F_RTOL in the excess
-            err = np.logaddexp(_lmul(lw_err, f_first), _lmul(lw, f_first + math.log(_F_RTOL)))
-            return _lmul(lw, f_first), _lmul(lw, f_last), err
+            err = np.logaddexp(log_mul(lw_err, f_first), log_mul(lw, f_first + math.log(_F_RTOL)))
+            return log_mul(lw, f_first), log_mul(lw, f_last), err
 
         enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), 1e-3,
                                    done=renyi_width_rule(order, 1e-3))
@@ -122,7 +127,7 @@ _F_RTOL = 1e-9
 
 class _BucketWeights:
     """log P[a <= Bin(n, s) <= b] and its error bound per bucket [a, b], computed once
-    (:func:`dptheory.shuffle.pairs._log_binom_range`) and kept for the other orders."""
+    (:func:`dptheory.shuffle.binomial_sums.log_binom_range`) and kept for the other orders."""
 
     def __init__(self, n: int, s: float) -> None:
         self.n, self.s, self.known = n, s, {}
@@ -132,7 +137,7 @@ class _BucketWeights:
         missing = [key for key in dict.fromkeys(keys) if key not in self.known]
         if missing:
             a, b = (np.array(side, dtype=float) for side in zip(*missing))
-            lw, lw_err = _log_binom_range(a, b, self.n, self.s)
+            lw, lw_err = log_binom_range(a, b, self.n, self.s)
             self.known.update(zip(missing, zip(lw.tolist(), lw_err.tolist())))
         lw, lw_err = zip(*(self.known[key] for key in keys))
         return np.array(lw), np.array(lw_err)
