@@ -66,9 +66,6 @@ SLOW = {
 #: blocks of pages that others maintain, whose output is known to be stale: a strict xfail, so
 #: that regenerating the page makes the test fail until its entry is removed here
 STALE_ELSEWHERE = {
-    ("docs/derivations.md", "$ PYTHONPATH=. python derivations/rdp_to_dp_conversions.py"):
-        "the output of derivations/rdp_to_dp_conversions.py from before the notation printer changed "
-        "(docs/derivations.md is maintained with derivations/)",
 }
 
 
