@@ -6,7 +6,8 @@
 * ``exact-profile``: the exact privacy profile delta(epsilon) and its certified inverse
   epsilon(delta), from the mechanism's trade-off function (Gaussian: Dong, Roth, Su 2022,
   Corollary 2.13; Laplace and randomized response: Neyman-Pearson on their output laws);
-* ``exact-rdp``: the Renyi divergence of the worst pair at each order (Mironov 2017);
+* ``exact-rdp``: the Renyi divergence of the worst pair at each order (Mironov 2017; the
+  Poisson-subsampled Gaussian: Mironov, Talwar, Zhang 2019, Section 3.3);
 * ``rdp-route``: epsilon(delta) from that RDP curve by the one RDP -> (epsilon, delta) route
   (:func:`dptheory.rdp.epsilon_from_rdp`), an upper bound looser than the exact profile;
 * ``pld``: the pessimistic privacy loss distribution of the Poisson-subsampled Gaussian composed
@@ -27,6 +28,12 @@ _BASIC = (GaussianMechanism, LaplaceMechanism, RandomizedResponse)
 def _basic(subject) -> str | None:
     if not isinstance(subject, _BASIC):
         return "needs a Gaussian, Laplace or randomized-response mechanism (its exact trade-off function)"
+    return None
+
+
+def _basic_or_subsampled(subject) -> str | None:
+    if not isinstance(subject, _BASIC + (SubsampledGaussian,)):
+        return "needs a Gaussian, Laplace, randomized-response or Poisson-subsampled Gaussian mechanism"
     return None
 
 
@@ -61,6 +68,8 @@ def _exact_rdp(subject, orders, **options):
 
 
 def _rdp_route(subject, delta, *, orders=None, **options):
+    if isinstance(subject, SubsampledGaussian):
+        return subject.epsilon_via_rdp(delta, orders)
     curve = subject.rdp(default_orders() if orders is None else orders)
     return epsilon_from_rdp(curve, delta)
 
@@ -81,12 +90,13 @@ MECHANISM_METHODS = protocol.Registry("mechanism", [
         why_not_fn=_basic, status_fn=_proven,
         functions={"delta": _exact_delta, "epsilon": _exact_epsilon}, title="Exact privacy profile"),
     protocol.FunctionMethod(
-        notion="mechanism", name="exact-rdp", kind=Kind.EXACT, source="Mironov (2017), Table II",
-        why_not_fn=_basic, status_fn=_proven, functions={"rdp": _exact_rdp}, title="Exact Renyi divergence"),
+        notion="mechanism", name="exact-rdp", kind=Kind.EXACT,
+        source="Mironov (2017), Table II; Mironov, Talwar, Zhang (2019), Section 3.3",
+        why_not_fn=_basic_or_subsampled, status_fn=_proven, functions={"rdp": _exact_rdp}, title="Exact Renyi divergence"),
     protocol.FunctionMethod(
         notion="mechanism", name="rdp-route", kind=Kind.UPPER,
         source="the exact RDP curve converted by Balle et al. (2020), Theorem 21",
-        why_not_fn=_basic, status_fn=_proven, functions={"epsilon": _rdp_route}, title="RDP route"),
+        why_not_fn=_basic_or_subsampled, status_fn=_proven, functions={"epsilon": _rdp_route}, title="RDP route"),
     protocol.FunctionMethod(
         notion="mechanism", name="pld", kind=Kind.UPPER, source=SGM_SOURCE, why_not_fn=_subsampled,
         status_fn=_proven, functions={"delta": _sgm_delta, "epsilon": _sgm_epsilon},

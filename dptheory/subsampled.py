@@ -58,7 +58,7 @@ from scipy import special
 from . import rounding, validate
 from .hull import lower_hull_indices
 from .pld import PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
-from .results import Result
+from .results import Curve, Kind, Result, Status
 
 _U = 2.0**-53
 _NEG_INF = -math.inf
@@ -501,6 +501,53 @@ class SubsampledGaussian:
         directions' certified lower bounds (:meth:`dptheory.pld.PLD.tradeoff`)."""
         remove, add = self.plds(interval=interval, pessimistic=True, tilt=0.0)
         return min_tradeoff_hull(remove.tradeoff(), add.tradeoff())
+
+    def rdp(self, orders, *, bound: str = "exact") -> Curve:
+        """The Renyi DP curve of the ``steps``-fold composition at ``orders`` (each > 1): ``steps``
+        times the one-step divergence (Mironov 2017, Proposition 1; the worst pair of one step is
+        the worst pair of every step).
+
+        ``bound="exact"`` (default): the exact divergence of Mironov, Talwar, Zhang (2019),
+        Section 3.3 (:func:`dptheory.subsampled_rdp.sgm_rdp`; integer orders by the binomial
+        expansion, fractional orders by two series with a certified truncation), kind ``exact``.
+        ``bound="zhu-wang"``: the general upper bound of Zhu and Wang (2019) for any
+        Poisson-subsampled mechanism (integer orders only), kind ``upper``: looser from order 3.
+        """
+        from . import subsampled_rdp
+
+        o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+        if bound == "exact":
+            lo, hi = subsampled_rdp.sgm_rdp(self.sigma, self.p, o)
+            kind, source, method = Kind.EXACT, subsampled_rdp.SOURCE, "sgm-rdp"
+        elif bound == "zhu-wang":
+            hi = subsampled_rdp.zhu_wang_rdp(self.sigma, self.p, o)
+            lo = np.zeros_like(hi)
+            kind, source, method = Kind.UPPER, subsampled_rdp.ZHU_WANG_SOURCE, "sgm-rdp-zhu-wang"
+        else:
+            raise validate.DomainError(f"bound = {bound!r} is invalid: must be 'exact' or 'zhu-wang'")
+        t = self.steps
+        lo = rounding.down_nonneg(t * lo, rel_err=2 * _U)
+        hi = rounding.up(t * hi, rel_err=2 * _U)
+        note = f"one step's divergence times {t} steps" if t > 1 else ""
+        return Curve("rdp", "order", o, lo, hi, kind, Status.PROVEN, method, source, note, params=self._params())
+
+    def epsilon_via_rdp(self, delta, orders=None, *, bound: str = "exact") -> Result:
+        """epsilon(delta) from the RDP curve (:meth:`rdp`, default orders
+        :func:`dptheory.rdp.default_orders`) by the one RDP -> (epsilon, delta) route
+        (:func:`dptheory.rdp.epsilon_from_rdp`): an upper bound, looser than the PLD's."""
+        from .rdp import default_orders, epsilon_from_rdp
+
+        d = validate.delta("delta", delta)
+        res = epsilon_from_rdp(self.rdp(default_orders() if orders is None else orders, bound=bound), d)
+        return res.replace(params={**res.params, **self._params()})
+
+    def delta_via_rdp(self, epsilon, orders=None, *, bound: str = "exact") -> Result:
+        """delta(epsilon) from the RDP curve by :func:`dptheory.rdp.delta_from_rdp` (an upper bound)."""
+        from .rdp import default_orders, delta_from_rdp
+
+        e = validate.real("epsilon", epsilon)
+        res = delta_from_rdp(self.rdp(default_orders() if orders is None else orders, bound=bound), e)
+        return res.replace(params={**res.params, **self._params()})
 
     def _params(self) -> dict:
         return {"sigma": self.sigma, "p": self.p, "steps": self.steps}

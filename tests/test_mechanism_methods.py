@@ -28,13 +28,13 @@ class TestMechanismContract(NotionContract):
 
     def oracle(self, subject, quantity, at):
         if isinstance(subject, SubsampledGaussian):
-            if subject.steps != 1:
+            if subject.steps != 1 and quantity != "rdp":
                 return None
             if quantity == "delta":
                 return oracle.sgm_delta(subject.sigma, subject.p, at)
             if quantity == "epsilon":
                 return oracle.sgm_epsilon(subject.sigma, subject.p, at)
-            return None
+            return [oracle.sgm_renyi(subject.sigma, subject.p, o, steps=subject.steps) for o in at]
         if isinstance(subject, GaussianMechanism):
             mu = subject.sensitivity / subject.sigma
             fns = {"delta": lambda a: oracle.gaussian_delta(mu, a), "epsilon": lambda a: oracle.gaussian_epsilon(mu, a),
