@@ -397,6 +397,14 @@ class PLD:
                    rel_error=self.rel_error, abs_error=_up0(self.abs_error * factor * (1 + 1e-12)),
                    inf_error=self.inf_error, tilt=lam, tail_mass=self.tail_mass, note=self.note)
 
+    def with_tail_mass(self, tail_mass: float) -> "PLD":
+        """The same PLD with another bound on the mass its FFT convolutions cut from each tail."""
+        if tail_mass == self.tail_mass:
+            return self
+        return PLD(self.interval, self.offset, self.log_mass, self.log_inf_mass, pessimistic=self.pessimistic,
+                   rel_error=self.rel_error, abs_error=self.abs_error, inf_error=self.inf_error, tilt=self.tilt,
+                   tail_mass=tail_mass, note=self.note)
+
     def log_moment(self, tilt: float) -> float:
         """log sum_i m_i e^{tilt l_i} over the finite atoms (held masses)."""
         return float(logsumexp(self.log_mass + tilt * self.losses)) if len(self) else _NEG_INF
@@ -590,10 +598,81 @@ class PLD:
                               params=self._params(delta=d), **fields)
             return Result("epsilon", 0.0, math.inf, note=self._note() + "; undecided at the largest loss",
                           params=self._params(delta=d), **fields)
+        lower, upper = 0.0, top
+        guess = self._epsilon_guess(d)
+        found, count = None, 0
+        if guess is not None and 0 < guess < top:
+            # certify a narrow bracket around the guess (each end by one enclosure): the answer
+            # when it is certified at once, else the search's starting bracket
+            below, above = rounding.log_down(d), rounding.log_up(d)
+            hi_ok = lo_ok = None
+            for w in (1e-9, 1e-8, 1e-7, 1e-6, 1e-4, 1e-2):
+                a, b = guess * (1 - w), min(guess * (1 + w), top)
+                if hi_ok is None:
+                    count += 1
+                    if self.log_delta_enclosure(b)[1] <= below:
+                        hi_ok = b
+                if lo_ok is None:
+                    count += 1
+                    if self.log_delta_enclosure(a)[0] > above:
+                        lo_ok = a
+                if hi_ok is not None and lo_ok is not None:
+                    break
+            lower = lo_ok if lo_ok is not None else 0.0
+            upper = hi_ok if hi_ok is not None else top
+            if upper - lower <= 3e-6 * upper:
+                found = (lower, upper)
+        if found is not None:
+            return Result("epsilon", found[0], found[1], note=self._note(),
+                          params=self._params(delta=d, evaluations=count), **fields)
+        rtol = 1e-9
+        if guess is not None and 0 < guess < top:
+            # the enclosure's own width limits the bracket: ask for no more than it allows
+            # (a tighter target only makes the search straddle the target point after point)
+            l0, h0 = self.log_delta_enclosure(guess)
+            l1, h1 = self.log_delta_enclosure(min(guess * 1.001, top))
+            slope = abs(0.5 * (l0 + h0) - 0.5 * (l1 + h1)) / (min(guess * 1.001, top) - guess)
+            count += 2
+            if slope > 0 and math.isfinite(h0 - l0):
+                rtol = min(1e-3, max(rtol, 2 * (h0 - l0) / (slope * guess)))
         bracket = epsilon_bracket(lambda e, _tol: self.log_delta_enclosure(e), d,
-                                  SearchParameters(upper=top, rtol=1e-9, atol=1e-12, max_evaluations=200))
+                                  SearchParameters(lower=lower, upper=upper, rtol=rtol, atol=1e-12,
+                                                   max_evaluations=200))
         return Result("epsilon", bracket.lower, bracket.upper, note=self._note(),
-                      params=self._params(delta=d, evaluations=bracket.evaluations), **fields)
+                      params=self._params(delta=d, evaluations=bracket.evaluations + count), **fields)
+
+    def _epsilon_guess(self, delta: float) -> float | None:
+        """A float estimate of epsilon(delta) (not certified: it only places the search), from the
+        profile at every grid loss at once: on [l_{j-1}, l_j] delta(eps) = A_j - e^eps B_j + P(inf)
+        with A_j, B_j the sums of m_i and m_i e^{-l_i} over i >= j (scaled by the largest term to
+        stay in range)."""
+        n = len(self)
+        if n == 0:
+            return None
+        loss = self.losses
+        shift = float(np.max(self.log_mass))
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            m = np.exp(self.log_mass - shift)
+            lq = self.log_mass - loss
+            qshift = float(np.max(lq))
+            mq = np.exp(lq - qshift)
+            a = np.cumsum(m[::-1])[::-1]
+            b = np.cumsum(mq[::-1])[::-1]
+            target = (delta - self.inf_mass) / math.exp(shift)
+            if not target > 0:
+                return None
+            # delta at l_{j-1} from the atoms at i >= j
+            prof = a[1:] - np.exp(loss[:-1] + qshift - shift) * b[1:]
+        below = np.flatnonzero(prof <= target)
+        if len(below) == 0:
+            return None
+        j = int(below[0]) + 1           # delta(l_{j-1}) <= target: the answer is at most l_{j-1}
+        if j <= 1:
+            return None
+        # on [l_{j-2}, l_{j-1}]: target = A_{j-1} - e^eps B_{j-1} (scaled)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            e = math.log(max(a[j - 1] - target, 1e-300)) - math.log(max(b[j - 1], 1e-300)) - qshift + shift
+        return e if math.isfinite(e) and e > 0 else None
 
     # ------------------------------------------------------------------ trade-off
     def tradeoff(self, *, max_lines: int = 20000):

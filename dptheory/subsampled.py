@@ -57,7 +57,7 @@ from scipy import special
 
 from . import rounding, validate
 from .hull import lower_hull_indices
-from .pld import PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
+from .pld import DEFAULT_TAIL_MASS, PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
 from .results import Curve, Kind, Result, Status
 
 _U = 2.0**-53
@@ -74,6 +74,17 @@ DIRECTIONS = ("remove", "add")
 #: exponential tilt of a single step's error model when none is given (compositions choose
 #: theirs by :func:`dptheory.pld.choose_tilt`)
 DEFAULT_TILT = 0.0
+
+#: tilts :meth:`SubsampledGaussian.tilt_for` chooses from
+EPSILON_TILTS = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+
+#: largest log of the composed tilted moment used (the FFT inputs stay far from overflow)
+MAX_LOG_MOMENT = 300.0
+
+#: mass cut from each tail after an FFT convolution of the subsampled Gaussian's PLDs (the upper
+#: tail goes to +inf, where it adds to delta at every epsilon: small enough for delta = 1e-12
+#: after 1e5 steps)
+TAIL_MASS = 1e-24
 
 SOURCE = ("Poisson-subsampled Gaussian, add/remove dominating pairs (Zhu, Dong, Wang 2022, Proposition 30; Koskela, "
           "Jalko, Honkela 2020); PLD with pessimistic discretisation")
@@ -186,13 +197,24 @@ class _Direction:
         return min(means) - z * self.sigma - 1e-9, max(means) + z * self.sigma + 1e-9
 
     def pld(self, interval: float, pessimistic: bool, tilt: float) -> PLD:
+        """The step's PLD; the discretisation does not depend on the tilt (only the error bound's
+        weights do), so it is computed once per grid and kept."""
         d = interval
-        k_lo, grid, y, dy = self.grid(d)
-        undecided = np.isnan(y)
-        finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
+        cache = self.__dict__.setdefault("_kept", {})
+        key = (d, bool(pessimistic))
         if not pessimistic:
-            return self._profile_lower_pld(d, k_lo, grid, y, dy, tilt)
-        mass, cell_err, e_bottom, mi, inf_err = self._split_masses(d, grid, y, dy, undecided, finite_y)
+            if key not in cache:
+                k_lo, grid, y, dy = self.grid(d)
+                cache[key] = self._profile_lower_pld(d, k_lo, grid, y, dy, 0.0)
+            base = cache[key]
+            return PLD(base.interval, base.offset, base.log_mass, base.log_inf_mass, pessimistic=False,
+                       rel_error=0.0, abs_error=0.0, inf_error=0.0, tilt=tilt, note=base.note)
+        if key not in cache:
+            k_lo, grid, y, dy = self.grid(d)
+            undecided = np.isnan(y)
+            finite_y = np.nan_to_num(y, nan=0.0, posinf=np.inf, neginf=-np.inf)
+            cache[key] = (k_lo, grid) + self._split_masses(d, grid, y, dy, undecided, finite_y)
+        k_lo, grid, mass, cell_err, e_bottom, mi, inf_err = cache[key]
         # the split takes the float cell mass: its error twice (both shares), at tilted weights
         with np.errstate(over="ignore"):
             abs_err = float(np.sum(cell_err * np.exp(tilt * grid[1:])))
@@ -390,8 +412,9 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
     c_right = np.concatenate([c, [0.0]])
     g = 0.25 * np.maximum(c_left, c_right)
     g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
-    margin = 1e-15 + 64 * _U * p_total
-    v = np.asarray(delta_lo, dtype=float) - g - margin
+    # a relative margin below the certified points (the masses' rounding is checked below)
+    v = (np.asarray(delta_lo, dtype=float) - g) * (1 - 1e-12)
+    margin = 64 * _U * p_total
     negative = np.nonzero(~(v >= 0))[0]
     if len(negative):
         K = int(negative[0])
@@ -412,10 +435,47 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
     masses = np.zeros(n)
     idx = hull[1:] - 1  # grid index of each hull vertex after the point at y = 0
     masses[idx] = np.maximum(hx[1:] * (slopes[1:] - slopes[:-1]), 0.0)
+    masses *= _rounding_scale(masses, yk, vs[1:], max(p_total - margin, 0.0))
     with np.errstate(divide="ignore"):
         log_m = np.log(masses)
     return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,
                tilt=tilt, note=note)
+
+
+def _rounding_scale(masses, yk, v, top) -> float:
+    """The factor (at most 1) that brings the float masses' profile under the hull's points.
+
+    The profile of masses m_k at grid point y_j is delta'(y_j) = sum_{k > j} m_k (1 - y_j / y_k)
+    = sum_{i >= j} (y_{i+1} - y_i) S_i with S_i = sum_{k > i} m_k / y_k: two cumulative sums of
+    positive terms, taken in extended precision (relative error at most 2 (n + 8) u_ext, u_ext
+    the unit roundoff of numpy's longdouble, never coarser than float64's) and compared with the
+    points v_j; scaling every mass by c scales the profile by c. Also sum m_k <= ``top`` (the
+    profile at eps = -inf)."""
+    n = len(masses)
+    if n == 0 or not np.any(masses > 0):
+        return 1.0
+    ld = np.longdouble
+    u_ext = float(min(np.finfo(ld).eps, 2 * _U)) / 2
+    m = masses.astype(ld)
+    y = yk.astype(ld)
+    s_tail = np.concatenate([np.cumsum((m / y)[::-1])[::-1][1:], [ld(0)]])      # S_i, k > i
+    h = np.concatenate([np.diff(y), [ld(0)]])
+    prof = np.cumsum((h * s_tail)[::-1])[::-1]                                  # delta'(y_j)
+    need = (prof * (1 + 4 * (n + 8) * u_ext)).astype(float) * (1 + 2 * _U)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(need > v, v / need, 1.0)
+    c = float(np.min(ratio, initial=1.0))
+    total = float(np.sum(m)) * (1 + 4 * (n + 8) * u_ext) * (1 + 2 * _U)
+    if total > top:
+        c = min(c, top / total)
+    if not c >= 0:
+        return 0.0
+    return c * (1 - 4 * _U) if c < 1 else 1.0
+
+
+def _two_sided_note(d, d_opt) -> str:
+    return (f"lower end: optimistic PLDs (grid {d_opt:g}), upper end: pessimistic PLDs (grid {d:g}); "
+            "an interval of the true value, both discretisations and all float error included")
 
 
 class SubsampledGaussian:
@@ -459,14 +519,42 @@ class SubsampledGaussian:
                 raise validate.DomainError("p = 1 is invalid for direction 'symmetrised': the Gaussian mechanism is "
                                            "symmetric already (use direction 'remove')")
             return symmetrised_step_pld(self.sigma, self.p, d, bool(pessimistic), lam)
-        return _Direction(self.sigma, self.p, direction).pld(d, bool(pessimistic), lam)
+        key = ("direction", direction)
+        if key not in self._cache:
+            self._cache[key] = _Direction(self.sigma, self.p, direction)
+        return self._cache[key].pld(d, bool(pessimistic), lam)
+
+    def _step0(self, interval, pessimistic, direction) -> PLD:
+        key = ("step", interval, bool(pessimistic), direction)
+        if key not in self._cache:
+            self._cache[key] = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=0.0)
+        return self._cache[key]
+
+    def tilt_for(self, epsilon, *, interval=None, direction="remove") -> float:
+        """The tilt of :data:`EPSILON_TILTS` that certifies delta(epsilon) best: the FFT error of the
+        tilted composition weighs at most e^{T log M(tilt) - tilt epsilon} in delta(epsilon)
+        (M the step's tilted moment), a Chernoff bound on the tail that delta(epsilon) reads, so
+        the tilt minimising it keeps the error small RELATIVE to delta (derived here); tilts whose
+        composed moment would pass e^:data:`MAX_LOG_MOMENT` are not used."""
+        e = validate.real("epsilon", epsilon)
+        step = self._step0(interval, True, direction)
+        best, best_val = 0.0, 0.0
+        for lam in EPSILON_TILTS:
+            mom = self.steps * step.log_moment(lam)
+            if mom > MAX_LOG_MOMENT:
+                break
+            if mom - lam * e < best_val:
+                best, best_val = lam, mom - lam * e
+        return best
 
     def _composed(self, interval, pessimistic, direction, tilt) -> PLD:
-        step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=0.0)
+        step = self._step0(interval, pessimistic, direction)
         lam = choose_tilt(step, self.steps) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
         if lam != 0.0:
             step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=lam)
-        return step.self_compose(self.steps)
+        # the small tail cut serves tilted compositions (errors relative to the tail's masses);
+        # untilted ones have a uniform absolute error, which a longer support only raises
+        return step.with_tail_mass(TAIL_MASS if lam > 0 else DEFAULT_TAIL_MASS).self_compose(self.steps)
 
     def pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
         """The PLD of ``steps`` composed steps for the pair ``direction`` (default "remove": P the
@@ -474,7 +562,10 @@ class SubsampledGaussian:
         directions use :meth:`plds`, :meth:`delta`, :meth:`epsilon` or :meth:`tradeoff`.
         ``tilt`` (default: :func:`dptheory.pld.choose_tilt`) sets where FFT round-off is smallest: a larger
         tilt certifies smaller deltas at large epsilon, tilt 0 gives a uniform error (used for
-        the trade-off function, whose small-alpha end reads the low losses)."""
+        the trade-off function, whose small-alpha end reads the low losses); :meth:`tilt_for`
+        gives the best one for one epsilon. The tails cut after each FFT convolution of a tilted
+        composition hold at most :data:`TAIL_MASS` each (the upper one goes to +inf), of an
+        untilted one :data:`dptheory.pld.DEFAULT_TAIL_MASS`."""
         key = (interval, bool(pessimistic), direction, tilt)
         if key not in self._cache:
             self._cache[key] = self._composed(interval, pessimistic, direction, tilt)
@@ -484,16 +575,79 @@ class SubsampledGaussian:
         """The composed PLDs of both directions (remove, add)."""
         return tuple(self.pld(interval=interval, pessimistic=pessimistic, direction=d, tilt=tilt) for d in DIRECTIONS)
 
+    def _plds_at(self, epsilon, interval, pessimistic) -> tuple[PLD, PLD]:
+        """Both directions' PLDs, each with the tilt of :meth:`tilt_for` at ``epsilon``; where that
+        leaves delta(epsilon)'s enclosure wider than 0.1 % (the Chernoff estimate ignores how
+        the FFT error depends on the tilted masses' spread), also twice that tilt, keeping the
+        smaller upper end (pessimistic) or the larger lower end (optimistic): each a valid bound."""
+        out = []
+        for d in DIRECTIONS:
+            lam = self.tilt_for(epsilon, interval=interval, direction=d)
+            best = self.pld(interval=interval, pessimistic=pessimistic, direction=d, tilt=lam)
+            lo, hi = best.log_delta_enclosure(epsilon)
+            step = self._step0(interval, True, d)
+            if (not hi - lo <= 1e-3 and 0 < lam < EPSILON_TILTS[-1]
+                    and self.steps * step.log_moment(2 * lam) <= MAX_LOG_MOMENT):
+                other = self.pld(interval=interval, pessimistic=pessimistic, direction=d, tilt=2 * lam)
+                lo2, hi2 = other.log_delta_enclosure(epsilon)
+                if (hi2 < hi) if pessimistic else (lo2 > lo):
+                    best = other
+            out.append(best)
+        return tuple(out)
+
     def delta(self, epsilon, *, interval=None, pessimistic=True) -> Result:
         """delta(epsilon) over add/remove neighbours: the larger of the two directions' deltas
-        (upper bound when pessimistic, lower bound when optimistic)."""
-        res = max_delta(self.plds(interval=interval, pessimistic=pessimistic), epsilon)
+        (upper bound when pessimistic, lower bound when optimistic), each direction composed with
+        the tilt of :meth:`tilt_for` (its float error small relative to delta)."""
+        e = validate.real("epsilon", epsilon)
+        res = max_delta(self._plds_at(e, interval, pessimistic), e)
         return res.replace(method="sgm-pld", source=SOURCE, params={**res.params, **self._params()})
 
     def epsilon(self, delta, *, interval=None, pessimistic=True) -> Result:
-        """epsilon(delta) over add/remove neighbours (the larger of the two directions')."""
-        res = max_epsilon(self.plds(interval=interval, pessimistic=pessimistic), delta)
+        """epsilon(delta) over add/remove neighbours (the larger of the two directions'), with the
+        default tilts (:func:`dptheory.pld.choose_tilt`); where that answer is wider than 1e-3
+        relative, again with the tilts of :meth:`tilt_for` at it, keeping the tighter certified
+        answer (each is a valid bound)."""
+        d = validate.delta("delta", delta)
+        plds = self.plds(interval=interval, pessimistic=pessimistic)
+        res = max_epsilon(plds, d)
+        if math.isfinite(res.upper) and not res.upper - res.lower <= 1e-3 * res.upper:
+            at = self._plds_at(res.upper if pessimistic else res.lower, interval, pessimistic)
+            if any(p is not q for p, q in zip(at, plds)):
+                again = max_epsilon(at, d)
+                if (again.upper < res.upper) if pessimistic else (again.lower > res.lower):
+                    res = again
         return res.replace(method="sgm-pld", source=SOURCE, params={**res.params, **self._params()})
+
+    def delta_interval(self, epsilon, *, interval=None, optimistic_interval=None) -> Result:
+        """A certified interval of the TRUE delta(epsilon) (add/remove neighbours), kind exact: the
+        lower end from the optimistic PLDs (profiles below the pairs' at every epsilon, so every
+        composition is below too; grid ``optimistic_interval``, default a quarter of ``interval``:
+        the optimistic construction loses a first-order term per step), the upper end from the
+        pessimistic ones (dominating pairs), each the maximum over both directions."""
+        e = validate.real("epsilon", epsilon)
+        d = 1e-4 if interval is None else validate.positive("interval", interval)
+        d_opt = d / 4 if optimistic_interval is None else validate.positive("optimistic_interval", optimistic_interval)
+        up = self.delta(e, interval=d)
+        lo = self.delta(e, interval=d_opt, pessimistic=False)
+        low = min(lo.lower, up.upper)
+        return Result.from_log("delta", min(lo.log_lower, up.log_upper), up.log_upper, kind=Kind.EXACT,
+                               status=Status.PROVEN, method="sgm-pld-two-sided", source=SOURCE,
+                               note=_two_sided_note(d, d_opt),
+                               params={"epsilon": e, "interval": d, "optimistic_interval": d_opt,
+                                       **self._params()}).replace(lower=low, upper=up.upper)
+
+    def epsilon_interval(self, delta, *, interval=None, optimistic_interval=None) -> Result:
+        """A certified interval of the TRUE epsilon(delta), kind exact: the optimistic PLDs' lower
+        end and the pessimistic PLDs' upper end (see :meth:`delta_interval`)."""
+        dl = validate.delta("delta", delta)
+        d = 1e-4 if interval is None else validate.positive("interval", interval)
+        d_opt = d / 4 if optimistic_interval is None else validate.positive("optimistic_interval", optimistic_interval)
+        up = self.epsilon(dl, interval=d)
+        lo = self.epsilon(dl, interval=d_opt, pessimistic=False)
+        return Result("epsilon", min(lo.lower, up.upper), up.upper, Kind.EXACT, Status.PROVEN, "sgm-pld-two-sided",
+                      SOURCE, _two_sided_note(d, d_opt),
+                      params={"delta": dl, "interval": d, "optimistic_interval": d_opt, **self._params()})
 
     def tradeoff(self, *, interval=None):
         """A certified LOWER bound on the symmetrised trade-off function min(f, f^-1)** of the
