@@ -50,6 +50,7 @@ point before it by the tangent Q(L >= l_K) (e^{l_K} - y). The minorant's masses 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -705,3 +706,53 @@ class SubsampledGaussian:
 
     def _params(self) -> dict:
         return {"sigma": self.sigma, "p": self.p, "steps": self.steps}
+
+
+@dataclasses.dataclass(frozen=True)
+class SGMReport:
+    """What ``dptheory mechanism sgm`` prints: the mechanism's parameters and, for one question,
+    the certified answers (``results``: Results of epsilon or delta, or ``curves``: RDP Curves)."""
+
+    params: dict
+    question: str
+    results: tuple = ()
+    curves: tuple = ()
+
+    def as_dict(self) -> dict:
+        return {"mechanism": "sgm", "params": dict(self.params), "question": self.question,
+                "results": [r.as_dict() for r in self.results], "curves": [c.as_dict() for c in self.curves]}
+
+
+def sgm_report(sigma, q, steps, *, delta=None, epsilon=None, orders=None) -> SGMReport:
+    """The DP-SGD accounting of ``steps`` Poisson-subsampled Gaussian steps (noise ``sigma``, rate
+    ``q``) for exactly one question:
+
+    * ``delta``: epsilon(delta) as a certified interval of the true value (optimistic and
+      pessimistic PLDs, :meth:`SubsampledGaussian.epsilon_interval`) and the upper bound through
+      the exact RDP curve (:meth:`SubsampledGaussian.epsilon_via_rdp`);
+    * ``epsilon``: delta(epsilon), likewise (:meth:`SubsampledGaussian.delta_interval`,
+      :meth:`SubsampledGaussian.delta_via_rdp`);
+    * ``orders``: the exact RDP curve (Mironov, Talwar, Zhang 2019) and, at the integer orders, the
+      Zhu-Wang general bound.
+    """
+    s = validate.positive("sigma", sigma)
+    rate = validate.probability("q", q, open_low=True)
+    t = validate.integer("steps", steps, low=1)
+    asked = [name for name, v in (("delta", delta), ("epsilon", epsilon), ("orders", orders)) if v is not None]
+    if len(asked) != 1:
+        raise validate.DomainError(f"{' and '.join(asked) or 'no question'} given: give exactly one of delta, "
+                                   "epsilon or orders")
+    mech = SubsampledGaussian(s, rate, t)
+    params = {"sigma": s, "q": rate, "steps": t}
+    if delta is not None:
+        d = validate.delta("delta", delta)
+        return SGMReport({**params, "delta": d}, "epsilon", (mech.epsilon_interval(d), mech.epsilon_via_rdp(d)))
+    if epsilon is not None:
+        e = validate.real("epsilon", epsilon)
+        return SGMReport({**params, "epsilon": e}, "delta", (mech.delta_interval(e), mech.delta_via_rdp(e)))
+    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+    curves = [mech.rdp(o)]
+    ints = o[(o == np.floor(o)) & (o >= 2)]
+    if ints.size and rate < 1:
+        curves.append(mech.rdp(ints, bound="zhu-wang"))
+    return SGMReport(params, "rdp", curves=tuple(curves))

@@ -21,7 +21,7 @@ SUBCOMMANDS = {
     "shuffle": "privacy amplification by shuffling: epsilon(delta) or delta(epsilon), every method",
     "rdp": "Renyi DP of the shuffle model: every bound, exact values, conversion to (epsilon, delta)",
     "gdp": "Gaussian DP: delta(epsilon) or epsilon(delta) for mu-GDP",
-    "mechanism": "Gaussian, Laplace or randomized response: epsilon(delta) and RDP",
+    "mechanism": "Gaussian, Laplace, randomized response or DP-SGD (sgm): epsilon(delta) and RDP",
     "formula": "print a closed form (LaTeX, conditions, kind, source)",
     "fdp": "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random initialization",
     "compare": "Delta-divergence, Blackwell dominance and crossings of two mechanisms",

@@ -1,33 +1,41 @@
 """``dptheory mechanism``: the three views of a basic mechanism (one call to
-:func:`dptheory.mechanisms.report`; the numbers printed are its certified Results and Curve)."""
+:func:`dptheory.mechanisms.report`; the numbers printed are its certified Results and Curve), and
+``dptheory mechanism sgm``: DP-SGD accounting of the Poisson-subsampled Gaussian (one call to
+:func:`dptheory.subsampled.sgm_report`)."""
 
 from __future__ import annotations
 
-from .. import mechanisms
+from .. import mechanisms, subsampled, validate
 from ..rdp import parse_orders
 from ..presentation.json_output import emit_json
-from ..presentation.numbers import fmt, fmt_bound
+from ..presentation.numbers import fmt, fmt_bound, fmt_positive
 from ..presentation.text import table, wrapped
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("mechanism", help="Gaussian, Laplace or randomized response: epsilon(delta) and RDP")
-    p.add_argument("name", choices=["gaussian", "laplace", "rr"])
+    p = sub.add_parser("mechanism", help="Gaussian, Laplace, randomized response or DP-SGD (sgm): epsilon(delta) and RDP")
+    p.add_argument("name", choices=["gaussian", "laplace", "rr", "sgm"])
     p.add_argument("--sigma", type=float, default=1.0, help="Gaussian noise scale")
     p.add_argument("--scale", type=float, default=1.0, help="Laplace noise scale")
     p.add_argument("--sensitivity", type=float, default=1.0)
     p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon")
     p.add_argument("--k", type=float, default=2, help="randomized response: number of options")
-    p.add_argument("--delta", type=float, default=1e-6)
-    p.add_argument("--orders", default="2,4,8,16,32", help="Renyi orders: a list like 2,4,8 or a range like 2..64 (default 2,4,8,16,32)")
+    p.add_argument("--q", type=float, help="sgm: Poisson sampling rate")
+    p.add_argument("--steps", type=float, default=1, help="sgm: number of composed steps (default 1)")
+    p.add_argument("--delta", type=float, help="epsilon at this delta (default 1e-6; sgm: one of --delta, --epsilon, --orders)")
+    p.add_argument("--epsilon", type=float, help="sgm: delta at this epsilon")
+    p.add_argument("--orders", help="Renyi orders: a list like 2,4,8 or a range like 2..64 (default 2,4,8,16,32)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if args.name == "sgm":
+        return run_sgm(args)
     mech = mechanisms.from_name(args.name, sigma=args.sigma, scale=args.scale, sensitivity=args.sensitivity,
                                 eps0=args.eps0, k=args.k)
-    rep = mechanisms.report(mech, args.delta, parse_orders(args.orders))
+    rep = mechanisms.report(mech, 1e-6 if args.delta is None else args.delta,
+                            parse_orders("2,4,8,16,32" if args.orders is None else args.orders))
     if args.json:
         emit_json(rep.as_dict())
         return 0
@@ -45,4 +53,40 @@ def run(args) -> int:
            for o, lo, hi in zip(curve.grid, curve.lower, curve.upper)], ["order", "rdp_lower", "rdp_upper"])
     print()
     wrapped(f"rdp: kind {curve.kind}, {curve.status}; {curve.source}", indent="", subsequent="  ")
+    return 0
+
+
+def run_sgm(args) -> int:
+    if args.q is None:
+        raise validate.DomainError("q is missing: dptheory mechanism sgm needs --q, the Poisson sampling rate in (0, 1]")
+    steps = validate.integer("steps", args.steps, low=1)
+    orders = None if args.orders is None else parse_orders(args.orders)
+    rep = subsampled.sgm_report(args.sigma, args.q, steps, delta=args.delta, epsilon=args.epsilon, orders=orders)
+    if args.json:
+        emit_json(rep.as_dict())
+        return 0
+    given = ", ".join(f"{k} = {fmt(v)}" for k, v in rep.params.items())
+    wrapped(f"Poisson-subsampled Gaussian (DP-SGD): {given}", indent="", subsequent="  ")
+    print()
+    if rep.question == "rdp":
+        exact = rep.curves[0]
+        general = dict(zip(rep.curves[1].grid.tolist(), rep.curves[1].upper.tolist())) if len(rep.curves) > 1 else {}
+        rows = [{"order": float(o), "rdp_lower": fmt_bound(float(lo), "down"), "rdp_upper": fmt_bound(float(hi), "up"),
+                 "zhu_wang_upper": fmt_bound(general[float(o)], "up") if float(o) in general else None}
+                for o, lo, hi in zip(exact.grid, exact.lower, exact.upper)]
+        table(rows, ["order", "rdp_lower", "rdp_upper", "zhu_wang_upper"])
+        print()
+        wrapped(f"rdp: kind {exact.kind}, {exact.status}; {exact.source}", indent="", subsequent="  ")
+        if general:
+            wrapped(f"zhu_wang_upper: kind upper, proven; {rep.curves[1].source}", indent="", subsequent="  ")
+        return 0
+    q = rep.question
+    rows = [{"method": r.method, "kind": str(r.kind), "status": str(r.status),
+             f"{q}_lower": fmt_positive(r.lower, r.log_lower, "down"),
+             f"{q}_upper": fmt_positive(r.upper, r.log_upper, "up"), "order": r.params.get("order")}
+            for r in rep.results]
+    table(rows, ["method", "kind", "status", f"{q}_lower", f"{q}_upper", "order"])
+    print()
+    for r in rep.results:
+        wrapped(f"{r.method}: {r.note or r.source}", indent="", subsequent="  ")
     return 0
