@@ -600,7 +600,7 @@ class PLD:
                           params=self._params(delta=d), **fields)
         lower, upper = 0.0, top
         guess = self._epsilon_guess(d)
-        found, count = None, 0
+        count = 0
         if guess is not None and 0 < guess < top:
             # certify a narrow bracket around the guess (each end by one enclosure): the answer
             # when it is certified at once, else the search's starting bracket
@@ -620,11 +620,6 @@ class PLD:
                     break
             lower = lo_ok if lo_ok is not None else 0.0
             upper = hi_ok if hi_ok is not None else top
-            if upper - lower <= 3e-6 * upper:
-                found = (lower, upper)
-        if found is not None:
-            return Result("epsilon", found[0], found[1], note=self._note(),
-                          params=self._params(delta=d, evaluations=count), **fields)
         rtol = 1e-9
         if guess is not None and 0 < guess < top:
             # the enclosure's own width limits the bracket: ask for no more than it allows
@@ -634,7 +629,7 @@ class PLD:
             slope = abs(0.5 * (l0 + h0) - 0.5 * (l1 + h1)) / (min(guess * 1.001, top) - guess)
             count += 2
             if slope > 0 and math.isfinite(h0 - l0):
-                rtol = min(1e-3, max(rtol, 2 * (h0 - l0) / (slope * guess)))
+                rtol = min(1e-3, max(rtol, 4 * (h0 - l0) / (slope * guess)))
         bracket = epsilon_bracket(lambda e, _tol: self.log_delta_enclosure(e), d,
                                   SearchParameters(lower=lower, upper=upper, rtol=rtol, atol=1e-12,
                                                    max_evaluations=200))
