@@ -520,16 +520,21 @@ class PLD:
         n = len(self)
         terms_up = [self.log_inf_mass]
         terms_lo = [self.log_inf_mass]
-        if n:
-            k = self.offset + np.arange(n)
+        # atoms at losses below epsilon - interval have weight 0 (exactly -inf below): skipped
+        start = 0
+        if n and math.isfinite(eps) and abs(eps) < 1e12:
+            start = min(max(0, math.floor(eps / self.interval) - self.offset - 2), n)
+        if n - start > 0:
+            k = self.offset + np.arange(start, n)
             loss = k * self.interval
             t = loss - eps  # loss minus epsilon
             dt = 4 * _U * (np.abs(loss) + abs(eps)) + 1e-300
+            lm = self.log_mass[start:]
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 w_up = np.where(t + dt > 0, np.log(-np.expm1(-(t + dt))), _NEG_INF)
                 w_lo = np.where(t - dt > 0, np.log(-np.expm1(-(t - dt))), _NEG_INF)
-            terms_up.append(float(logsumexp(self.log_mass + w_up)))
-            terms_lo.append(float(logsumexp(self.log_mass + w_lo)))
+            terms_up.append(float(logsumexp(lm + w_up)))
+            terms_lo.append(float(logsumexp(lm + w_lo)))
         s_up, s_lo = float(logsumexp(terms_up)), float(logsumexp(terms_lo))
         # logsumexp of n positive terms (exp, sum, log) and the weights' own rounding
         lse = 8 * _U * (n + 8) + 8 * _U * 750

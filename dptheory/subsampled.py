@@ -548,16 +548,18 @@ class SubsampledGaussian:
                 best, best_val = lam, mom - lam * e
         return best
 
-    def _composed(self, interval, pessimistic, direction, tilt) -> PLD:
+    def _composed(self, interval, pessimistic, direction, tilt, tail_mass) -> PLD:
         step = self._step0(interval, pessimistic, direction)
         lam = choose_tilt(step, self.steps) if tilt is None else validate.real("tilt", tilt, low=0.0, high=50.0)
         if lam != 0.0:
             step = self.step_pld(interval=interval, pessimistic=pessimistic, direction=direction, tilt=lam)
         # the small tail cut serves tilted compositions (errors relative to the tail's masses);
         # untilted ones have a uniform absolute error, which a longer support only raises
-        return step.with_tail_mass(TAIL_MASS if lam > 0 else DEFAULT_TAIL_MASS).self_compose(self.steps)
+        if tail_mass is None:
+            tail_mass = TAIL_MASS if lam > 0 else DEFAULT_TAIL_MASS
+        return step.with_tail_mass(tail_mass).self_compose(self.steps)
 
-    def pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None) -> PLD:
+    def pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None, tail_mass=None) -> PLD:
         """The PLD of ``steps`` composed steps for the pair ``direction`` (default "remove": P the
         subsampled mixture, Q = N(0, sigma^2)). For a guarantee over both neighbouring
         directions use :meth:`plds`, :meth:`delta`, :meth:`epsilon` or :meth:`tradeoff`.
@@ -566,10 +568,11 @@ class SubsampledGaussian:
         the trade-off function, whose small-alpha end reads the low losses); :meth:`tilt_for`
         gives the best one for one epsilon. The tails cut after each FFT convolution of a tilted
         composition hold at most :data:`TAIL_MASS` each (the upper one goes to +inf), of an
-        untilted one :data:`dptheory.pld.DEFAULT_TAIL_MASS`."""
-        key = (interval, bool(pessimistic), direction, tilt)
+        untilted one :data:`dptheory.pld.DEFAULT_TAIL_MASS` (``tail_mass`` sets another)."""
+        tm = None if tail_mass is None else validate.real("tail_mass", tail_mass, low=0.0, high=1e-3)
+        key = (interval, bool(pessimistic), direction, tilt, tm)
         if key not in self._cache:
-            self._cache[key] = self._composed(interval, pessimistic, direction, tilt)
+            self._cache[key] = self._composed(interval, pessimistic, direction, tilt, tm)
         return self._cache[key]
 
     def plds(self, *, interval=None, pessimistic=True, tilt=None) -> tuple[PLD, PLD]:
