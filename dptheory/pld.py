@@ -153,13 +153,17 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
         lp, loss, err, lp_err = lp[keep], loss[keep], err[keep], lp_err[keep]
     if lp.size == 0:
         return 0, np.zeros(0), 4 * _U, 0.0
-    k = np.floor(rounding.down(rounding.down(loss, err) / dx)).astype(np.int64)
+    # (loss - err) / dx and (loss + err) / dx, each rounded outwards in one step: the quotient
+    # loss / dx is within u of its float, err / dx within 2 u
+    q = loss / dx
+    e_q = err / dx * (1 + 4 * _U)
+    k = np.floor(rounding.down(q, e_q, 4 * _U)).astype(np.int64)
     k = np.where((loss == 0) & (err == 0), 0, k)
     # per-atom mass error: small ones relative, large ones absolute (tilted weight of the upper point)
     atom_rel = np.expm1(lp_err)
     small = atom_rel <= cap
     rel = float(np.max(atom_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
-    top = np.ceil(rounding.up(rounding.up(loss, err) / dx)).astype(np.int64)
+    top = np.ceil(rounding.up(q, e_q, 4 * _U)).astype(np.int64)
     top = np.where((loss == 0) & (err == 0), 0, top)
     with np.errstate(over="ignore"):
         big = ~small

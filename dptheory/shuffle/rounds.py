@@ -234,6 +234,25 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     rel = 0.0
     abs_err = 0.0
     inf_err = 0.0  # mass left out, at +inf (pessimistic)
+    # atoms of many buckets are discretised together (one call and one merge per CHUNK atoms);
+    # a bucket weight's relative error is folded into its atoms' log-mass errors, so that
+    # discretise_atoms carries it as relative error where it is at most WEIGHT_REL_CAP and as
+    # absolute error (tilted norm, at the atom's upper grid point) where it is larger
+    pending: list[tuple] = []
+    pending_size = 0
+
+    def _flush():
+        nonlocal total, k_first, rel, abs_err, pending, pending_size
+        if not pending:
+            return
+        log_p, log_p_err, loss, loss_err = (np.concatenate(parts) for parts in zip(*pending))
+        k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam,
+                                         rel_cap=WEIGHT_REL_CAP)
+        rel = max(rel, r)
+        abs_err += ae
+        total, k_first = _merge(total, k_first, lm, k0)
+        pending, pending_size = [], 0
+
     for m, lw, lwe in zip(reps, log_w, log_w_err):
         if lw == _NEG_INF:
             continue
@@ -247,6 +266,7 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
         half = window * math.sqrt(m)
         a_lo = max(0, int(math.floor(m / 2 - half)))
         a_hi = min(m_int, int(math.ceil(m / 2 + half)))
+        w_log_err = math.log1p(w_rel) * (1 + 4 * _U)
         # the window in chunks of at most CHUNK values of a (memory stays bounded at any n)
         for c_lo in range(a_lo, a_hi + 1, CHUNK):
             c_hi = min(c_lo + CHUNK - 1, a_hi)
@@ -254,32 +274,46 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
             lb, lb_err = _binomial_logpmf_range(m_int, c_lo, c_hi)
             mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
             log_p = lw + lb + mix
-            log_p_err = lb_err + 8 * _U * (1 + np.abs(mix))
+            log_p_err = lb_err + 8 * _U * (1 + np.abs(mix)) + w_log_err
             num, den = E * a + (m - a), a + E * (m - a)
             with np.errstate(divide="ignore"):
                 loss = np.log(num) - np.log(den)
             loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
             loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
-            k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam,
-                                             rel_cap=WEIGHT_REL_CAP)
-            # the bucket weight's error: relative (it scales every mass of the bucket) where small,
-            # else absolute in the tilted norm of the bucket's own masses
-            if w_rel <= WEIGHT_REL_CAP:
-                r = (1 + r) * (1 + w_rel) - 1
-            else:
-                grid = (k0 + np.arange(len(lm))) * d
-                abs_err += w_rel * math.exp(min(float(np.logaddexp.reduce(lm + lam * grid)), 700.0)) * 1.01
-            rel = max(rel, r)
-            abs_err += ae
-            total, k_first = _merge(total, k_first, lm, k0)
+            pending.append((log_p, log_p_err, loss, loss_err))
+            pending_size += len(a)
+            if pending_size >= CHUNK:
+                _flush()
         # the values of a outside the window: P-mass below 2 e^{-2 w^2} per tail (Hoeffding; the
         # mixture factor is at most 2), at +inf (pessimistic) or dropped (optimistic)
         if pessimistic and (a_lo > 0 or a_hi < m_int):
             inf_err += 4 * math.exp(-2 * window**2 + lw) * (1 + w_rel)
+    _flush()
     rel += 4 * _U * merges[0]  # the merges (logaddexp)
     return PLD(d, k_first, total, _NEG_INF, pessimistic=pessimistic, rel_error=rounding.up(rel),
                abs_error=rounding.up_nonneg(abs_err), inf_error=rounding.up_nonneg(inf_err) if inf_err else 0.0,
                tilt=lam, note=f"{red} pair of the shuffle, eps0 = {e0:g}, n = {nn}")
+
+
+def _composed_span(step: PLD, T: int, eps0: float) -> float:
+    """An estimate of the loss range the T-fold composition keeps (it only sizes the grid: any
+    interval gives a sound bound): Bernstein's inequality for a sum of T losses in [-eps0, eps0]
+    with the round's variance v, P(|S - T mu| > t) <= 2 exp(-t^2 / (2 (T v + 2 eps0 t / 3))), at the
+    tail mass the FFT convolutions cut (dptheory.pld.DEFAULT_TAIL_MASS), plus one round's support;
+    never more than T times one round's support (the old estimate, exact for no truncation)."""
+    worst = (len(step) + 2) * step.interval * T
+    if len(step) == 0:
+        return worst
+    m = np.exp(step.log_mass)
+    total = float(np.sum(m))
+    if not total > 0:
+        return worst
+    loss = step.losses
+    mu = float(np.sum(m * loss)) / total
+    var = max(float(np.sum(m * (loss - mu) ** 2)) / total, 0.0)
+    big_l = math.log(2.0 / step.tail_mass) + 1.0
+    t = math.sqrt(2.0 * T * var * big_l) + (4.0 / 3.0) * eps0 * big_l
+    return min(worst, 2.0 * t + (len(step) + 2) * step.interval)
 
 
 def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, bucket_rtol: float = BUCKET_RTOL,
@@ -294,7 +328,7 @@ def rounds_pld(eps0, n, rounds, *, interval=None, pessimistic=True, tilt=None, b
     # the composed grid spans T times one round's losses: past MAX_GRID points (small n and large
     # eps0 T, e.g. randomized response composed 1000 times) the interval is raised so that it
     # fits (memory stays bounded; any interval gives a sound bound, a coarser one a looser one)
-    span = (len(step) + 2) * step.interval * T
+    span = _composed_span(step, T, e0)
     if span / step.interval > MAX_GRID:
         coarse = span / MAX_GRID
         step = round_pld(eps0, n, interval=coarse, pessimistic=pessimistic, tilt=DEFAULT_TILT,
