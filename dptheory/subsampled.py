@@ -45,7 +45,7 @@ G_k = max of the two neighbouring h Q, quartered. The error is second order in d
 pessimistic split's. Above the first grid point whose lowered value is negative (the top of the
 support, where the chord bound exceeds the profile) the profile is bounded below by 0, and the
 point before it by the tangent Q(L >= l_K) (e^{l_K} - y). The minorant's masses are exact floats;
-their rounding is checked (derived here): the profile they define is computed at every grid point
+their rounding is checked (derived here, docs/errata.md#derived-sgm-pld-tilt): the profile they define is computed at every grid point
 in extended precision with an error bound and compared with the points of the minorant, and the
 masses are scaled by the largest factor <= 1 that keeps it below (a relative margin, so that the
 far tail, where the profile is below 1e-15, is kept: an absolute margin there cut the tails that
@@ -54,7 +54,7 @@ tiny deltas of compositions read). So the PLD carries no error of its own.
 **Tilts** (:meth:`SubsampledGaussian.tilt_for`). A composition's FFT error weighs at most
 e^{-tilt epsilon} times its tilted bound in delta(epsilon); ``delta(epsilon)`` composes at the tilt
 chosen for its epsilon, so that the error stays small relative to delta down to 1e-15 and below
-(derived here; docs/pld.md).
+(derived here: docs/errata.md#derived-sgm-pld-tilt).
 
 **Renyi DP**: :meth:`SubsampledGaussian.rdp`, the exact divergence of Mironov, Talwar, Zhang (2019)
 (:mod:`dptheory.subsampled_rdp`).

@@ -26,9 +26,9 @@ which is at least that of the reversed ("add") pair (Mironov, Talwar, Zhang 2019
   (i - alpha) / (i + 1) < 1 for i >= ceil(alpha), and the signs of C(alpha, i) alternate from
   i = ceil(alpha) on. So from there the series is alternating with non-increasing terms: the sum
   of the terms after the last one kept lies between 0 and the first term left out (likewise for
-  A_2, with 1/x). The split point itself is a float: the series are taken below the rounded-down
-  z0 and above the rounded-up z0, and the sliver between them is bounded by its width times the
-  largest value of the integrand there.
+  A_2, with 1/x; docs/errata.md#derived-sgm-rdp-truncation). The split point itself is a float:
+  the series are taken below the rounded-down z0 and above the rounded-up z0, and the sliver
+  between them is bounded by its width times the largest value of the integrand there.
 
 Every float operation is carried in an error bound, and the ends are rounded outwards
 (:mod:`dptheory.rounding`); ``tests/test_subsampled_rdp.py`` checks both paths against a
