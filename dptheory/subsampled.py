@@ -47,9 +47,11 @@ support, where the chord bound exceeds the profile) the profile is bounded below
 point before it by the tangent Q(L >= l_K) (e^{l_K} - y). The minorant's masses are exact floats;
 their rounding is checked (derived here, docs/errata.md#derived-sgm-pld-tilt): the profile they define is computed at every grid point
 in extended precision with an error bound and compared with the points of the minorant, and the
-masses are scaled by the largest factor <= 1 that keeps it below (a relative margin, so that the
-far tail, where the profile is below 1e-15, is kept: an absolute margin there cut the tails that
-tiny deltas of compositions read). So the PLD carries no error of its own.
+masses are scaled by the largest factor <= 1 that keeps it below (a relative correction, so that
+the far tail, where the profile is below 1e-15, is kept for tilted compositions: an absolute margin
+there cut the tails that tiny deltas read; an untilted PLD, whose compositions carry a uniform
+absolute error, still drops the points below :data:`UNTILTED_FLOOR`). So the PLD carries no error
+of its own.
 
 **Tilts** (:meth:`SubsampledGaussian.tilt_for`). A composition's FFT error weighs at most
 e^{-tilt epsilon} times its tilted bound in delta(epsilon); ``delta(epsilon)`` composes at the tilt
@@ -87,6 +89,9 @@ DIRECTIONS = ("remove", "add")
 #: exponential tilt of a single step's error model when none is given (compositions choose
 #: theirs by :func:`dptheory.pld.choose_tilt`)
 DEFAULT_TILT = 0.0
+
+#: an untilted optimistic PLD drops the points where the profile is below this (absolute)
+UNTILTED_FLOOR = 1e-15 + 64 * 2.0**-53
 
 #: tilts :meth:`SubsampledGaussian.tilt_for` chooses from
 EPSILON_TILTS = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
@@ -216,9 +221,10 @@ class _Direction:
         cache = self.__dict__.setdefault("_kept", {})
         key = (d, bool(pessimistic))
         if not pessimistic:
+            key = (d, False, tilt > 0)  # the untilted one drops the far tail (profile_lower_pld)
             if key not in cache:
                 k_lo, grid, y, dy = self.grid(d)
-                cache[key] = self._profile_lower_pld(d, k_lo, grid, y, dy, 0.0)
+                cache[key] = self._profile_lower_pld(d, k_lo, grid, y, dy, tilt)
             base = cache[key]
             return PLD(base.interval, base.offset, base.log_mass, base.log_inf_mass, pessimistic=False,
                        rel_error=0.0, abs_error=0.0, inf_error=0.0, tilt=tilt, note=base.note)
@@ -425,17 +431,26 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
     c_right = np.concatenate([c, [0.0]])
     g = 0.25 * np.maximum(c_left, c_right)
     g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
-    # a relative margin below the certified points (the masses' rounding is checked below)
-    v = (np.asarray(delta_lo, dtype=float) - g) * (1 - 1e-12)
+    # no margin below the certified points: the masses' rounding is checked below (a margin in
+    # the bulk, where the profile is near 1, would compound over the compositions); an untilted
+    # PLD drops the far tail where the profile is below 1e-15 (its compositions have a uniform
+    # absolute FFT error far above that, which a longer support only raises)
+    floor = UNTILTED_FLOOR if tilt == 0 else 0.0
+    v = np.asarray(delta_lo, dtype=float) - g - floor
+    slack = np.full(len(v), floor)  # how far each point lies below a valid one (for the check)
     margin = 64 * _U * p_total
     negative = np.nonzero(~(v >= 0))[0]
     if len(negative):
         K = int(negative[0])
         v[K:] = 0.0
+        slack[K:] = 0.0
         if K >= 1:  # the tangent at y_K from the right end: delta(y) >= Q(L >= l_K) (y_K - y)
-            v[K - 1] = min(v[K - 1], max(0.0, float(q_tail_lo[K]) * (yk[K] - yk[K - 1]) * (1 - 4 * _U) - margin))
+            tangent = max(0.0, float(q_tail_lo[K]) * (yk[K] - yk[K - 1]) * (1 - 4 * _U) - margin)
+            if tangent < v[K - 1]:
+                v[K - 1], slack[K - 1] = tangent, 0.0
     else:
         v = np.concatenate([v, [0.0]])
+        slack = np.concatenate([slack, [0.0]])
         yk = np.concatenate([yk, [math.exp((offset + n) * interval)]])
         n += 1
     xs = np.concatenate([[0.0], yk])
@@ -448,7 +463,7 @@ def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_
     masses = np.zeros(n)
     idx = hull[1:] - 1  # grid index of each hull vertex after the point at y = 0
     masses[idx] = np.maximum(hx[1:] * (slopes[1:] - slopes[:-1]), 0.0)
-    masses *= _rounding_scale(masses, yk, vs[1:], max(p_total - margin, 0.0))
+    masses *= _rounding_scale(masses, yk, vs[1:] + slack, max(p_total - margin, 0.0))
     with np.errstate(divide="ignore"):
         log_m = np.log(masses)
     return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,

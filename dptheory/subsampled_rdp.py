@@ -197,7 +197,7 @@ def _log_moment_fractional(sigma: float, q: float, alpha: float) -> tuple[float,
     chunk = 64
     while True:
         pos = float(logsumexp([s_.totals()[0] for s_ in series]))
-        if all(n <= pos + math.log(SERIES_RTOL) for n in nexts) or series[0].start >= MAX_TERMS:
+        if all(n <= pos + math.log(SERIES_RTOL) for n in nexts) or max(s_.start for s_ in series) >= MAX_TERMS:
             break
         nexts = [s_.add(chunk) if n > pos + math.log(SERIES_RTOL) else n for s_, n in zip(series, nexts)]
         chunk = min(2 * chunk, 1 << 14)
@@ -205,10 +205,11 @@ def _log_moment_fractional(sigma: float, q: float, alpha: float) -> tuple[float,
     p, n_, e = float(logsumexp(pos_l)), float(logsumexp(neg_l)), float(logsumexp(err_l))
     # remainders: between 0 and the first omitted term (whose sign alternates: bound by |term|)
     rem = float(logsumexp(list(nexts)))
-    # the sliver (z_lo, z_hi]: integrand <= (2 (1 - q))^alpha e^{small} times the density <= 1/(s sqrt(2 pi))
+    # the sliver (z_lo, z_hi]: there q e^{(2z - 1)/(2 s^2)} <= (1 - q) e^{width / s^2}, so the integrand
+    # is at most (2 (1 - q))^alpha e^{alpha width / s^2} times the density <= 1/(s sqrt(2 pi))
     width = z_hi - z_lo
-    sliver = (math.log(width) + alpha * (math.log(2.0) + l1q) + 1e-6 * (1 + alpha) - math.log(s)
-              - 0.5 * math.log(2 * math.pi)) if width > 0 else _NEG_INF
+    sliver = (math.log(width) + alpha * (math.log(2.0) + l1q) + 1.01 * alpha * width / (s * s) + 1e-12
+              - math.log(s) - 0.5 * math.log(2 * math.pi)) if width > 0 else _NEG_INF
     # sums of positive terms in log space: a few ulps per term and of the magnitudes
     fl = 8 * _U * (series[0].start + series[1].start + 8) + 8 * _U * (abs(p) + 1)
     upper_extra = float(logsumexp([e, rem, sliver, p + math.log(fl)]))
