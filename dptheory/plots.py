@@ -504,7 +504,7 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None, caption: st
     key += [Line2D([], [], color="0.3", linestyle="none", label=st,
                    **{"markersize": 5, **_STATUS_MARKER.get(st, {"marker": "s"})})
             for st in statuses if _STATUS_MARKER.get(st, {}).get("marker", "s")]
-    key += [Line2D([], [], color="0.3", linestyle="-", marker="", label=f"no marker: {st}")
+    key += [Line2D([], [], linestyle="none", marker="", label=f"no marker: {st}")
             for st in statuses if not _STATUS_MARKER.get(st, {}).get("marker", "s")]
     top = 1 - title_h / height
     bottom = (legend_h + cap_h + 0.1) / height

@@ -422,20 +422,41 @@ def _chen_kinds() -> dict:
     return {**kinds, _LOWER_6: (str(rdp.COROLLARY_3_5.kind), str(rdp.COROLLARY_3_5.status), "girgis-corollary-3.5")}
 
 
-def chen_figure_2(eps0="0.1..4:8", n=1e4, order=4) -> list[Panel]:
+def corollary_2_above_existing(panel: Panel) -> list[float]:
+    """The x of a Chen, Cao, Ge figure's panel where Corollary 2 lies above Girgis et al.'s (5)
+    (the existing bound it is claimed to improve on)."""
+    by = {s.method_name: s for s in panel.series}
+    c2, g5 = by["chen-gdp"], by["girgis-upper-1"]
+    return [float(x) for x, a, b in zip(c2.x, c2.y, g5.y) if a > b]
+
+
+def _chen_notes(panel: Panel, axis: str) -> list[str]:
+    where = corollary_2_above_existing(panel)
+    notes = ["Corollary 2 and its refinement are approximations (a central-limit argument), not bounds; the exact "
+             "RDP of the clone pair is the toolkit's (Theorem 1, corrected: docs/errata.md)."]
+    if where:
+        notes.append(f"Disagreement with the paper: Corollary 2 lies above Girgis et al.'s (5) at {axis} = "
+                     + ", ".join(f"{x:.3g}" for x in where) + ", against the paper's statement that it is tighter than "
+                     "the existing bounds (Figures 2-3).")
+    return notes
+
+
+def chen_figure_2(eps0="0.1..4:8", n=1e4, order=4) -> Plot:
     """Chen, Cao, Ge (2024), Figure 2: RDP at lambda = ``order`` against eps0 (n = 1e4): the exact
     RDP of the clone pair, Corollary 2 and its refinement (approximations), Girgis et al.'s (5),
     Erlingsson et al.'s (9) and the lower bound (6) (Girgis et al. Corollary 3.5)."""
     es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
     nn = validate.integer("n", n, low=2)
-    return [_panel(f"$\\lambda = {float(order):g}$, $n = {tex_number(nn)}$", EPS0, es,
-                   _over(es, lambda e: _chen_curves(e, nn, float(order))), _chen_kinds(), "log")]
+    panel = _panel(f"$\\lambda = {float(order):g}$, $n = {tex_number(nn)}$", EPS0, es,
+                   _over(es, lambda e: _chen_curves(e, nn, float(order))), _chen_kinds(), "log")
+    return Plot([panel], _chen_notes(panel, "ε0"))
 
 
-def chen_figure_3(orders="2,3,4,6,8,12,16,24,32,48,64", eps0=2.0, n=1e4) -> list[Panel]:
+def chen_figure_3(orders="2,3,4,6,8,12,16,24,32,48,64", eps0=2.0, n=1e4) -> Plot:
     """Chen, Cao, Ge (2024), Figure 3: RDP against lambda at eps0 = 2, n = 1e4 (curves as Figure 2)."""
     lam = np.unique(np.round(np.asarray(sweep.parse_values("orders", orders, low=1.0, low_open=True), dtype=float)))
     nn = validate.integer("n", n, low=2)
     values = {k: list(v) for k, v in _chen_curves(float(eps0), nn, lam).items()}
-    return [_panel(f"{fmt(EPS0, float(eps0))}, $n = {tex_number(nn)}$", LAM, lam, values, _chen_kinds(),
-                   xticks=_pow2_ticks(lam))]
+    panel = _panel(f"{fmt(EPS0, float(eps0))}, $n = {tex_number(nn)}$", LAM, lam, values, _chen_kinds(),
+                   xticks=_pow2_ticks(lam))
+    return Plot([panel], _chen_notes(panel, "λ"))
