@@ -601,6 +601,10 @@ register("wang-figure-2", "Wang et al. (2024) Figure 2: amplification ratio ε0/
          methods="", workers=2, rtol=1e-2,
          chosen="The paper states neither δ nor the rounding of l: chosen here, δ = 0.01/n (as its Table 5) and "
                 "l = round(e^ε0 + 1); the local hash's ratio does not depend on d.")
+register("wang-figure-5", "Wang et al. (2024) Figure 5: range queries, separate levels against basic and advanced "
+         "parallel composition (Theorem 6.1), amplification ratio ε0/ε", "dptheory.figures.amplification:wang_figure_5",
+         n="1e4,1e5", d="64,2048", eps0="0.5,1,2,3,5", workers=2, rtol=1e-2,
+         chosen="The paper states neither δ nor its x axis: chosen here, δ = 0.01/n (as its Table 5) against ε0.")
 register("girgis-figure-2", "Girgis et al. (2021) Figure 2: RDP of one shuffle, UB1 (5), UB2 (8), lower bound (10), eq. (9)",
          "dptheory.figures.rdp:girgis_figure_2", orders="2,5,10,20,50,100,200,500,1000", n="1e3..1e7:2",
          eps0="0.1,0.25,0.5,1,1.5,2,2.5,3,3.5,4", order=100)
@@ -621,3 +625,14 @@ register("shuffle-tradeoff", "Wang et al. (2023): the trade-off curve of shuffli
          "dptheory.figures.fdp:shuffle_tradeoff", eps0=2.0, n=50, points=61, reduction="stronger-clones")
 register("delta-divergence", "Kaissis et al. (2024) Figure 3: trade-off and Bayes error curves of two mechanisms, Δ both ways",
          "dptheory.figures.fdp:comparison", first="gaussian(mu=1)", second="laplace(eps=1)", points=101)
+register("kaissis-figure-2", "Kaissis et al. (2024) Figure 2: the geometry of Definition 1, f shifted by κ = Δ lies below f~",
+         "dptheory.figures.comparison:kaissis_figure_2", mu=1.0, b=1.0, points=401,
+         chosen="The paper states no parameters: those of its Figure 3 (Gaussian μ = 1, Laplace b = 1), chosen here.")
+register("kaissis-figure-8", "Kaissis et al. (2024) Figure 8: R_min from f and f from R_min (Appendix B.1), Gaussian G_1",
+         "dptheory.figures.comparison:kaissis_figure_8", mu=1.0, lines=9, points=401)
+register("wang-su-figure-3b", "Wang, Su et al. (2023) Figure 3b: Lemma 3.1 is not tight (Example F.4, indistinguishable "
+         "mixtures)", "dptheory.figures.mixtures:wang_su_figure_3b", eps=1.0, points=201,
+         chosen="The main text with the figure's parameters is not available: P, Q = binary randomized response at "
+                "ε = 1, chosen here.")
+register("wang-su-figure-4", "Wang, Su et al. (2023) Figure 4: Example F.3 (μ = 1, w = 1/3), exact against Lemma 3.1 and "
+         "Lemma 6.3", "dptheory.figures.mixtures:wang_su_figure_4", mu=1.0, w=1 / 3, points=201)

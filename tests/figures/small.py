@@ -15,3 +15,11 @@ SMALL = {
     "chen-figure-2": dict(eps0="0.5,2"),
     "chen-figure-3": dict(orders="2,8"),
 }
+
+SMALL.update({
+    "wang-figure-5": dict(n="1e4", d="64", eps0="2", workers=1),
+    "kaissis-figure-2": dict(points=101),
+    "kaissis-figure-8": dict(points=101, lines=3),
+    "wang-su-figure-3b": dict(points=51),
+    "wang-su-figure-4": dict(points=51),
+})
