@@ -432,8 +432,7 @@ def corollary_2_above_existing(panel: Panel) -> list[float]:
 
 def _chen_notes(panel: Panel, axis: str) -> list[str]:
     where = corollary_2_above_existing(panel)
-    notes = ["Corollary 2 and its refinement are approximations (a central-limit argument), not bounds; the exact "
-             "RDP of the clone pair is the toolkit's (Theorem 1, corrected: docs/errata.md)."]
+    notes = []
     if where:
         notes.append(f"Disagreement with the paper: Corollary 2 lies above Girgis et al.'s (5) at {axis} = "
                      + ", ".join(f"{x:.3g}" for x in where) + ", against the paper's statement that it is tighter than "
