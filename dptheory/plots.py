@@ -216,6 +216,18 @@ class Figure:
         return dataclasses.replace(out, caption=caption(out))
 
 
+_TEX_WORDS = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\sigma": "σ", r"\lambda": "λ", r"\delta": "δ", r"\Delta": "Δ",
+              r"\kappa": "κ", r"\mu": "μ", r"\pi": "π", r"\alpha": "α", r"\beta": "β", r"\gamma": "γ",
+              r"\tilde f": "f~", r"\mathrm": "", r"\min": "min", r"\cdot": "·", r"\|": "‖", r"\,": " "}
+
+
+def plain(text: str) -> str:
+    """A label without mathtext, for captions and printed text: Greek letters as Unicode, no $."""
+    for tex, word in _TEX_WORDS.items():
+        text = text.replace(tex, word)
+    return text.replace("$", "").replace("{", "").replace("}", "").replace("_", "")
+
+
 _KIND_WORDS = {"upper": "upper bound", "lower": "lower bound", "exact": "exact", "approximation": "approximation"}
 
 
@@ -223,7 +235,7 @@ def caption(c: Computed) -> str:
     """The caption: the paper's figure (the description), the parameters, each curve's kind and
     status, and the notes."""
     params = ", ".join(f"{k} = {v}" for k, v in c.parameters.items() if k not in ("workers",) and v != "")
-    curves = "; ".join(f"{label}: {_KIND_WORDS.get(kind, kind)}, {status}" for label, _m, kind, status in c.curves())
+    curves = "; ".join(f"{plain(label)}: {_KIND_WORDS.get(kind, kind)}, {status}" for label, _m, kind, status in c.curves())
     text = f"{c.description}. Parameters: {params or 'none'}. Curves: {curves}."
     return " ".join([text, *c.notes])
 
@@ -625,6 +637,11 @@ register("shuffle-tradeoff", "Wang et al. (2023): the trade-off curve of shuffli
          "dptheory.figures.fdp:shuffle_tradeoff", eps0=2.0, n=50, points=61, reduction="stronger-clones")
 register("delta-divergence", "Kaissis et al. (2024) Figure 3: trade-off and Bayes error curves of two mechanisms, Δ both ways",
          "dptheory.figures.fdp:comparison", first="gaussian(mu=1)", second="laplace(eps=1)", points=101)
+register("kaissis-figure-1", "Kaissis et al. (2024) Figure 1: two subsampled Gaussian mechanisms with the same (ε, δ) = "
+         "(4, 0.08) and different privacy profiles", "dptheory.figures.comparison:kaissis_figure_1",
+         first="0.485,0.01,1000", second="1.221,0.5,20", epsilon=4.0, points=25, workers=2,
+         chosen="The paper does not give σ, p, N: chosen here (σ, p, N) = (0.485, 0.01, 1000) and (1.221, 0.5, 20), "
+                "each σ calibrated so that δ(4) is about 0.08.")
 register("kaissis-figure-2", "Kaissis et al. (2024) Figure 2: the geometry of Definition 1, f shifted by κ = Δ lies below f~",
          "dptheory.figures.comparison:kaissis_figure_2", mu=1.0, b=1.0, points=401,
          chosen="The paper states no parameters: those of its Figure 3 (Gaussian μ = 1, Laplace b = 1), chosen here.")

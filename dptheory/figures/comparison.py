@@ -65,3 +65,40 @@ def kaissis_figure_8(mu=1.0, lines=9, points=401) -> Plot:
                     rulers=(Ruler(alpha_star, 0.0, float(f(np.array([alpha_star]))[0]), f"$\\alpha^* = {alpha_star:.4g}$"),))
     return Plot([panel_a, panel_b], [f"R* = R_min(1/2) = {r_star:.6g} (the Bayes error of the uninformed adversary); "
                                      "each line lies below f (a lower bound) and touches it where its slope is -π/(1-π)."])
+
+
+def _sgm_profile(task):
+    """(epsilons, upper deltas) of one SGM's privacy profile (an executor task)."""
+    from ..subsampled import SubsampledGaussian
+
+    sigma, p, steps, eps = task
+    m = SubsampledGaussian(sigma, p, steps)
+    return [m.delta(float(e)).upper for e in eps]
+
+
+def kaissis_figure_1(first="0.485,0.01,1000", second="1.221,0.5,20", epsilon=4.0, points=25, workers=2) -> Plot:
+    """Kaissis et al. (2024), Figure 1: the privacy profiles delta(eps) of two subsampled Gaussian
+    mechanisms (sigma, p, steps) that satisfy the same (eps, delta) = (4, 0.08) (the profiles cross
+    there) but otherwise offer different protection. The paper does not give sigma, p, N: chosen
+    here, each sigma calibrated (to 3 digits) so that delta(4) is about 0.08. Each profile is a
+    certified upper bound (PLD, pessimistic discretisation; :class:`dptheory.subsampled.SubsampledGaussian`)."""
+    from .. import executor
+
+    def parse(name, text):
+        parts = [p.strip() for p in str(text).split(",")]
+        if len(parts) != 3:
+            raise validate.DomainError(f"{name} = {text!r} is invalid: write sigma,p,steps (e.g. 0.485,0.01,1000)")
+        return (validate.real(f"{name} sigma", parts[0], low=0.0, low_open=True),
+                validate.probability(f"{name} p", parts[1], open_low=True), validate.integer(f"{name} steps", parts[2], low=1))
+
+    mechs = [parse("first", first), parse("second", second)]
+    e_mark = validate.real("epsilon", epsilon, low=0.0)
+    eps = np.unique(np.concatenate([np.linspace(0.0, 8.0, validate.integer("points", points, low=3)), [e_mark]]))
+    deltas = executor.run_tasks(_sgm_profile, [(*m, eps) for m in mechs], workers=int(workers))
+    series = [Series(f"SGM $\\sigma = {s:g}$, $p = {p:g}$, $N = {n}$", eps, d, "upper", "proven", f"sgm({s:g},{p:g},{n})")
+              for (s, p, n), d in zip(mechs, deltas)]
+    at = [float(d[int(np.flatnonzero(eps == e_mark)[0])]) for d in deltas]
+    notes = [f"At ε = {e_mark:g}: δ = {at[0]:.4g} and {at[1]:.4g}; the profiles cross near there and differ elsewhere."]
+    rulers = (Ruler(e_mark, min(at) / 3, max(at) * 3, f"$\\varepsilon = {e_mark:g}$, $\\delta \\approx {at[0]:.2g}$"),)
+    return Plot([Panel("privacy profiles of two subsampled Gaussian mechanisms", "$\\varepsilon$",
+                       "$\\delta(\\varepsilon)$ (upper bound)", series, yscale="log", rulers=rulers)], notes)

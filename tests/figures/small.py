@@ -23,3 +23,4 @@ SMALL.update({
     "wang-su-figure-3b": dict(points=51),
     "wang-su-figure-4": dict(points=51),
 })
+SMALL["kaissis-figure-1"] = dict(points=3, workers=1)

@@ -244,3 +244,14 @@ def test_wang_figure_5_advanced_beats_basic_and_separate():
         assert np.all(adv > k[f"variation-ratio:{other}"][1])
     best = k["variation-ratio:separate-best"][1]
     assert adv[1] > best[1] and adv[0] < best[0]
+
+
+def test_kaissis_figure_1_same_epsilon_delta_different_profiles():
+    """Figure 1: two SGMs that both satisfy (4.00, 0.08)-DP (parameters chosen here: the paper
+    gives none) whose profiles cross there: one is more private below eps = 4, the other above."""
+    c = FIGURES["kaissis-figure-1"].compute(points=3, workers=1)
+    (first, a), (second, b) = [(s.x, np.asarray(s.y, dtype=float)) for s in c.panels[0].series]
+    i4 = list(first).index(4.0)
+    assert round(a[i4], 2) == 0.08 and round(b[i4], 2) == 0.08
+    assert (a[0] - b[0]) * (a[-1] - b[-1]) < 0
+    assert "chosen here" in c.caption

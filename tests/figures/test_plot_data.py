@@ -75,4 +75,4 @@ def test_every_caption_names_each_curve_kind_and_status():
     for name in ("girgis-figure-3", "wang-figure-1", "chen-figure-2"):
         c = plots.FIGURES[name].compute(**SMALL[name])
         for label, _method, kind, status in c.curves():
-            assert f"{label}: {plots._KIND_WORDS[kind]}, {status}" in c.caption
+            assert f"{plots.plain(label)}: {plots._KIND_WORDS[kind]}, {status}" in c.caption
