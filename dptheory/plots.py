@@ -357,7 +357,8 @@ def render_computed(name: str, path, data=None, **params) -> tuple[pathlib.Path,
 def gallery(directory, names=None, progress=None) -> list[pathlib.Path]:
     """Draw every figure (or those ``names``) at its defaults into ``directory``/figures/ as PNG,
     with its data as JSON beside it, and write ``directory``/figures.md showing them with their
-    captions and the command that draws each. ``progress(name)`` is called before each figure.
+    captions and the command that draws each. ``progress(name, seconds)`` is called after each
+    figure with its wall time.
     Returns the paths written; tests/figures/test_gallery.py recomputes the data and compares."""
     import json
 
@@ -368,10 +369,13 @@ def gallery(directory, names=None, progress=None) -> list[pathlib.Path]:
     out.mkdir(exist_ok=True)
     names = list(names or FIGURES)
     written, sections = [], []
+    import time
+
     for name in names:
-        if progress:
-            progress(name)
+        start = time.perf_counter()
         png, computed = render_computed(name, out / f"{name}.png", out / f"{name}.json")
+        if progress:
+            progress(name, time.perf_counter() - start)
         written += [png, out / f"{name}.json"]
         fig = FIGURES[name]
         sections.append(f"## {name}\n\n{fig.description}\n\n![{name}](figures/{name}.png)\n\n"

@@ -40,7 +40,7 @@ def run(args) -> int:
     if args.gallery:
         if args.name:
             raise DomainError("gallery: give no figure name with --gallery (it draws them all)")
-        for path in plots.gallery(args.gallery, progress=lambda name: print(f"drawing {name}", file=sys.stderr)):
+        for path in plots.gallery(args.gallery, progress=lambda name, seconds: print(f"drew {name} in {seconds:.1f} s", file=sys.stderr)):
             print(f"wrote {path}")
         return 0
     if not args.name:

@@ -187,7 +187,7 @@ def test_kaissis_figure_2_shift_by_delta_restores_dominance():
     a, shifted = k["shifted-gaussian"]
     laplace = k["laplace"][1]
     assert np.all(shifted <= laplace + 1e-12)
-    kappa = float(c.caption.split("κ = Δ(f‖f~) = ")[1].split(" ")[0])
+    kappa = float(c.notes[-1].split("κ = Δ(f‖f~) = ")[1].split(" ")[0])
     assert round(kappa, 3) == 0.005
     f = tradeoff.gaussian(1.0)
     less = 0.9 * kappa
