@@ -378,8 +378,8 @@ def gallery(directory, names=None, progress=None) -> list[pathlib.Path]:
             progress(name, time.perf_counter() - start)
         written += [png, out / f"{name}.json"]
         fig = FIGURES[name]
-        sections.append(f"## {name}\n\n{fig.description}\n\n![{name}](figures/{name}.png)\n\n"
-                        f"{computed.caption}\n\n```console\n$ dptheory plot {name} --data {name}.csv\n```\n")
+        sections.append(f"## {name}\n\n![{name}](figures/{name}.png)\n\n{computed.caption}\n\n"
+                        f"Drawn by `dptheory plot {name}`; its data: `dptheory plot {name} --data {name}.csv`.\n")
     md = root / "figures.md"
     md.write_text("# Figures of the papers, from the toolkit's own code\n\n"
                   "Every figure `dptheory plot` draws, at its default parameters, with its caption (the paper's "
@@ -448,13 +448,15 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None, caption: st
     colors = {label: palette(i % palette.N) for i, label in enumerate(labels)}
     kinds = list(dict.fromkeys(str(s.kind) for p in panels for s in p.series))
     statuses = list(dict.fromkeys(str(s.status) for p in panels for s in p.series))
-    ncol = max(1, min(len(labels), int(width // 3.2)))
-    legend_rows = math.ceil(len(labels) / ncol) + 1 if labels else 0
+    ncol = max(1, min(len(labels), int(width // 3.0)))
+    curve_rows = math.ceil(len(labels) / ncol) if labels else 0
+    extra = 1 if any(p.rulers for p in panels) or any(p.band is not None for p in panels) else 0
+    curve_rows = math.ceil((len(labels) + extra) / ncol) if labels else 0
     chars = int(width * 17.5)
     cap_lines = textwrap.wrap(caption, chars) if caption else []
     title_lines = textwrap.wrap(title, int(width * 11)) if title else []
     panel_h = 3.4
-    legend_h = 0.24 * legend_rows + (0.15 if labels else 0)
+    legend_h = (0.19 * curve_rows + 0.75) if labels else 0
     cap_h = 0.155 * len(cap_lines) + (0.15 if cap_lines else 0)
     title_h = 0.22 * len(title_lines) + (0.1 if title_lines else 0)
     height = panel_h * rows + legend_h + cap_h + title_h + 0.25
@@ -530,7 +532,7 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None, caption: st
         leg = fig.legend(handles=handles, labels=[h.get_label() for h in handles], loc="upper center",
                          bbox_to_anchor=(0.5, bottom - 0.02 / height), ncol=ncol, fontsize=7.5, frameon=False)
         fig.add_artist(leg)
-        kh = 0.24 * (math.ceil(len(labels) / ncol)) + 0.1
+        kh = 0.19 * curve_rows + 0.12
         fig.legend(handles=key, labels=[h.get_label() for h in key], loc="upper center",
                    bbox_to_anchor=(0.5, bottom - (0.02 + kh) / height), ncol=len(key), fontsize=7,
                    frameon=True, title="line style: kind; marker: status", title_fontsize=7)
