@@ -32,6 +32,7 @@ import pathlib
 from typing import Any, Callable, Sequence
 
 from . import validate
+from .presentation.cells import plain  # captions and printed text without mathtext
 from .validate import DomainError
 
 #: file types :func:`render` writes, by suffix
@@ -150,7 +151,7 @@ class Computed:
                 entry["rulers"] = [dataclasses.asdict(r) for r in p.rulers]
             panels.append(entry)
         return {"figure": self.name, "description": self.description,
-                "parameters": {k: _plain(v) for k, v in self.parameters.items()},
+                "parameters": {k: _json_value(v) for k, v in self.parameters.items()},
                 "caption": self.caption, "notes": list(self.notes), "panels": panels}
 
     def rows(self) -> list[dict]:
@@ -167,7 +168,7 @@ class Computed:
         return out
 
 
-def _plain(v):
+def _json_value(v):
     return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
 
 
@@ -214,18 +215,6 @@ class Figure:
             notes.insert(0, self.chosen)
         out = Computed(self.name, self.description, full, panels, tuple(notes), "")
         return dataclasses.replace(out, caption=caption(out))
-
-
-_TEX_WORDS = {r"\varepsilon": "ε", r"\epsilon": "ε", r"\sigma": "σ", r"\lambda": "λ", r"\delta": "δ", r"\Delta": "Δ",
-              r"\kappa": "κ", r"\mu": "μ", r"\pi": "π", r"\alpha": "α", r"\beta": "β", r"\gamma": "γ",
-              r"\tilde f": "f~", r"\mathrm": "", r"\min": "min", r"\cdot": "·", r"\|": "‖", r"\,": " "}
-
-
-def plain(text: str) -> str:
-    """A label without mathtext, for captions and printed text: Greek letters as Unicode, no $."""
-    for tex, word in _TEX_WORDS.items():
-        text = text.replace(tex, word)
-    return text.replace("$", "").replace("{", "").replace("}", "").replace("_", "")
 
 
 _KIND_WORDS = {"upper": "upper bound", "lower": "lower bound", "exact": "exact", "approximation": "approximation"}

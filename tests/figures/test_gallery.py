@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from dptheory.plots import FIGURES, _plain  # noqa: E402
+from dptheory.plots import FIGURES, _json_value  # noqa: E402
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
 #: figures cheap enough at their defaults for the default run
@@ -32,7 +32,7 @@ def stored(name: str) -> dict:
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_every_figure_is_in_the_gallery_with_its_parameters(name):
     doc = stored(name)
-    assert doc["parameters"] == {k: _plain(v) for k, v in FIGURES[name].defaults.items()}, STALE
+    assert doc["parameters"] == {k: _json_value(v) for k, v in FIGURES[name].defaults.items()}, STALE
     assert doc["description"] == FIGURES[name].description, STALE
     page = (DOCS / "figures.md").read_text()
     assert f"![{name}](figures/{name}.png)" in page and doc["caption"] in page, STALE
