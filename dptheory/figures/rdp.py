@@ -212,7 +212,7 @@ def _g3_point(task) -> dict:
     return out
 
 
-def _results_panels(specs, tasks_of, point, workers, ylabel):
+def _results_panels(specs, point, workers, ylabel):
     """Panels from ``specs`` = [(title, xlabel, xs, xscale, task_of_x)], every point computed by
     ``point(task)`` (in parallel with ``workers`` > 1)."""
     from .. import executor
@@ -253,7 +253,7 @@ def girgis_figure_3(n="1e3..1e7", eps0="0.1,0.5,1,1.5,2,2.5,3", delta=1e-6,
              (f"(b) $n = 10^4$, {at}", EPS0, es, "linear", lambda x: (x, 10**4, d, paper_only)),
              (f"(c) {fmt(EPS0, 3)}, {at}", N, ns, "log", lambda x: (3.0, x, d, wanted)),
              (f"(d) $n = 10^5$, {at}", EPS0, es, "linear", lambda x: (x, 10**5, d, paper_only))]
-    panels = _results_panels(specs, None, _g3_point, int(workers), eps_at(d))
+    panels = _results_panels(specs, _g3_point, int(workers), eps_at(d))
     notes = [f"The RDP routes minimise Lemma 2.1 over {len(ROUTE_ORDERS)} integer orders up to 2^20 (UB1) and "
              f"{len(LB_ORDERS)} up to 2^17 (LB); the LB route is not a bound on epsilon (it shows the best the RDP "
              "route could give)."]
