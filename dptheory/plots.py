@@ -155,6 +155,11 @@ def _output(path) -> pathlib.Path:
     return p
 
 
+#: the check of a figure's output path (suffix .png or .pdf, an existing writable directory), made
+#: before anything is computed
+output_path = _output
+
+
 def render(name: str, path, **params) -> pathlib.Path:
     """Compute the figure ``name`` with ``params`` (its defaults for the others) and write it to
     ``path`` (PNG or PDF, by suffix). Returns the path.
@@ -192,6 +197,7 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None) -> pathlib.
     import numpy as np
     from matplotlib.ticker import NullFormatter
 
+    path = _output(path)
     plt = _pyplot()
     panels = list(panels)
     if not panels:

@@ -212,16 +212,9 @@ def shuffle_sweep(eps0, n, *, delta=None, epsilon=None, methods=None, randomizer
 
 
 def _randomizer(spec: str, e0: float, extra: dict):
-    from .shuffle import randomizers as R
+    from .shuffle.summary import build_randomizer
 
-    factory, needed = R.REGISTRY[spec]
-    values = []
-    for name in needed:
-        value = e0 if name == "eps0" else extra.get(name)
-        if value is None:
-            raise DomainError(f"randomizer {spec!r} needs {name}")
-        values.append(value)
-    return factory(*values)
+    return build_randomizer(spec, eps0=e0, **extra)
 
 
 def shuffle_point(task: dict) -> list[dict]:

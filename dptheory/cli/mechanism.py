@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import mechanisms
 from ..rdp import parse_orders
-from ..presentation.json_output import emit_json
+from . import emit, no_effect
 from ..presentation.numbers import fmt, fmt_bound
 from ..presentation.text import table, wrapped
 
@@ -13,23 +13,31 @@ from ..presentation.text import table, wrapped
 def add_parser(sub) -> None:
     p = sub.add_parser("mechanism", help="Gaussian, Laplace or randomized response: epsilon(delta) and RDP")
     p.add_argument("name", choices=["gaussian", "laplace", "rr"])
-    p.add_argument("--sigma", type=float, default=1.0, help="Gaussian noise scale")
-    p.add_argument("--scale", type=float, default=1.0, help="Laplace noise scale")
-    p.add_argument("--sensitivity", type=float, default=1.0)
-    p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon")
-    p.add_argument("--k", type=float, default=2, help="randomized response: number of options")
+    p.add_argument("--sigma", type=float, default=1.0, help="Gaussian noise scale (gaussian; default 1)")
+    p.add_argument("--scale", type=float, default=1.0, help="Laplace noise scale (laplace; default 1)")
+    p.add_argument("--sensitivity", type=float, default=1.0, help="sensitivity (gaussian, laplace; default 1)")
+    p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon (rr; default 1)")
+    p.add_argument("--k", type=float, default=2, help="randomized response: number of options (rr; default 2)")
     p.add_argument("--delta", type=float, default=1e-6)
     p.add_argument("--orders", default="2,4,8,16,32", help="Renyi orders: a list like 2,4,8 or a range like 2..64 (default 2,4,8,16,32)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
 
+#: mechanism -> the options it reads (besides --delta and --orders, which every one reads)
+PARAMETERS = {"gaussian": ("sigma", "sensitivity"), "laplace": ("scale", "sensitivity"), "rr": ("eps0", "k")}
+
+
 def run(args) -> int:
-    mech = mechanisms.from_name(args.name, sigma=args.sigma, scale=args.scale, sensitivity=args.sensitivity,
-                                eps0=args.eps0, k=args.k)
-    rep = mechanisms.report(mech, args.delta, parse_orders(args.orders))
+    takes = PARAMETERS[args.name]
+    no_effect(args, {name: f"mechanism {args.name} takes {', '.join('--' + t for t in takes)}"
+                     for other in PARAMETERS.values() for name in other if name not in takes})
+    mech = mechanisms.from_name(args.name, **{name: getattr(args, name) for name in takes})
+    orders = parse_orders(args.orders)
+    rep = mechanisms.report(mech, args.delta, orders)
     if args.json:
-        emit_json(rep.as_dict())
+        emit(args, rep, {"orders": [float(o) for o in orders]},
+             omit=[name for other in PARAMETERS.values() for name in other if name not in takes])
         return 0
     first = rep.epsilon
     given = ", ".join(f"{k} = {fmt(v)}" for k, v in first.params.items() if k != "delta")
