@@ -158,7 +158,7 @@ def emit(args, results, parameters: dict | None = None, *, omit=(), **extra) -> 
         if "results" in body:
             extra = {**body, **extra}
             body = extra.pop("results")
-    emit_json({"command": args.command, "version": version(), "parameters": inputs, "results": body, **extra})
+    emit_json({"command": getattr(args, "command", None), "version": version(), "parameters": inputs, "results": body, **extra})
 
 
 #: attributes of the parsed arguments that are not inputs of the computation

@@ -44,7 +44,7 @@ def compute(args) -> dict:
     takes = PARAMETERS[args.example]
     no_effect(args, {name: f"example {args.example} reads {', '.join('--' + t for t in takes)}"
                      for other in PARAMETERS.values() for name in other if name not in takes})
-    epsilons = [validate.epsilon("epsilon", e) for e in validate.number_list("epsilon", args.epsilon)]
+    epsilons = [validate.epsilon("epsilon", e) for e in validate.number_list("--epsilon", args.epsilon)]
     gap = dpgd.example_gap(args.example, **{name: getattr(args, name) for name in takes})
     return dpgd.dpgd_report(gap, epsilons, show=validate.count("show", args.show, low=2),
                             points=validate.count("points", args.points, low=2),
