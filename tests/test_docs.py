@@ -43,6 +43,8 @@ BIN = str(pathlib.Path(sys.executable).parent)
 NOT_RUN_HERE = {
     ("README.md", "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/dptheory"):
         "the set-up and test commands CI runs (tests/test_readme.py)",
+    ("README.md", "source .venv/bin/activate"):
+        "the activation of the set-up's environment, run from the project root by tests/cli/test_first_contact.py",
     ("README.md", "$ dptheory verify --quick"):
         "an excerpt of the quick verify run, checked against the session's one run in tests/verify/test_docs.py",
     ("docs/verify.md", "dptheory verify [--quick] [--digits 50] [--json] [--workers N | --scheduler ADDRESS] [--only NAME,...]"):
