@@ -238,9 +238,9 @@ def test_the_matching_rule(shown_text, printed, ok):
 
 def test_a_wrong_output_is_caught(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    block = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "[", "..."))
+    block = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "{", "..."))
     _check_session(block)
-    wrong = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "{", "..."))
+    wrong = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "[", "..."))
     with pytest.raises(AssertionError, match="not the output printed"):
         _check_session(wrong)
     status = Block("x.md", 1, "console", ("$ dptheory gdp --mu -1 --delta 1e-6", "...", "exit 0"))
