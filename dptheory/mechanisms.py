@@ -164,6 +164,7 @@ class _AdditiveNoise(Mechanism):
         setattr(self, self.noise, validate.positive(self.noise, scale))
         self.sensitivity = validate.positive("sensitivity", sensitivity)
         self.mu = self.sensitivity / getattr(self, self.noise)
+        validate.mu(f"sensitivity/{self.noise}", self.mu)  # the mu (or eps) the views are computed from
 
     def _mu_bounds(self) -> tuple[float, float]:
         return _quotient_bounds(self.sensitivity, getattr(self, self.noise))

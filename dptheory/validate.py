@@ -165,21 +165,40 @@ def n(name: str, value: Any) -> int:
     return integer(name, value, low=1)
 
 
+#: the largest local epsilon: e^(2 eps0), which the closed forms square, stays in the float64
+#: range (it overflows from eps0 = 355 on); no shuffle bound is of use that far
+EPS0_MAX = 300.0
+#: the range of a positive GDP parameter mu (and of sensitivity/sigma) where delta(epsilon) and
+#: epsilon(delta) are computed for every epsilon up to :data:`EPSILON_MAX` (at mu = 1e-8 and
+#: epsilon = 1e10 the profile's cancellation defeats its mpmath fallback)
+MU_MIN, MU_MAX = 1e-6, 1e6
+#: the largest central epsilon at which delta is asked (delta is below e^-1e9 there for every
+#: mechanism of the toolkit but a GDP one with mu near :data:`MU_MAX`)
+EPSILON_MAX = 1e10
+#: the largest Renyi order given by a user, and the most orders in one list: the search of
+#: ``dptheory rdp --delta`` goes up to 1e4, and the exact divergences at order 1e6 take minutes
+ORDER_MAX, ORDERS_MAX_COUNT = 1e4, 10000
+
+
 def eps0(name: str, value: Any) -> float:
-    """A local epsilon: a finite real number > 0 (eps0 = 0 is a randomizer whose output does
-    not depend on its input, which nothing here needs to bound)."""
-    return real(name, value, low=0.0, low_open=True)
+    """A local epsilon: a real number in (0, :data:`EPS0_MAX`] (eps0 = 0 is a randomizer whose
+    output does not depend on its input, which nothing here needs to bound)."""
+    return real(name, value, low=0.0, low_open=True, high=EPS0_MAX)
 
 
 def epsilon(name: str, value: Any) -> float:
-    """A central epsilon at which delta is asked: a finite real number >= 0."""
-    return real(name, value, low=0.0)
+    """A central epsilon at which delta is asked: a real number in [0, :data:`EPSILON_MAX`]."""
+    return real(name, value, low=0.0, high=EPSILON_MAX)
 
 
 def mu(name: str, value: Any) -> float:
-    """A Gaussian DP parameter: a finite real number >= 0 (mu = 0: two identical
-    distributions, delta(epsilon) = 0 for every epsilon >= 0)."""
-    return real(name, value, low=0.0)
+    """A Gaussian DP parameter: 0 (two identical distributions, delta(epsilon) = 0 for every
+    epsilon >= 0) or a real number in [:data:`MU_MIN`, :data:`MU_MAX`]."""
+    m = real(name, value, low=0.0, high=MU_MAX)
+    if 0 < m < MU_MIN:
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be 0 or in [{MU_MIN:g}, {MU_MAX:g}] "
+                          f"(below {MU_MIN:g} the profile is not computed reliably; mu = 0 is exact)")
+    return m
 
 
 def sigma(name: str, value: Any) -> float:

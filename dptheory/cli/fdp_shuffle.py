@@ -52,7 +52,7 @@ def run(args) -> int:
         return 0
     from ..shuffle.fdp import fdp_report
 
-    epsilons = validate.number_list("epsilon", args.epsilon)
+    epsilons = [validate.epsilon("epsilon", e) for e in validate.number_list("epsilon", args.epsilon)]
     alphas = validate.number_list("alpha", args.alpha) if args.alpha is not None else ()
     report = fdp_report(validate.eps0("eps0", args.eps0), validate.n("n", args.n), epsilons, alphas=alphas,
                         rounds=None if args.rounds is None else validate.count("rounds", args.rounds),

@@ -240,7 +240,7 @@ def compose(curve: Curve, compositions) -> Curve:
 
 def _subject(eps0_value, n_value) -> Shuffled:
     """n shuffled users of any eps0-LDP randomizer (the general class)."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     return Shuffled(general_ldp(e0), validate.n("n", n_value))
 
 
