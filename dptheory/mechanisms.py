@@ -331,7 +331,7 @@ class RandomizedResponse(Mechanism):
     source = "k-ary randomized response (Kairouz, Oh, Viswanath 2016): divergences of its output pmfs"
 
     def __init__(self, eps0_value, k_value=2):
-        self.eps0 = validate.eps0("eps0", eps0_value)
+        self.eps0 = validate.nonnegative("eps0", eps0_value)  # 0: the perfectly private mechanism
         self.k = validate.integer("k", k_value, low=2)
 
     def pmfs(self, digits=None):

@@ -181,8 +181,12 @@ ORDER_MAX, ORDERS_MAX_COUNT = 1e4, 10000
 
 
 def eps0(name: str, value: Any) -> float:
-    """A local epsilon: a real number in (0, :data:`EPS0_MAX`] (eps0 = 0 is a randomizer whose
-    output does not depend on its input, which nothing here needs to bound)."""
+    """The local epsilon of a randomizer in the shuffle model (every ``--eps0`` of shuffle, rdp,
+    fdp shuffle, sweep, report and compare's ``shuffle(eps0=)``): a real number in
+    (0, :data:`EPS0_MAX`]. eps0 = 0 is a randomizer whose output does not depend on its input,
+    which nothing here needs to bound. (Randomized response as a mechanism of its own, ``mechanism
+    rr`` and compare's ``rr(eps=)``, takes eps0 >= 0 without this bound: 0 is the perfectly
+    private mechanism, as mu = 0 is for the Gaussian one.)"""
     return real(name, value, low=0.0, low_open=True, high=EPS0_MAX)
 
 

@@ -16,7 +16,8 @@ def add_parser(sub) -> None:
     p.add_argument("--sigma", type=float, default=1.0, help="Gaussian noise scale (gaussian; default 1)")
     p.add_argument("--scale", type=float, default=1.0, help="Laplace noise scale (laplace; default 1)")
     p.add_argument("--sensitivity", type=float, default=1.0, help="sensitivity (gaussian, laplace; default 1)")
-    p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon (rr; default 1)")
+    p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon (rr; default 1; 0 is the "
+                   "perfectly private mechanism, as mu = 0 for gaussian)")
     p.add_argument("--k", type=float, default=2, help="randomized response: number of options (rr; default 2)")
     p.add_argument("--delta", type=float, default=1e-6)
     p.add_argument("--orders", default="2,4,8,16,32", help="Renyi orders: a list like 2,4,8 or a range like 2..64 (default 2,4,8,16,32)")

@@ -352,7 +352,7 @@ MECHANISMS = {f.name: f for f in (
            "Gaussian mechanism, mu = sensitivity/sigma", _exact_curves(_gaussian, _gaussian_key)),
     Family("laplace", {"eps": (_pos, None), "grid": (_grid, OPTIONAL)}, _laplace, lambda p, t: t == 1,
            "Laplace mechanism, eps = sensitivity/scale", _laplace_curves),
-    Family("rr", {"eps": (_eps0, None), "k": (_int2, 2)}, _rr, lambda p, t: True,
+    Family("rr", {"eps": (_nonneg, None), "k": (_int2, 2)}, _rr, lambda p, t: True,
            "k-ary randomized response, eps-LDP", _exact_curves(_rr, _rr_key)),
     Family("sgm", {"sigma": (_pos, None), "p": (_prob, None), "grid": (_grid, OPTIONAL)}, _sgm,
            lambda p, t: p["p"] == 1, "Poisson-subsampled Gaussian (DP-SGD)", _sgm_curves),

@@ -111,8 +111,8 @@ def test_one_user_is_valid_everywhere(capsys):
 
 @pytest.mark.parametrize("argv", [
     ["shuffle", "--eps0", "0"], ["rdp", "--eps0", "0"], ["fdp", "shuffle", "--eps0", "0"],
-    ["mechanism", "rr", "--eps0", "0"], ["compare", "shuffle(eps0=0, n=10)", "gaussian(mu=1)"],
-    ["compare", "rr(eps=0)", "gaussian(mu=1)"], ["sweep", "shuffle", "--eps0", "0", "--n", "10", "-o", "x.csv"],
+    ["compare", "shuffle(eps0=0, n=10)", "gaussian(mu=1)"],
+    ["sweep", "shuffle", "--eps0", "0", "--n", "10", "-o", "x.csv"],
     ["report", "--eps0", "0", "-o", "r", "--no-figures"],
 ])
 def test_eps0_zero_is_rejected_everywhere(capsys, tmp_path, monkeypatch, argv):
@@ -123,12 +123,25 @@ def test_eps0_zero_is_rejected_everywhere(capsys, tmp_path, monkeypatch, argv):
 
 def test_eps0_zero_is_rejected_by_the_python_api():
     from dptheory import validate
-    from dptheory.mechanisms import RandomizedResponse
     from dptheory.shuffle import randomizers
+    from dptheory.shuffle.rdp import rdp_curves
+    from dptheory.shuffle.summary import shuffle_report
 
-    for make in (lambda: RandomizedResponse(0.0), lambda: randomizers.general_ldp(0.0), lambda: validate.eps0("eps0", 0)):
+    for make in (lambda: randomizers.general_ldp(0.0), lambda: randomizers.grr(0.0, 3), lambda: validate.eps0("eps0", 0),
+                 lambda: shuffle_report("general", 10, eps0=0.0), lambda: rdp_curves(0.0, 10, [2.0]),
+                 lambda: randomizers.general_ldp(301.0)):
         with pytest.raises(validate.DomainError, match=r"\(0, 300\]"):
             make()
+
+
+def test_randomized_response_as_a_mechanism_takes_eps0_zero_as_compare_does(capsys):
+    """Randomized response as a mechanism of its own: eps0 = 0 is the perfectly private mechanism
+    (as mu = 0 is for the Gaussian one), in `mechanism rr` and in compare's rr(eps=0) alike."""
+    code, out, _ = run(capsys, "mechanism", "rr", "--eps0", "0", "--json")
+    res = json.loads(out)["results"]["epsilon"][0]
+    assert code == 0 and res["upper"] == 0.0
+    code, out, _ = run(capsys, "compare", "rr(eps=0)", "pp()", "--json")
+    assert code == 0 and json.loads(out)["results"]["delta_symmetric"]["upper"] == 0.0
 
 
 def test_mu_zero_is_the_same_in_gdp_and_compare(capsys):

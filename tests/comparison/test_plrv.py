@@ -143,7 +143,7 @@ def test_theorem3_hypotheses_reported():
                         symmetric=False)
     assert "symmetric" in plrv.theorem3(asym, 100, plrv.rr_moments(0.5), 100).reason
     # every valid input ends in a Result or an Inapplicable with its reason (they raised)
-    for first, second in (("gaussian(mu=0)", "gaussian(mu=1)"), ("pp()", "rr(eps=1)"), ("pp()", "laplace(eps=1)"),
+    for first, second in (("gaussian(mu=0)", "gaussian(mu=1)"), ("rr(eps=0)", "rr(eps=1)"), ("pp()", "laplace(eps=1)"),
                           ("bnp()", "gaussian(mu=1)"), ("shuffle(eps0=1, n=50)", "gaussian(mu=1)"),
                           ("sgm(sigma=1, p=0.1)", "gaussian(mu=0.1)")):
         out = plrv.compare_compositions(first, 4, second, 4)
