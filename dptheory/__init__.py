@@ -67,6 +67,11 @@ __all__ = list(_API)
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # the one source: the installed package's metadata
+        from importlib.metadata import version
+
+        globals()["__version__"] = value = version("dptheory")
+        return value
     if name not in _API:
         raise AttributeError(f"module 'dptheory' has no attribute {name!r}")
     module, attribute = _API[name]
@@ -78,4 +83,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | {"__version__"})

@@ -31,7 +31,7 @@ from .presentation.cells import Missing, Number
 from .presentation.citations import cite_keys
 from .presentation.numbers import SIG
 from .presentation.rows import answer_parts, curve_rows, epsilon_rows, result_rows
-from .results import Kind, Result, Status
+from .results import Inapplicable, Kind, Result, Status
 
 #: figures of the report: (name in dptheory.plots.FIGURES, caption)
 FIGURES = (
@@ -64,8 +64,8 @@ def compute(eps0, n, delta) -> Report:
     from .shuffle import randomizers as rz
     from .shuffle.methods import compare, summarize
 
-    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
-    nn = validate.integer("n", n, low=2)
+    e0 = validate.eps0("eps0", eps0)
+    nn = validate.n("n", n)
     d = validate.delta("delta", delta)
     factory, _ = rz.REGISTRY["general"]
     results = compare(factory(e0), nn, delta=d)
@@ -82,7 +82,11 @@ def gdp_approximations(eps0: float, n: int, delta: float) -> list[Result]:
 
     out = []
     for slug, formula in (("chen-gdp", CHEN_GDP), ("chen-gdp-refined", CHEN_GDP_REFINED)):
-        mu = float(formula(eps0, n))
+        try:
+            mu = float(formula(eps0, n))
+        except validate.ConditionError as exc:  # outside the formula's domain (n = 1): not applicable
+            out.append(Inapplicable(slug, Kind.APPROXIMATION, Status.NOT_A_BOUND, formula.source, str(exc)))
+            continue
         r = gdp_epsilon(mu, delta)
         out.append(Result("epsilon", r.lower, r.upper, Kind.APPROXIMATION, Status.NOT_A_BOUND, slug, formula.source,
                           "a central-limit approximation, not a bound", params={"mu": mu, "delta": delta}))
@@ -120,7 +124,9 @@ def _rdp_rows(report: Report) -> tuple[list[dict], list[dict], list[str]]:
 
 def _gdp_rows(report: Report) -> list[dict]:
     return [{"method": r.method, "kind": str(r.kind), "status": str(r.status), "mu": Number(r.params["mu"]),
-             "epsilon": Number(0.5 * (r.lower + r.upper))} for r in report.gdp]
+             "epsilon": Number(0.5 * (r.lower + r.upper))} if isinstance(r, Result) else
+            {"method": r.method, "kind": str(r.kind), "status": str(r.status), "mu": "n/a", "epsilon": "n/a"}
+            for r in report.gdp]
 
 
 def _sources(report: Report) -> dict[str, tuple[str, str]]:

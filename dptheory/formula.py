@@ -572,6 +572,8 @@ class Formula:
             with np.errstate(all="ignore"):
                 out = self._np(*args_np)
             out = np.asarray(out, dtype=float)
+            if np.isnan(out).any() and check:
+                out = self._mp_where_nan(out, ordered)
             if np.isnan(out).any():
                 shown = self._at([np.asarray(a).ravel()[0] for a in ordered])
                 raise ConditionError(
@@ -581,6 +583,24 @@ class Formula:
 
         fn.__doc__ = f"{self.name}: {self.description} (numpy, generated)"
         return fn
+
+    def _mp_where_nan(self, out: np.ndarray, ordered: list) -> np.ndarray:
+        """``out`` with each NaN, where the conditions hold, replaced by the mpmath value at 30
+        digits when that is a finite real number: the float64 path's own failure (an overflow of
+        intermediate terms, such as binomials of 1000 choose 500, giving inf/inf) is not a value
+        outside the domain. Elements still without a real value stay NaN."""
+        shape = np.broadcast(*ordered).shape
+        full = np.array(np.broadcast_to(out, shape), dtype=float)
+        mp_fn = self.mpmath(30, check=False)
+        for where in np.argwhere(np.isnan(full)):
+            at = [float(np.broadcast_to(a, shape)[tuple(where)]) for a in ordered]
+            try:
+                value = mp_fn(*at)
+            except (ValueError, ZeroDivisionError, TypeError):
+                continue
+            if isinstance(value, mpmath.mpf) and mpmath.isfinite(value):
+                full[tuple(where)] = float(value)
+        return full
 
     def mpmath(self, digits: int | None = 50, *, check: bool = True) -> Callable:
         """The same expression evaluated with mpmath at ``digits`` decimal digits.

@@ -164,6 +164,7 @@ class _AdditiveNoise(Mechanism):
         setattr(self, self.noise, validate.positive(self.noise, scale))
         self.sensitivity = validate.positive("sensitivity", sensitivity)
         self.mu = self.sensitivity / getattr(self, self.noise)
+        validate.mu(f"sensitivity/{self.noise}", self.mu)  # the mu (or eps) the views are computed from
 
     def _mu_bounds(self) -> tuple[float, float]:
         return _quotient_bounds(self.sensitivity, getattr(self, self.noise))
@@ -330,7 +331,7 @@ class RandomizedResponse(Mechanism):
     source = "k-ary randomized response (Kairouz, Oh, Viswanath 2016): divergences of its output pmfs"
 
     def __init__(self, eps0_value, k_value=2):
-        self.eps0 = validate.nonnegative("eps0", eps0_value)
+        self.eps0 = validate.nonnegative("eps0", eps0_value)  # 0: the perfectly private mechanism
         self.k = validate.integer("k", k_value, low=2)
 
     def pmfs(self, digits=None):

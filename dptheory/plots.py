@@ -285,6 +285,11 @@ def _output(path, formats=FORMATS) -> pathlib.Path:
     return p
 
 
+#: the check of a figure's output path (suffix .png or .pdf, an existing writable directory), made
+#: before anything is computed
+output_path = _output
+
+
 #: file types :func:`write_data` writes, by suffix
 DATA_FORMATS = (".csv", ".json")
 
@@ -425,6 +430,7 @@ def draw(panels: Sequence[Panel], path, *, title: str | None = None, caption: st
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
+    path = _output(path)
     plt = _pyplot()
     panels = list(panels)
     if not panels:

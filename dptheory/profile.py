@@ -378,8 +378,24 @@ def gdp(mu, *, epsilon=None, delta=None, compositions=1, digits=None) -> Result:
     """The privacy of T compositions of a mu-GDP mechanism, as ``dptheory gdp`` reports it:
     delta at ``epsilon`` (:func:`gdp_delta_result`) when ``epsilon`` is given, else epsilon at
     ``delta`` (:func:`gdp_epsilon`). Both are certified Results of kind ``exact``."""
+    m = validate.mu("mu", mu)
     if epsilon is not None:
-        return gdp_delta_result(mu, epsilon, digits, compositions=compositions)
+        e = validate.epsilon("epsilon", epsilon)
+        if m == 0:
+            return _identical("delta", compositions, digits, epsilon=e)
+        return gdp_delta_result(mu, e, digits, compositions=compositions)
     if delta is None:
         raise validate.DomainError("delta = None is invalid: give epsilon or delta")
+    if m == 0:
+        return _identical("epsilon", compositions, digits, delta=validate.delta("delta", delta))
     return gdp_epsilon(mu, delta, digits, compositions=compositions)
+
+
+def _identical(quantity: str, compositions, digits, **given) -> Result:
+    """0-GDP (T times): the two distributions are identical, so delta(epsilon) = 0 for every
+    epsilon >= 0 and epsilon(delta) = 0 for every delta (as :class:`dptheory.tradeoff.Gaussian`
+    with mu = 0 says)."""
+    validate.count("compositions", compositions)
+    validate.digits(digits)
+    return Result(quantity, 0.0, 0.0, Kind.EXACT, Status.PROVEN, "gdp", GDP_DELTA.source,
+                  note="mu = 0: the two distributions are identical", params={"mu": 0.0, **given})

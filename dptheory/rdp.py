@@ -527,7 +527,9 @@ def parse_orders(text: str) -> np.ndarray:
         st = float(step) if step else 1.0
         if not st > 0 or b < a:
             raise ValueError
+        if (b - a) / st + 1 > validate.ORDERS_MAX_COUNT:
+            raise validate.DomainError(f"orders = {text!r} is invalid: at most {validate.ORDERS_MAX_COUNT} orders")
         return np.arange(a, b + st / 2, st).tolist()
 
     out = validate.value_list("orders", text, linear, "a list like 2,4,8 or a range like 2..64 (orders > 1)")
-    return validate.real_array("orders", np.unique(out), low=1.0, low_open=True)
+    return validate.real_array("orders", np.unique(out), low=1.0, low_open=True, high=validate.ORDER_MAX)

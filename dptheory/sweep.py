@@ -189,10 +189,10 @@ def shuffle_sweep(eps0, n, *, delta=None, epsilon=None, methods=None, randomizer
 
     if delta is not None and epsilon is not None:
         raise DomainError("give delta or epsilon, not both (delta: epsilon(delta) rows; epsilon: delta(epsilon) rows)")
-    e0s = parse_values("eps0", eps0, low=0.0, low_open=True)
+    e0s = parse_values("eps0", eps0, low=0.0, low_open=True, high=validate.EPS0_MAX)
     ns = parse_values("n", n, integer=True, low=1)
     if epsilon is not None:
-        targets = {"delta": [None], "epsilon": parse_values("epsilon", epsilon, low=0.0)}
+        targets = {"delta": [None], "epsilon": parse_values("epsilon", epsilon, low=0.0, high=validate.EPSILON_MAX)}
     else:
         targets = {"delta": parse_values("delta", 1e-8 if delta is None else delta, low=0.0, low_open=True,
                                          high=1.0, high_open=True), "epsilon": [None]}
@@ -212,16 +212,9 @@ def shuffle_sweep(eps0, n, *, delta=None, epsilon=None, methods=None, randomizer
 
 
 def _randomizer(spec: str, e0: float, extra: dict):
-    from .shuffle import randomizers as R
+    from .shuffle.summary import build_randomizer
 
-    factory, needed = R.REGISTRY[spec]
-    values = []
-    for name in needed:
-        value = e0 if name == "eps0" else extra.get(name)
-        if value is None:
-            raise DomainError(f"randomizer {spec!r} needs {name}")
-        values.append(value)
-    return factory(*values)
+    return build_randomizer(spec, eps0=e0, **extra)
 
 
 def shuffle_point(task: dict) -> list[dict]:
@@ -256,8 +249,8 @@ def rdp_sweep(eps0, n, *, orders=None, delta=None, compositions=1, methods=None,
     from .shuffle.rdp import RDP_METHODS
     from .rdp import parse_orders
 
-    e0s = parse_values("eps0", eps0, low=0.0, low_open=True)
-    ns = parse_values("n", n, integer=True, low=2)
+    e0s = parse_values("eps0", eps0, low=0.0, low_open=True, high=validate.EPS0_MAX)
+    ns = parse_values("n", n, integer=True, low=1)
     Ts = parse_values("compositions", compositions, integer=True, low=1)
     deltas = [None] if delta is None else parse_values("delta", delta, low=0.0, low_open=True, high=1.0,
                                                        high_open=True)

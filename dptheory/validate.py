@@ -134,11 +134,91 @@ def order(name: str, value: Any, *, integer_only: bool = False, allow_inf: bool 
     return real(name, value, low=1.0, low_open=True, allow_inf=allow_inf)
 
 
+#: the range of ``digits`` everywhere (library and command line): below 15 an mpmath evaluation
+#: is less precise than float64; at 1000 the slowest command (``dptheory gdp --delta``, a root
+#: search over an mpmath profile) answers in about 1.5 s on one core, at 3000 in about 8 s and at
+#: 10000 in about two minutes
+DIGITS_MIN, DIGITS_MAX = 15, 1000
+
+
 def digits(value: Any) -> int | None:
-    """The number of decimal digits for an mpmath evaluation, or None for float64."""
+    """The number of decimal digits for an mpmath evaluation (an integer in
+    [:data:`DIGITS_MIN`, :data:`DIGITS_MAX`]), or None for float64."""
     if value is None:
         return None
-    return integer("digits", value, low=5, high=100000)
+    try:
+        return integer("digits", value, low=DIGITS_MIN, high=DIGITS_MAX)
+    except DomainError as exc:
+        raise DomainError(f"{exc} (fewer digits than 15 are less precise than float64; more than "
+                          f"{DIGITS_MAX} can take minutes)") from None
+
+
+# --------------------------------------------------------------------- one rule per quantity
+# Each quantity that several commands or functions take is checked here, once: the command line
+# and the Python entry points call these, so that a value is accepted or rejected the same way
+# everywhere (the range in the message is the one rule).
+
+def n(name: str, value: Any) -> int:
+    """A number of users: an integer >= 1 (``1e6`` is accepted). One user is valid: the shuffled
+    mechanism of one user is the eps0-LDP randomizer itself; a method that needs more users says
+    it does not apply."""
+    return integer(name, value, low=1)
+
+
+#: the largest local epsilon: e^(2 eps0), which the closed forms square, stays in the float64
+#: range (it overflows from eps0 = 355 on); no shuffle bound is of use that far
+EPS0_MAX = 300.0
+#: the range of a positive GDP parameter mu (and of sensitivity/sigma) where delta(epsilon) and
+#: epsilon(delta) are computed for every epsilon up to :data:`EPSILON_MAX` (at mu = 1e-8 and
+#: epsilon = 1e10 the profile's cancellation defeats its mpmath fallback)
+MU_MIN, MU_MAX = 1e-6, 1e6
+#: the largest central epsilon at which delta is asked (delta is below e^-1e9 there for every
+#: mechanism of the toolkit but a GDP one with mu near :data:`MU_MAX`)
+EPSILON_MAX = 1e10
+#: the largest Renyi order given by a user, and the most orders in one list: the search of
+#: ``dptheory rdp --delta`` goes up to 1e4, and the exact divergences at order 1e6 take minutes
+ORDER_MAX, ORDERS_MAX_COUNT = 1e4, 10000
+
+
+def eps0(name: str, value: Any) -> float:
+    """The local epsilon of a randomizer in the shuffle model (every ``--eps0`` of shuffle, rdp,
+    fdp shuffle, sweep, report and compare's ``shuffle(eps0=)``): a real number in
+    (0, :data:`EPS0_MAX`]. eps0 = 0 is a randomizer whose output does not depend on its input,
+    which nothing here needs to bound. (Randomized response as a mechanism of its own, ``mechanism
+    rr`` and compare's ``rr(eps=)``, takes eps0 >= 0 without this bound: 0 is the perfectly
+    private mechanism, as mu = 0 is for the Gaussian one.)"""
+    return real(name, value, low=0.0, low_open=True, high=EPS0_MAX)
+
+
+def epsilon(name: str, value: Any) -> float:
+    """A central epsilon at which delta is asked: a real number in [0, :data:`EPSILON_MAX`]."""
+    return real(name, value, low=0.0, high=EPSILON_MAX)
+
+
+def mu(name: str, value: Any) -> float:
+    """A Gaussian DP parameter: 0 (two identical distributions, delta(epsilon) = 0 for every
+    epsilon >= 0) or a real number in [:data:`MU_MIN`, :data:`MU_MAX`]."""
+    m = real(name, value, low=0.0, high=MU_MAX)
+    if 0 < m < MU_MIN:
+        raise DomainError(f"{name} = {_show(value)} is invalid: must be 0 or in [{MU_MIN:g}, {MU_MAX:g}] "
+                          f"(below {MU_MIN:g} the profile is not computed reliably; mu = 0 is exact)")
+    return m
+
+
+def sigma(name: str, value: Any) -> float:
+    """A noise scale (a standard deviation or a Laplace scale): a finite real number > 0."""
+    return real(name, value, low=0.0, low_open=True)
+
+
+def count(name: str, value: Any, *, low: int = 1, high: int | None = None) -> int:
+    """A number of compositions, rounds, steps, points or workers: an integer >= ``low`` (``1e6``
+    and the string ``"1e6"`` are accepted)."""
+    return integer(name, value, low=low, high=high)
+
+
+def rtol(name: str, value: Any) -> float:
+    """A relative tolerance (the relative width of a certified bracket): a real number in (0, 1]."""
+    return real(name, value, low=0.0, low_open=True, high=1.0)
 
 
 def real_array(name: str, value: Any, *, low: float | None = None, high: float | None = None,
@@ -242,3 +322,15 @@ def number_list(name: str, text) -> list[float]:
         raise ValueError("no range here")
 
     return value_list(name, str(text), no_range, "a comma-separated list of numbers such as 0.1,0.2")
+
+
+def name_list(name: str, text, known) -> list[str]:
+    """The names of a comma-separated list (``--methods clones,exact``): DomainError naming
+    ``name`` for an empty list or an empty item (a name left out by a stray comma is not "every
+    one"); whether each name is known is left to the registry that reads them."""
+    names = [m.strip() for m in str(text).split(",")]
+    if not all(names):
+        what = "an empty item" if any(names) else "no name given"
+        raise DomainError(f"{name} = {str(text)!r} is invalid: {what}; give comma-separated names among "
+                          f"{', '.join(known)}")
+    return names

@@ -127,7 +127,7 @@ def test_report_without_figures_needs_no_plots(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("argv, words", [
     (["--eps0", "-1"], "eps0"),
     (["--delta", "2"], "delta"),
-    (["--n", "1"], "n"),
+    (["--n", "0"], "n"),
 ])
 def test_bad_parameters_exit_2_and_write_nothing(tmp_path, capsys, argv, words):
     out = tmp_path / "r"

@@ -43,6 +43,8 @@ BIN = str(pathlib.Path(sys.executable).parent)
 NOT_RUN_HERE = {
     ("README.md", "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/dptheory"):
         "the set-up and test commands CI runs (tests/test_readme.py)",
+    ("README.md", "source .venv/bin/activate"):
+        "the activation of the set-up's environment, run from the project root by tests/cli/test_first_contact.py",
     ("README.md", "$ dptheory verify --quick"):
         "an excerpt of the quick verify run, checked against the session's one run in tests/verify/test_docs.py",
     ("docs/verify.md", "dptheory verify [--quick] [--digits 50] [--json] [--workers N | --scheduler ADDRESS] [--only NAME,...]"):
@@ -236,9 +238,9 @@ def test_the_matching_rule(shown_text, printed, ok):
 
 def test_a_wrong_output_is_caught(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    block = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "[", "..."))
+    block = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "{", "..."))
     _check_session(block)
-    wrong = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "{", "..."))
+    wrong = Block("x.md", 1, "console", ("$ dptheory gdp --mu 1 --delta 1e-6 --json", "[", "..."))
     with pytest.raises(AssertionError, match="not the output printed"):
         _check_session(wrong)
     status = Block("x.md", 1, "console", ("$ dptheory gdp --mu -1 --delta 1e-6", "...", "exit 0"))

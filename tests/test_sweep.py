@@ -221,7 +221,7 @@ def test_a_file_of_another_sweep_is_left_alone(reference, tmp_path):
     ({"delta": "1e-3", "epsilon": "1"}, "not both"),
     ({"methods": "clones,wheel"}, "methods = 'wheel'"),
     ({"randomizer": "wheel"}, "randomizer = 'wheel'"),
-    ({"randomizer": "grr"}, "needs d"),
+    ({"randomizer": "grr"}, "needs --d"),
     ({"delta": "2"}, "delta = 2.0"),
     ({"rtol": 0}, "rtol"),
 ])

@@ -32,7 +32,7 @@ SUBCOMMANDS = {
     "sweep": "a grid of bounds to CSV, in parallel on local processes or a Dask cluster; resumable",
 }
 DEFAULT = "shuffle"
-_HELP = ("-h", "--help")
+_HELP = ("-h", "--help", "--version")
 
 
 def command_of(argv: list[str]) -> str | None:
@@ -55,6 +55,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Symbolic-numeric toolkit for the theory of differential privacy. "
         f"Without a subcommand, runs `dptheory {DEFAULT}` (its options may be given directly).",
     )
+    parser.add_argument("--version", action="version", version=f"dptheory {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, text in SUBCOMMANDS.items():
         if name == command:
@@ -71,10 +72,12 @@ def main(argv=None) -> int:
     if command is not None and (not argv or argv[0] != command):
         argv = [command] + argv
     # with no command (--help, or an unknown word) argparse prints the help or the error and exits
-    args = build_parser(command).parse_args(argv)
+    parser = build_parser(command)
+    args = parser.parse_args(argv)
     from ..validate import DomainError
 
     try:
+        args.given = given_options(parser, argv)
         return int(args.func(args) or 0)
     except DomainError as exc:
         from ..presentation.cells import plain
@@ -85,6 +88,82 @@ def main(argv=None) -> int:
         # the reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do
         _silence_stdout()
         return 0
+
+
+def version() -> str:
+    """The installed version of dptheory (the package metadata: the one source)."""
+    from .. import __version__
+
+    return __version__
+
+
+def _actions(parser: argparse.ArgumentParser) -> list:
+    """Every action of ``parser`` and of its sub-parsers."""
+    out = []
+    for action in parser._actions:
+        out.append(action)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out.extend(_actions(sub))
+    return out
+
+
+def given_options(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, str]:
+    """The options ``argv`` sets explicitly, as dest -> the option's name (``--delta``): the
+    parse of ``argv`` again with every default suppressed, so that an option left at its default
+    is told apart from one given with the default's value."""
+    options = [a for a in _actions(parser) if a.option_strings and a.default is not argparse.SUPPRESS]
+    saved = [(a, a.default) for a in options]
+    try:
+        for a in options:
+            a.default = argparse.SUPPRESS
+        given = vars(parser.parse_args(argv))
+    finally:
+        for a, default in saved:
+            a.default = default
+    names = {a.dest: max(a.option_strings, key=len) for a in options}
+    return {dest: names[dest] for dest in given if dest in names}
+
+
+def no_effect(args, rules: dict[str, str | None]) -> None:
+    """Raise a DomainError for the first option that ``args`` sets explicitly and that has no
+    effect here: ``rules`` maps an option's dest to why it has none (None: the option is used)."""
+    from ..validate import DomainError
+
+    given = getattr(args, "given", {})
+    for dest, why in rules.items():
+        if why is not None and dest in given:
+            value = getattr(args, dest, None)
+            shown = ("" if isinstance(value, bool) or value is None
+                     else f" {value:g}" if isinstance(value, float) else f" {value}")
+            raise DomainError(f"{given[dest]}{shown} has no effect here: {why}")
+
+
+def emit(args, results, parameters: dict | None = None, *, omit=(), **extra) -> None:
+    """Print the one JSON document of every command: ``{"command", "version", "parameters",
+    "results", ...}``. ``parameters`` holds every input that shaped the output (each option's
+    value, given or default, updated by ``parameters``); ``results`` the command's answer (a
+    report's ``as_dict()``: the ``parameters`` it holds are merged into the top-level ones, the
+    rest of it is the results, or its own ``results`` with the other keys beside them); ``omit``:
+    options that do not apply to this variant."""
+    from ..presentation.json_output import emit_json, jsonable
+
+    inputs = {k: v for k, v in vars(args).items() if k not in _NOT_INPUTS and k not in omit and not callable(v)}
+    inputs.update(parameters or {})
+    body = jsonable(results)
+    if isinstance(body, dict):
+        body = dict(body)
+        if isinstance(body.get("parameters"), dict):
+            inputs.update(body.pop("parameters"))
+        if "results" in body:
+            extra = {**body, **extra}
+            body = extra.pop("results")
+    emit_json({"command": getattr(args, "command", None), "version": version(), "parameters": inputs, "results": body, **extra})
+
+
+#: attributes of the parsed arguments that are not inputs of the computation
+_NOT_INPUTS = {"command", "given", "func", "json", "which", "rest", "fdp_command", "sweep",
+               "latex", "sig", "textwidth", "label", "bib", "plot"}
 
 
 def print_latex_table(source: str, bib: str | None) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ..presentation.json_output import emit_json
+from . import emit
 from ..presentation.numbers import fmt_bound, fmt_positive, short
 from ..presentation.text import WIDTH, table
 
@@ -50,13 +50,17 @@ def _witness_line(label: str, w: dict) -> str:
 def run(args) -> int:
     from ..comparison.summary import CURVE_WORDS, compare
 
+    if args.plot:
+        from ..plots import output_path
+
+        output_path(args.plot)  # before the computation: a path that cannot be written is exit status 2
     report = compare(args.first, args.second, tol=args.tol)
     if args.plot:
         from ..plots import draw
 
         draw(report.panels(), args.plot)
     if args.json:
-        emit_json(report.as_dict())
+        emit(args, report)
         return 0
     print(f"first:  {report.first}  ({CURVE_WORDS[report.first_curve]})")
     print(f"second: {report.second}  ({CURVE_WORDS[report.second_curve]})\n")

@@ -43,6 +43,11 @@ def build_parser(which: str) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    inner = build_parser(args.which).parse_args([args.which, *args.rest])
-    inner.command = f"fdp {args.which}"
+    from . import given_options
+
+    parser = build_parser(args.which)
+    argv = [args.which, *args.rest]
+    inner = parser.parse_args(argv)
+    inner.command = args.command = f"fdp {args.which}"  # the name an error message gives
+    inner.given = given_options(parser, argv)
     return int(inner.func(inner) or 0)

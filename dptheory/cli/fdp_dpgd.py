@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..presentation.json_output import emit_json
+from . import emit, no_effect
 from ..presentation.numbers import fmt_bound, fmt_positive, short
 from ..presentation.text import table
 
@@ -26,31 +26,37 @@ def add_parser(sub) -> None:
     p.add_argument("--sigma", type=float, default=1.0, help="noise standard deviation (D.1-D.3)")
     p.add_argument("--mu", type=float, default=1.0, help="the constant gap (constant)")
     p.add_argument("--epsilon", default="0,0.5,1,2", help="comma-separated epsilons for delta(epsilon)")
-    p.add_argument("--show", type=int, default=11, help="number of alpha values of the printed curve")
-    p.add_argument("--points", type=int, default=201, help="number of thresholds t (tangent lines)")
-    p.add_argument("--cells", type=int, default=20000, help="equal-mass cells of the integrals")
+    p.add_argument("--show", type=float, default=11, help="number of alpha values of the printed curve")
+    p.add_argument("--points", type=float, default=201, help="number of thresholds t (tangent lines)")
+    p.add_argument("--cells", type=float, default=20000, help="equal-mass cells of the integrals")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
 
+#: example -> the options its mean gap reads
+PARAMETERS = {"D.1": ("a", "sigma"), "D.2": ("a", "c", "sigma"), "D.3": ("M", "sigma"), "constant": ("mu",)}
+
+
 def compute(args) -> dict:
+    from .. import validate
     from ..mixtures import dpgd
-    from ..validate import value_list
 
-    epsilons = value_list("--epsilon", args.epsilon, _no_range, "comma-separated real numbers")
-    gap = dpgd.example_gap(args.example, a=args.a, c=args.c, M=args.M, sigma=args.sigma, mu=args.mu)
-    return dpgd.dpgd_report(gap, epsilons, show=args.show, points=args.points, cells=args.cells,
-                            example=args.example)
-
-
-def _no_range(a, b, extra):
-    raise ValueError
+    takes = PARAMETERS[args.example]
+    no_effect(args, {name: f"example {args.example} reads {', '.join('--' + t for t in takes)}"
+                     for other in PARAMETERS.values() for name in other if name not in takes})
+    epsilons = [validate.epsilon("epsilon", e) for e in validate.number_list("--epsilon", args.epsilon)]
+    gap = dpgd.example_gap(args.example, **{name: getattr(args, name) for name in takes})
+    return dpgd.dpgd_report(gap, epsilons, show=validate.count("show", args.show, low=2),
+                            points=validate.count("points", args.points, low=2),
+                            cells=validate.count("cells", args.cells, low=2), example=args.example)
 
 
 def run(args) -> int:
     data = compute(args)
     if args.json:
-        emit_json(data)
+        takes = PARAMETERS[args.example]
+        emit(args, data, {"epsilon": [r["epsilon"] for r in data["profile"]]},
+             omit=[name for other in PARAMETERS.values() for name in other if name not in takes])
         return 0
     params = ", ".join(f"{k} = {short(v)}" for k, v in data["params"].items())
     print(f"Theorem 5.1, example {data['example']} ({params})  [kind {data['kind']}, status {data['status']}]")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from ..validate import DomainError
-from ..presentation.json_output import emit_json
+from . import emit
 from ..presentation.numbers import fmt_bound, fmt_positive, short
 from ..presentation.text import table
 
@@ -21,10 +21,9 @@ HELP = "f-DP of a mixture of pairs given as pmfs: exact and joint-concavity trad
 
 
 def _floats(option: str, text: str) -> list[float]:
-    try:
-        return [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise DomainError(f"{option} = {text!r} is invalid: must be comma-separated real numbers") from None
+    from ..validate import number_list
+
+    return number_list(option, text)
 
 
 def _pair(text: str):
@@ -66,12 +65,13 @@ def _cell(res) -> str:
 def run(args) -> int:
     from ..mixtures.summary import DIRECTIONS, mixture_report
 
-    report = mixture_report(_floats("--weights", args.weights), [_pair(t) for t in args.pair],
-                            [_curve(t) for t in args.curve], _floats("--epsilon", args.epsilon),
-                            pair_name="--pair", curve_name="--curve")
+    weights, pairs, curves = _floats("--weights", args.weights), [_pair(t) for t in args.pair], [_curve(t) for t in args.curve]
+    epsilons = _floats("--epsilon", args.epsilon)
+    report = mixture_report(weights, pairs, curves, epsilons, pair_name="--pair", curve_name="--curve")
     data = report.as_dict()
     if args.json:
-        emit_json(data)
+        emit(args, data, {"weights": weights, "pair": [{"P": p, "Q": q} for p, q in pairs],
+                          "curve": [{"alpha": a, "beta": b} for a, b in curves], "epsilon": epsilons})
         return 0
     blocks = [("joint-concavity lower bound T(P_I, Q_I)", data["bound"])]
     if data["exact"] is not None:

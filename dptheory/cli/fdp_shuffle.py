@@ -10,7 +10,7 @@ approximation, not a bound).
 from __future__ import annotations
 
 from .. import validate
-from ..presentation.json_output import emit_json
+from . import emit, no_effect
 from ..presentation.cells import plain
 from ..presentation.numbers import fmt, fmt_positive, short
 from ..shuffle.clones import CLONE_PROBABILITY
@@ -44,18 +44,22 @@ def run(args) -> int:
     if args.plot:
         from .. import plots
 
-        path = plots.render("shuffle-tradeoff", args.plot, eps0=validate.real("eps0", args.eps0),
-                            n=validate.integer("n", args.n, low=1), reduction=args.reduction or "stronger-clones")
+        no_effect(args, {name: "--plot draws the trade-off curve of eps0, n and the reduction only"
+                         for name in ("epsilon", "alpha", "rounds", "digits")})
+        path = plots.render("shuffle-tradeoff", args.plot, eps0=validate.eps0("eps0", args.eps0),
+                            n=validate.n("n", args.n), reduction=args.reduction or "stronger-clones")
         print(f"wrote {path}")
         return 0
     from ..shuffle.fdp import fdp_report
 
-    report = fdp_report(args.eps0, args.n, validate.number_list("epsilon", args.epsilon),
-                        alphas=validate.number_list("alpha", args.alpha) if args.alpha is not None else (),
-                        rounds=args.rounds, digits=args.digits, reduction=args.reduction)
+    epsilons = [validate.epsilon("epsilon", e) for e in validate.number_list("epsilon", args.epsilon)]
+    alphas = validate.number_list("alpha", args.alpha) if args.alpha is not None else ()
+    report = fdp_report(validate.eps0("eps0", args.eps0), validate.n("n", args.n), epsilons, alphas=alphas,
+                        rounds=None if args.rounds is None else validate.count("rounds", args.rounds),
+                        digits=validate.digits(args.digits), reduction=args.reduction)
     data = report.as_dict()
     if args.json:
-        emit_json(data)
+        emit(args, data, {"epsilon": epsilons, "alpha": list(alphas)})
         return 0
     par = data["parameters"]
     red = par["reduction"]

@@ -12,7 +12,7 @@ import difflib
 import textwrap
 
 from .. import catalogue, documents, protocol
-from ..presentation.json_output import emit_json
+from . import emit, no_effect
 from ..presentation.text import WIDTH, lines, table
 from ..validate import DomainError
 
@@ -44,11 +44,14 @@ def matching(name: str) -> list[str]:
 
 
 def run(args) -> int:
+    no_effect(args, {"latex": "--json prints the JSON document only; give one of --json and --latex" if args.json
+                     else "the list of every formula has no LaTeX form: give a NAME (`dptheory latex -o FILE.tex` "
+                     "writes every formula)" if args.name is None else None})
     if args.name is None:
         rows = [{"name": f.name, "kind": str(f.kind), "status": "" if f.status is None else str(f.status),
                  "source": f.source} for f in catalogue.catalogue().values()]
         if args.json:
-            emit_json(rows)
+            emit(args, rows)
         else:
             table(rows, ["name", "kind", "status", "source"])
         return 0
@@ -57,7 +60,7 @@ def run(args) -> int:
         return _one(catalogue.get(names[0]), args)
     formulas = [catalogue.get(n) for n in names]
     if args.json:
-        emit_json([f.describe() for f in formulas])
+        emit(args, [f.describe() for f in formulas], {"matches": names})
     elif args.latex:
         print("\n\n".join(documents.formula_block(f).rstrip() for f in formulas))
     else:
@@ -72,7 +75,7 @@ def run(args) -> int:
 def _one(f, args) -> int:
     info = {**f.describe(), "evaluated_by": protocol.methods_of_formula(f.name)}
     if args.json:
-        emit_json(info)
+        emit(args, info)
         return 0
     if args.latex:
         print(documents.formula_block(f).rstrip())

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .. import profile
-from ..presentation.json_output import emit_json
+from .. import profile, validate
+from . import emit, no_effect
 from ..presentation.numbers import fmt, fmt_bound, fmt_positive
 from ..presentation.text import table
 
@@ -14,17 +14,24 @@ def add_parser(sub) -> None:
     p.add_argument("--mu", type=float, default=1.0, help="GDP parameter (default 1)")
     p.add_argument("--epsilon", type=float, help="print delta at this epsilon")
     p.add_argument("--delta", type=float, default=1e-6, help="print epsilon at this delta (default 1e-6)")
-    p.add_argument("--compose", type=int, default=1, help="number of compositions T (mu -> sqrt(T) mu)")
-    p.add_argument("--digits", type=int, help="evaluate with mpmath at this many digits")
+    p.add_argument("--compose", default="1", help="number of compositions T (mu -> sqrt(T) mu; default 1, 1e6 "
+                   "is accepted)")
+    p.add_argument("--digits", help=f"evaluate with mpmath at this many digits ({validate.DIGITS_MIN} to "
+                   f"{validate.DIGITS_MAX})")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    no_effect(args, {"delta": "with --epsilon the command reports delta at that epsilon (--delta is the target "
+                              "of epsilon(delta), the default mode)" if args.epsilon is not None else None})
+    T = validate.count("compose", args.compose)
+    digits = validate.digits(args.digits)
     res = profile.gdp(args.mu, epsilon=args.epsilon, delta=None if args.epsilon is not None else args.delta,
-                      compositions=args.compose, digits=args.digits)
+                      compositions=T, digits=digits)
     if args.json:
-        emit_json([res.as_dict()])
+        emit(args, [res], {"compose": T, "digits": digits}
+             | ({"delta": None} if args.epsilon is not None else {}))
         return 0
     d = res.as_dict()
     params = {k: v for k, v in d["params"].items() if k != "value"}
@@ -40,7 +47,7 @@ def run(args) -> int:
     table([row], columns)
     if "value" in d["params"]:
         print(f"\n{res.quantity} = {d['params']['value']}")
-    elif args.digits is not None:
+    elif digits is not None:
         print(f"\n{res.quantity} in [{res.lower!r}, {res.upper!r}]")
     print(f"\nsource: {res.source}")
     return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import mechanisms, subsampled, validate
 from ..rdp import parse_orders
-from ..presentation.json_output import emit_json
+from . import emit, no_effect
 from ..presentation.numbers import fmt, fmt_bound, fmt_positive
 from ..presentation.text import table, wrapped
 
@@ -15,29 +15,39 @@ from ..presentation.text import table, wrapped
 def add_parser(sub) -> None:
     p = sub.add_parser("mechanism", help="Gaussian, Laplace, randomized response or DP-SGD (sgm): epsilon(delta) and RDP")
     p.add_argument("name", choices=["gaussian", "laplace", "rr", "sgm"])
-    p.add_argument("--sigma", type=float, default=1.0, help="Gaussian noise scale")
-    p.add_argument("--scale", type=float, default=1.0, help="Laplace noise scale")
-    p.add_argument("--sensitivity", type=float, default=1.0)
-    p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon")
-    p.add_argument("--k", type=float, default=2, help="randomized response: number of options")
+    p.add_argument("--sigma", type=float, default=1.0, help="Gaussian noise scale (gaussian, sgm; default 1)")
+    p.add_argument("--scale", type=float, default=1.0, help="Laplace noise scale (laplace; default 1)")
+    p.add_argument("--sensitivity", type=float, default=1.0, help="sensitivity (gaussian, laplace; default 1)")
+    p.add_argument("--eps0", type=float, default=1.0, help="randomized response epsilon (rr; default 1; 0 is the "
+                   "perfectly private mechanism, as mu = 0 for gaussian)")
+    p.add_argument("--k", type=float, default=2, help="randomized response: number of options (rr; default 2)")
     p.add_argument("--q", type=float, help="sgm: Poisson sampling rate")
     p.add_argument("--steps", type=float, default=1, help="sgm: number of composed steps (default 1)")
     p.add_argument("--delta", type=float, help="epsilon at this delta (default 1e-6; sgm: one of --delta, --epsilon, --orders)")
     p.add_argument("--epsilon", type=float, help="sgm: delta at this epsilon")
-    p.add_argument("--orders", help="Renyi orders: a list like 2,4,8 or a range like 2..64 (default 2,4,8,16,32)")
+    p.add_argument("--orders", help=f"Renyi orders: a list like 2,4,8 or a range like 2..64 (default {DEFAULT_ORDERS})")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
 
+#: mechanism -> the options it reads (besides --delta and --orders, which every one reads)
+PARAMETERS = {"gaussian": ("sigma", "sensitivity"), "laplace": ("scale", "sensitivity"), "rr": ("eps0", "k"),
+              "sgm": ("sigma", "q", "steps", "epsilon")}
+DEFAULT_ORDERS = "2,4,8,16,32"
+
+
 def run(args) -> int:
+    takes = PARAMETERS[args.name]
+    not_read = [name for other in PARAMETERS.values() for name in other if name not in takes]
+    no_effect(args, {name: f"mechanism {args.name} takes {', '.join('--' + t for t in takes)}" for name in not_read})
     if args.name == "sgm":
-        return run_sgm(args)
-    mech = mechanisms.from_name(args.name, sigma=args.sigma, scale=args.scale, sensitivity=args.sensitivity,
-                                eps0=args.eps0, k=args.k)
-    rep = mechanisms.report(mech, 1e-6 if args.delta is None else args.delta,
-                            parse_orders("2,4,8,16,32" if args.orders is None else args.orders))
+        return run_sgm(args, not_read)
+    mech = mechanisms.from_name(args.name, **{name: getattr(args, name) for name in takes})
+    orders = parse_orders(DEFAULT_ORDERS if args.orders is None else args.orders)
+    rep = mechanisms.report(mech, 1e-6 if args.delta is None else args.delta, orders)
     if args.json:
-        emit_json(rep.as_dict())
+        emit(args, rep, {"orders": [float(o) for o in orders], "delta": 1e-6 if args.delta is None else args.delta},
+             omit=not_read)
         return 0
     first = rep.epsilon
     given = ", ".join(f"{k} = {fmt(v)}" for k, v in first.params.items() if k != "delta")
@@ -56,14 +66,14 @@ def run(args) -> int:
     return 0
 
 
-def run_sgm(args) -> int:
+def run_sgm(args, not_read) -> int:
     if args.q is None:
         raise validate.DomainError("q is missing: dptheory mechanism sgm needs --q, the Poisson sampling rate in (0, 1]")
     steps = validate.integer("steps", args.steps, low=1)
     orders = None if args.orders is None else parse_orders(args.orders)
     rep = subsampled.sgm_report(args.sigma, args.q, steps, delta=args.delta, epsilon=args.epsilon, orders=orders)
     if args.json:
-        emit_json(rep.as_dict())
+        emit(args, rep, {"steps": steps}, omit=not_read)
         return 0
     given = ", ".join(f"{k} = {fmt(v)}" for k, v in rep.params.items())
     wrapped(f"Poisson-subsampled Gaussian (DP-SGD): {given}", indent="", subsequent="  ")

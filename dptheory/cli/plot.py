@@ -30,6 +30,13 @@ def run(args) -> int:
     from .. import plots
     from ..validate import DomainError
 
+    from . import no_effect
+
+    no_effect(args, {name: "--list only names the figures" if args.list else None
+                     for name in ("out", "data", "json", "gallery")})
+    if args.list and (args.name or args.params):
+        raise DomainError(f"{' '.join([args.name or '', *args.params]).strip()} has no effect with --list, which only "
+                          "names the figures")
     if args.list:
         for fig in plots.FIGURES.values():
             print(f"{fig.name}\n    {fig.description}")

@@ -6,11 +6,11 @@ from .. import validate
 from ..shuffle import rdp as shuffle_rdp
 from ..rdp import parse_orders
 from .. import tables
-from . import print_latex_table
+from . import emit, no_effect, print_latex_table
+from .shuffle import LATEX_ONLY
 from ..presentation import latex as tex
 from ..presentation.numbers import SIG
 from ..presentation.rows import curve_rows, epsilon_rows
-from ..presentation.json_output import emit_json
 from ..presentation.numbers import fmt_bound
 from ..presentation.text import table, wide_table, wrapped
 
@@ -23,14 +23,14 @@ def add_parser(sub) -> None:
     p.add_argument("--n", type=float, default=1e6, help="number of users (default 1e6)")
     p.add_argument("--orders", help=f"Renyi orders, e.g. 2..64 or 2..64:0.5 or 2,4,8 (default {DEFAULT_ORDERS}; "
                    "with --delta, a search over orders up to 1e4)")
-    p.add_argument("--compositions", type=float, default=1, help="number T of adaptive compositions (default 1)")
+    p.add_argument("--compositions", default="1", help="number T of adaptive compositions (default 1)")
     p.add_argument("--delta", type=float, help="convert each curve to epsilon at this delta (Lemma 2.1)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the exact divergences (default 1e-3)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--latex", action="store_true", help="print the numbers as booktabs tables for a paper "
                    "(needs only the booktabs package)")
-    p.add_argument("--sig", type=int, default=SIG, help=f"significant figures of the --latex tables' numbers "
+    p.add_argument("--sig", type=float, default=SIG, help=f"significant figures of the --latex tables' numbers "
                    f"(default {SIG})")
     p.add_argument("--textwidth", type=float, default=345.0, metavar="PT",
                    help="with --latex: the text width (pt) the table must fit; a wider table is split into blocks "
@@ -43,20 +43,23 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    if args.bib is not None and not args.latex:
-        raise validate.DomainError("--bib is only used with --latex (it writes the papers the tables cite)")
-    validate.real("eps0", args.eps0, low=0.0, low_open=True)
-    n = validate.integer("n", args.n, low=2)
-    T = validate.integer("compositions", args.compositions, low=1)
-    methods = [m.strip() for m in args.methods.split(",")] if args.methods is not None else None
-    validate.real("rtol", args.rtol, low=0.0, low_open=True, high=1.0)
-    sig = validate.integer("sig", args.sig, low=1, high=17)
+    no_effect(args, {**{name: "it shapes the --latex tables only" for name in LATEX_ONLY if not args.latex},
+                     "latex": "--json prints the JSON document only; give one of --json and --latex" if args.json
+                     else None})
+    validate.eps0("eps0", args.eps0)
+    n = validate.n("n", args.n)
+    T = validate.count("compositions", args.compositions)
+    methods = (validate.name_list("methods", args.methods, shuffle_rdp.RDP_METHODS)
+               if args.methods is not None else None)
+    validate.rtol("rtol", args.rtol)
+    sig = validate.count("sig", args.sig, high=17)
     width = validate.real("textwidth", args.textwidth, low=100.0, high=2000.0)
     if args.delta is not None:
         orders = parse_orders(args.orders) if args.orders is not None else None
         out = shuffle_rdp.epsilons(args.eps0, n, args.delta, methods, compositions=T, orders=orders, rtol=args.rtol)
         if args.json:
-            emit_json([r.as_dict() for r in out])
+            emit(args, out, {"n": n, "compositions": T, "methods": methods or list(shuffle_rdp.RDP_METHODS),
+                             "orders": None if orders is None else [float(o) for o in orders]})
             return 0
         rows = epsilon_rows(out)
         if args.latex:
@@ -71,7 +74,8 @@ def run(args) -> int:
     orders = parse_orders(args.orders if args.orders is not None else DEFAULT_ORDERS)
     curves = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol, compositions=T)
     if args.json:
-        emit_json([c.as_dict() for c in curves])
+        emit(args, curves, {"n": n, "compositions": T, "methods": methods or list(shuffle_rdp.RDP_METHODS),
+                            "orders": [float(o) for o in orders]})
         return 0
     rows, columns = curve_rows(curves, orders)
     kinds = [{"method": c.method, "kind": str(c.kind), "status": str(c.status)} for c in curves]

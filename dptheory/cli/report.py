@@ -14,13 +14,15 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="directory to write report.md, report.tex, report.bib and the figures into")
     p.add_argument("--no-figures", action="store_true", help="tables only (no matplotlib needed)")
-    p.add_argument("--sig", type=int, default=4, help="significant figures of the LaTeX tables' numbers (default 4)")
+    p.add_argument("--sig", type=float, default=4, help="significant figures of the LaTeX tables' numbers (default 4)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from .. import validate
     from ..deployment_report import build
 
-    for path in build(args.eps0, args.n, args.delta, args.output, figures=not args.no_figures, sig=args.sig):
+    for path in build(validate.eps0("eps0", args.eps0), validate.n("n", args.n), args.delta, args.output,
+                      figures=not args.no_figures, sig=validate.count("sig", args.sig, high=17)):
         print(f"wrote {path}")
     return 0

@@ -7,8 +7,7 @@ from ..shuffle import randomizers as rz
 from ..shuffle.methods import METHODS
 from ..shuffle.summary import shuffle_report
 from .. import tables
-from . import print_latex_table
-from ..presentation.json_output import emit_json
+from . import emit, no_effect, print_latex_table
 from ..presentation.numbers import SIG, fmt
 from ..presentation.rows import answer, result_rows
 from ..presentation.text import WIDTH, lines, notes, table, table_width, wrapped
@@ -30,7 +29,7 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table for a paper "
                    "(needs only the booktabs package)")
-    p.add_argument("--sig", type=int, default=SIG, help=f"significant figures of the --latex table's numbers "
+    p.add_argument("--sig", type=float, default=SIG, help=f"significant figures of the --latex table's numbers "
                    f"(default {SIG})")
     p.add_argument("--textwidth", type=float, default=345.0, metavar="PT",
                    help="with --latex: the text width (pt) the table must fit; a wider table is split into blocks "
@@ -42,21 +41,39 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+#: the options that only shape the --latex table
+LATEX_ONLY = ("sig", "textwidth", "label", "bib")
+
+
+def check_options(args) -> None:
+    """Reject an option given where it has no effect (exit status 2, naming it and why)."""
+    at_epsilon = args.epsilon is not None
+    no_effect(args, {
+        "delta": "with --epsilon the command reports delta at that epsilon (--delta is the target of "
+                 "epsilon(delta), the default mode)" if at_epsilon else None,
+        "rtol": "--rtol is the relative width of the epsilon brackets of epsilon(delta); delta(epsilon) "
+                "(--epsilon) does not search" if at_epsilon else None,
+        **{name: "it shapes the --latex table only" for name in LATEX_ONLY if not args.latex},
+        "latex": "--json prints the JSON document only; give one of --json and --latex" if args.json else None,
+    })
+
+
 def run(args) -> int:
-    if args.bib is not None and not args.latex:
-        raise validate.DomainError("--bib is only used with --latex (it writes the papers the table cites)")
-    methods = [m.strip() for m in args.methods.split(",")] if args.methods is not None else None
-    rep = shuffle_report(args.randomizer, args.n, delta=None if args.epsilon is not None else args.delta,
-                         epsilon=args.epsilon, methods=methods, rtol=args.rtol,
-                         eps0=args.eps0, d=args.d, k=args.k, l=args.l)
+    check_options(args)
+    methods = validate.name_list("methods", args.methods, METHODS) if args.methods is not None else None
+    epsilon = validate.epsilon("epsilon", args.epsilon) if args.epsilon is not None else None
+    rep = shuffle_report(args.randomizer, validate.n("n", args.n), delta=None if epsilon is not None else args.delta,
+                         epsilon=epsilon, methods=methods, rtol=validate.rtol("rtol", args.rtol),
+                         eps0=validate.eps0("eps0", args.eps0), d=args.d, k=args.k, l=args.l)
     if args.json:
-        emit_json(rep.as_dict())
+        emit(args, rep, {"methods": methods or list(METHODS)}
+             | ({"delta": None, "rtol": None} if epsilon is not None else {"epsilon": None}))
         return 0
     prm = rep.parameters
     setting = {k: prm[k] for k in ("delta", "epsilon") if k in prm}
     if args.latex:
         print_latex_table(tables.shuffle_table(rep.results, rep.quantity, prm, setting, label=args.label,
-                                               sig=validate.integer("sig", args.sig, low=1, high=17),
+                                               sig=validate.count("sig", args.sig, high=17),
                                                textwidth=validate.real("textwidth", args.textwidth, low=100.0,
                                                                        high=2000.0)), args.bib)
         return 0
@@ -81,3 +98,4 @@ def run(args) -> int:
     notes(rows, "note", "notes:")
     notes(rows, "source", "sources:")
     return 0
+

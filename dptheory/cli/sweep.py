@@ -71,6 +71,10 @@ def _run(sweep_obj, args) -> int:
 
 def run_shuffle(args) -> int:
     from .. import sweep as sweep_module
+    from . import no_effect
+
+    no_effect(args, {"rtol": "--rtol is the relative width of the epsilon brackets of epsilon(delta) rows; "
+                             "delta(epsilon) rows (--epsilon) do not search" if args.epsilon is not None else None})
 
     s = sweep_module.shuffle_sweep(args.eps0, args.n, delta=args.delta, epsilon=args.epsilon, methods=args.methods,
                                    randomizer=args.randomizer, d=args.d, k=args.k, l=args.l, rtol=args.rtol)

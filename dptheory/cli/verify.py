@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from .. import validate
-from ..presentation.json_output import emit_json
+from . import emit
 
 HELP = "check every bound against exact and high-precision oracles; printed errata vs corrections"
 
@@ -17,10 +17,11 @@ def add_parser(sub) -> None:
                        "mpmath sums at --digits, other views of the same guarantee) on a grid of cases, and each "
                        "printed erratum of the papers against its correction. Exit status 1 when a bound labelled "
                        "proven is violated.")
-    p.add_argument("--digits", type=int, default=50, help="decimal digits of the mpmath oracles (default 50)")
+    p.add_argument("--digits", default="50", help=f"decimal digits of the mpmath oracles ({validate.DIGITS_MIN} to "
+                   f"{validate.DIGITS_MAX}; default 50)")
     p.add_argument("--quick", action="store_true", help="the small grid (about a minute; what CI runs)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--workers", type=int, help="worker processes for the cases (default: serially in this process)")
+    p.add_argument("--workers", help="worker processes for the cases (default: serially in this process)")
     p.add_argument("--scheduler", help="run the cases on a Dask cluster: 'local' starts one, else a scheduler address")
     p.add_argument("--only", help="comma-separated names of checks or errata to run (default: all)")
     p.set_defaults(func=run)
@@ -29,13 +30,13 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from .. import verify
 
-    digits = validate.integer("digits", args.digits, low=15, high=1000)
-    workers = None if args.workers is None else validate.integer("workers", args.workers, low=1)
+    digits = validate.digits(args.digits)
+    workers = None if args.workers is None else validate.count("workers", args.workers)
     names = None
-    if args.only:
+    if args.only is not None:
         verify.load()
-        names = [x.strip() for x in args.only.split(",") if x.strip()]
         known = list(verify.CHECKS) + list(verify.ERRATA)
+        names = validate.name_list("only", args.only, known)
         unknown = [x for x in names if x not in known]
         if unknown:
             raise validate.DomainError(f"only = {', '.join(unknown)!r} is invalid: must name checks or errata among "
@@ -43,7 +44,7 @@ def run(args) -> int:
     report = verify.run(quick=args.quick, digits=digits, progress=True, workers=workers, names=names,
                         scheduler=args.scheduler)
     if args.json:
-        emit_json(report.as_dict())
+        emit(args, report, {"digits": digits, "workers": workers, "only": names})
     else:
         report.print(sys.stdout)
     return report.exit_code

@@ -324,7 +324,11 @@ OPTIONAL = "optional"
 
 
 def _n(name, v):
-    return validate.integer(name, v, low=2)
+    return validate.n(name, v)
+
+
+def _eps0(name, v):
+    return validate.eps0(name, v)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -344,7 +348,7 @@ class Family:
 
 #: the registry: one line per mechanism
 MECHANISMS = {f.name: f for f in (
-    Family("gaussian", {"mu": (_nonneg, None)}, _gaussian, lambda p, t: True,
+    Family("gaussian", {"mu": (validate.mu, None)}, _gaussian, lambda p, t: True,
            "Gaussian mechanism, mu = sensitivity/sigma", _exact_curves(_gaussian, _gaussian_key)),
     Family("laplace", {"eps": (_pos, None), "grid": (_grid, OPTIONAL)}, _laplace, lambda p, t: t == 1,
            "Laplace mechanism, eps = sensitivity/scale", _laplace_curves),
@@ -355,7 +359,7 @@ MECHANISMS = {f.name: f for f in (
     Family("sgm_sym", {"sigma": (_pos, None), "p": (_prob, None), "grid": (_grid, OPTIONAL)}, _sgm_sym,
            lambda p, t: p["p"] == 1, "subsampled Gaussian symmetrised per step (C_p; Theorem 3 applies)",
            _sgm_sym_curves),
-    Family("shuffle", {"eps0": (_pos, None), "n": (_n, None), "grid": (_grid, OPTIONAL)}, _shuffle,
+    Family("shuffle", {"eps0": (_eps0, None), "n": (_n, None), "grid": (_grid, OPTIONAL)}, _shuffle,
            lambda p, t: False, "shuffled eps0-LDP randomizer", _shuffle_curves),
     Family("pp", {}, _pp, lambda p, t: True, "perfectly private mechanism M_PP (f = 1 - alpha)",
            _exact_curves(_pp, lambda p, t: ("pp",))),

@@ -215,7 +215,7 @@ def _exact(builder, e0: float, *args) -> Callable[[], np.ndarray]:
 
 
 def _eps0(value) -> float:
-    return validate.real("eps0", value, low=0.0, low_open=True)
+    return validate.eps0("eps0", value)
 
 
 def general_ldp(eps0_value) -> Randomizer:

@@ -57,10 +57,17 @@ class ShuffleReport:
 
 def build_randomizer(name: str = "general", **parameters) -> rz.Randomizer:
     """The randomizer called ``name`` in :data:`dptheory.shuffle.randomizers.REGISTRY`, from the
-    parameters its factory needs (``eps0``, ``d``, ``k``, ``l``); the others are ignored."""
+    parameters its factory needs (``eps0``, ``d``, ``k``, ``l``); a parameter it does not take
+    must be None (a value given for it would have no effect: DomainError)."""
     if name not in rz.REGISTRY:
         raise validate.DomainError(f"randomizer = {name!r} is invalid: must be one of {sorted(rz.REGISTRY)}")
     factory, needed = rz.REGISTRY[name]
+    for p, value in parameters.items():
+        if value is not None and p not in needed:
+            users = sorted(other for other, (_, takes) in rz.REGISTRY.items() if p in takes)
+            raise validate.DomainError(
+                f"{p} = {value:g} has no effect: randomizer {name!r} takes only {', '.join(needed)}"
+                + (f" ({p} is a parameter of {', '.join(users)})" if users else ""))
     missing = [p for p in needed if parameters.get(p) is None]
     if missing:
         raise validate.DomainError(f"randomizer {name!r} needs {', '.join('--' + p for p in missing)}")

@@ -18,7 +18,7 @@ def run(capsys, *argv):
 def test_json_keys_and_figure3_values(capsys):
     code, out, _ = run(capsys, "compare", "gaussian(mu=1)", "laplace(eps=1)", "--json")
     assert code == 0
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     for key in ("delta_forward", "delta_backward", "delta_symmetric", "verdict", "witness"):
         assert key in data
     fw = float(mpmath.ncdf(-0.5) - mpmath.exp(-0.5) / 2)
@@ -49,7 +49,7 @@ def test_text_output(capsys):
 
 def test_composed_and_extremal(capsys):
     code, out, _ = run(capsys, "compare", "rr(eps=0.5)^4", "pp()", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert code == 0 and data["verdict"] == "first" and data["first"] == "rr(eps=0.5, k=2)^4"
     # Lemma 3: Delta(M_PP || M) = TV/2, TV of RR(0.5)^4 from its pmfs (binomial, enumerated here)
     p = math.exp(0.5) / (1 + math.exp(0.5))
@@ -140,7 +140,7 @@ def test_plot_draws_the_comparison_curves_and_its_numbers(capsys, tmp_path, monk
 def _json(capsys, first, second):
     code, out, _ = run(capsys, "compare", first, second, "--json")
     assert code == 0
-    return json.loads(out)
+    return json.loads(out)["results"]
 
 
 @pytest.mark.parametrize("first,second,exact", [

@@ -68,7 +68,7 @@ def test_text_output_prints_knots_delta_and_a_labelled_gdp_mu(capsys):
 def test_json_object_has_the_documented_keys(capsys):
     code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "1", "--n", "30", "--epsilon", "0.1,0.2", "--json")
     assert code == 0
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert {"knots", "kind", "source", "profile"} <= set(data)
     assert data["kind"] == "lower"
     knots = data["knots"]
@@ -96,8 +96,9 @@ def test_reduction_clones_is_the_proven_pair_and_stronger_clones_is_labelled_unp
     from dptheory.shuffle.clones import clone_pair
 
     code, out, _ = run(capsys, "fdp", "shuffle", "--n", "300", "--epsilon", "0.2", "--reduction", "clones", "--json")
-    data = json.loads(out)
-    assert code == 0 and data["status"] == "proven" and data["parameters"]["reduction"] == "clones"
+    doc = json.loads(out)
+    data = doc["results"]
+    assert code == 0 and data["status"] == "proven" and doc["parameters"]["reduction"] == "clones"
     entry = data["profile"][0]
     assert entry["status"] == "proven"
     lo, _ = clone_pair(1.0, 300).delta(0.2)  # the exact delta of the FMT21 pair is below Cor. 4.3 on it
@@ -111,7 +112,7 @@ def test_large_eps0_gives_a_result_not_a_traceback(capsys, eps0):
     """Regression: eps0 = 30, n = 100 ended in an IndexError in _envelope (no line above 0)."""
     code, out, err = run(capsys, "fdp", "shuffle", "--eps0", eps0, "--n", "100", "--epsilon", "0.1", "--json")
     assert code == 0 and "Traceback" not in err
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert data["knots"][0] == [0.0, 1.0] and data["knots"][-1] == [1.0, 0.0]
     assert 0 < data["profile"][0]["delta"] <= 1
 
@@ -121,7 +122,7 @@ def test_delta_is_zero_at_and_above_eps0(capsys):
     epsilon = 1000 printed 0.338; delta is exactly 0 for epsilon >= eps0."""
     code, out, _ = run(capsys, "fdp", "shuffle", "--eps0", "1", "--n", "2", "--epsilon", "1000,1", "--json")
     assert code == 0
-    for entry in json.loads(out)["profile"]:
+    for entry in json.loads(out)["results"]["profile"]:
         assert entry["delta"] == 0.0 and entry["delta_lower"] == 0.0 and entry["bound"] == "eps0-DP"
         assert entry["log_delta_upper"] is None and entry["log_delta_lower"] is None
 
@@ -151,7 +152,7 @@ def test_rounds_at_huge_n_stay_below_one_and_show_no_internal_message(capsys):
         code, out, err = run(capsys, "fdp", "shuffle", "--eps0", "4", "--n", "1e12", "--epsilon", "0.5",
                              "--rounds", rounds, "--json")
         assert code == 0 and "abs_error" not in err, err
-        entry = json.loads(out)["profile"][0]
+        entry = json.loads(out)["results"]["profile"][0]
         assert 0 < entry["rounds_delta"] <= top and entry["rounds_result"]["status"] == "proven"
 
 
@@ -186,7 +187,7 @@ def test_rounds_composes_through_the_pld(capsys):
 
     code, out, _ = run(capsys, "fdp", "shuffle", "--n", "200", "--epsilon", "0.5", "--rounds", "3", "--json")
     assert code == 0
-    entry = json.loads(out)["profile"][0]
+    entry = json.loads(out)["results"]["profile"][0]
     assert entry["rounds"] == 3
     assert entry["delta"] <= entry["rounds_delta"] <= 1
     assert entry["rounds_delta"] == rounds_delta(1.0, 200, 3, 0.5).upper
@@ -210,7 +211,7 @@ def test_rounds_composes_through_the_pld(capsys):
 def test_bad_input_exits_2_naming_the_parameter(capsys, argv, name):
     code, out, err = run(capsys, "fdp", "shuffle", "--n", "10", *argv)
     assert code == 2
-    assert err.startswith("dptheory fdp: error: ") and f"{name} = " in err
+    assert err.startswith("dptheory fdp shuffle: error: ") and f"{name} = " in err
     assert "Traceback" not in err and "nan" not in out
 
 

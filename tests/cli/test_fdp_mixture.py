@@ -34,7 +34,7 @@ PAIRS = ["--pair", "0.5,0.5,0:0.2,0.3,0.5", "--pair", "0.1,0.2,0.7:0.6,0.3,0.1"]
 def test_mixture_json_bound_below_exact_and_deltas(capsys):
     status, out = run(["mixture", "--weights", "0.3,0.7", *PAIRS, "--epsilon", "0,0.5", "--json"], capsys)
     assert status == 0
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert data["bound"]["kind"] == "lower" and data["bound"]["status"] == "proven" and data["bound"]["source"]
     assert data["exact"]["kind"] == "exact"
     bound = tf.from_knots(*zip(*data["bound"]["knots"]))
@@ -71,7 +71,7 @@ def test_mixture_reports_both_directions_regression(capsys):
     """Regression: --weights 1 --pair 0.5,0.5:1,0 --epsilon 1 printed 0 and 0 (only H(Q||P));
     H_e(P||Q) = (0.5 - e 0)_+ + (0.5 - e 1)_+ = 0.5 (hand computation), and the pair's delta is 0.5."""
     status, out = run(["mixture", "--weights", "1", "--pair", "0.5,0.5:1,0", "--epsilon", "1", "--json"], capsys)
-    row = json.loads(out)["profile"][0]
+    row = json.loads(out)["results"]["profile"][0]
     for key in ("delta_exact_PQ", "delta_exact_pair", "delta_bound_PQ", "delta_bound_pair"):
         assert row[key]["lower"] <= 0.5 <= row[key]["upper"] and row[key]["upper"] - 0.5 < 1e-9, key
     assert row["delta_exact_QP"]["upper"] == 0.0
@@ -111,7 +111,7 @@ def test_dpgd_json_and_text(capsys):
     status, out = run(["dpgd", "--example", "constant", "--mu", "1", "--points", "61", "--cells", "2000",
                        "--epsilon", "0.5,1", "--json"], capsys)
     assert status == 0
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert data["kind"] == "lower" and data["status"] == "proven" and data["source"]
     lower = tf.from_knots(*zip(*data["knots"]))
     xs = np.linspace(0, 1, 101)

@@ -40,7 +40,7 @@ def test_prefix_with_latex_prints_every_statement(capsys):
 
 def test_prefix_with_json_describes_each(capsys):
     code, out, _ = run(capsys, "formula", "blackwell", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert code == 0 and [d["name"] for d in data] == catalogue.names("blackwell")
     assert all(d["kind"] == "exact" and d["status"] == "proven" for d in data)
 
@@ -83,11 +83,11 @@ def test_a_formula_names_where_it_is_defined_and_the_methods_that_evaluate_it(ca
     assert code == 0 and "defined in: dptheory.shuffle.rdp.formulas.UPPER_1" in out
     assert "evaluated by: shuffle-rdp/girgis-upper-1" in out
     code, out, _ = run(capsys, "formula", "clones-closed-form", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert data["implemented_by"] == "dptheory.shuffle.clones.CLOSED_FORM" and data["evaluated_by"] == ["shuffle/clones-closed-form"]
     # every catalogue formula says where it is defined
     code, out, _ = run(capsys, "formula", "--json")
-    for row in json.loads(out):
+    for row in json.loads(out)["results"]:
         from dptheory import catalogue
 
         assert catalogue.get(row["name"]).implemented_by.startswith("dptheory."), row["name"]

@@ -59,11 +59,11 @@ def test_printed_interval_encloses_the_exact_value_and_fits_80_columns(capsys):
 
 def test_json_is_the_result_as_dict(capsys):
     code, out, _ = run(capsys, "gdp", "--mu", "1", "--epsilon", "40", "--json")
-    row = json.loads(out)[0]
+    row = json.loads(out)["results"][0]
     assert code == 0 and row["quantity"] == "delta" and row["kind"] == "exact" and row["status"] == "proven"
     assert row["upper"] > 0 and row["log_lower"] <= _mp_log_delta(1.0, 40.0) <= row["log_upper"]
     code, out, _ = run(capsys, "gdp", "--mu", "0.5", "--epsilon", "1", "--compose", "4", "--json")
-    row = json.loads(out)[0]
+    row = json.loads(out)["results"][0]
     assert row["params"]["composed_mu"] == 1.0 and row["params"]["compositions"] == 4
     ref = mpmath.exp(_mp_log_delta(1.0, 1.0))
     assert row["lower"] <= ref <= row["upper"]
@@ -72,7 +72,7 @@ def test_json_is_the_result_as_dict(capsys):
 def test_epsilon_at_digits_encloses_the_exact_root(capsys):
     """`dptheory gdp --mu 1 --delta 1e-6 --digits 50` gave an epsilon_upper below the exact root."""
     code, out, _ = run(capsys, "gdp", "--mu", "1", "--delta", "1e-6", "--digits", "50", "--json")
-    row = json.loads(out)[0]
+    row = json.loads(out)["results"][0]
     with mpmath.workdps(60):
         target = mpmath.log(mpmath.mpf(1e-6))
         ref = mpmath.findroot(lambda x: _mp_log_delta(1.0, x) - target, mpmath.mpf(row["upper"]))

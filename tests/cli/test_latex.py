@@ -200,7 +200,7 @@ def test_rdp_latex_tables_and_80_columns(tmp_path, capsys):
     code, out, _ = run(capsys, *argv)
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
     code, js, _ = run(capsys, *argv, "--json")
-    curves = {c["method"]: c for c in json.loads(js)}
+    curves = {c["method"]: c for c in json.loads(js)["results"]}
     code, tex_out, _ = run(capsys, *argv, "--latex")
     assert code == 0 and tex_out.count(r"\begin{tabular}") >= 2 and "resizebox" not in tex_out
     checked = 0
@@ -236,7 +236,7 @@ def test_rdp_epsilon_table_fits_and_rounds_up(capsys):
     code, out, _ = run(capsys, *argv)
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
     code, js, _ = run(capsys, *argv, "--json")
-    best = {r["method"]: r for r in json.loads(js)}
+    best = {r["method"]: r for r in json.loads(js)["results"]}
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("method"))
     shown = 0

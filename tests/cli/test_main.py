@@ -18,7 +18,7 @@ def test_formula_latex_and_list(capsys):
     assert code == 0 and out.startswith("\\begin{equation}\\label{eq:gdp-delta}\n\\delta_\\mu(\\epsilon) =")
     assert r"\mu > 0" in out
     code, out, _ = run(capsys, "formula", "--json")
-    names = [row["name"] for row in json.loads(out)]
+    names = [row["name"] for row in json.loads(out)["results"]]
     assert "rr-renyi" in names and "gdp-delta" in names
     code, out, _ = run(capsys, "formula", "rdp-to-dp")
     assert "Lemma 2.1" in out and "kind:       upper" in out
@@ -26,17 +26,17 @@ def test_formula_latex_and_list(capsys):
 
 def test_gdp_json(capsys):
     code, out, _ = run(capsys, "gdp", "--mu", "1", "--delta", "1e-5", "--json")
-    row = json.loads(out)[0]
+    row = json.loads(out)["results"][0]
     assert code == 0 and row["quantity"] == "epsilon" and row["lower"] <= row["upper"]
     code, out, _ = run(capsys, "gdp", "--mu", "0.5", "--epsilon", "1", "--compose", "4", "--json")
-    assert json.loads(out)[0]["params"]["composed_mu"] == 1.0
+    assert json.loads(out)["results"][0]["params"]["composed_mu"] == 1.0
 
 
 def test_mechanism_tables(capsys):
     code, out, _ = run(capsys, "mechanism", "rr", "--eps0", "1", "--k", "4")
     assert code == 0 and "randomized-response-profile" in out
     code, out, _ = run(capsys, "mechanism", "gaussian", "--sigma", "2", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert data["epsilon"][1]["upper"] >= data["epsilon"][0]["upper"]
 
 
@@ -161,7 +161,7 @@ def test_json_comes_from_as_dict(capsys):
 
     code, out, _ = run(capsys, "shuffle", "--eps0", "1", "--n", "1e5", "--methods", "clones,exact", "--json")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"parameters", "summary", "results"}
+    assert code == 0 and set(data) == {"command", "version", "parameters", "summary", "results"}
     keys = set(Result("epsilon", 0.1, 0.2, Kind.UPPER, Status.PROVEN, "m", "s").as_dict())
     assert keys <= set(data["results"][0])
     inapplicable = set(Inapplicable("m", Kind.EXACT, Status.PROVEN, "s", "r", params={"n": 1}).as_dict())

@@ -18,7 +18,7 @@ def test_rr_rdp_is_printed_as_a_certified_interval(capsys):
     """`dptheory mechanism rr --eps0 0.1 --k 4 --orders 2` was labelled exact and 3.8e-14 below the
     truth: the JSON now carries the curve's certified ends, which enclose the 60-digit value."""
     code, out, _ = run(capsys, "mechanism", "rr", "--eps0", "0.1", "--k", "4", "--orders", "2", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     with mpmath.workdps(60):
         E = mpmath.exp(mpmath.mpf(0.1))
         ref = mpmath.log((E**2 + E**-1 + 2) / (E + 3))  # order 2, k = 4

@@ -119,7 +119,7 @@ def test_sample_covers_every_axis_value():
 
 def test_invalid_input_exits_2_with_a_message(capsys):
     for argv in (["shuffle", "--eps0", "-1"], ["shuffle", "--n", "1.5"], ["gdp", "--delta", "0"],
-                 ["rdp", "--n", "1"], ["mechanism", "rr", "--k", "1"], ["formula", "no-such"]):
+                 ["rdp", "--n", "0"], ["mechanism", "rr", "--k", "1"], ["formula", "no-such"]):
         code = main(argv)
         err = capsys.readouterr().err
         assert code == 2 and "error" in err and "Traceback" not in err, argv

@@ -38,7 +38,7 @@ def test_table_and_exit_status(capsys):
 
 def test_json_structure(capsys):
     code, out, _ = run(capsys, "verify", "--quick", "--json", "--digits", "30", "--only", ONLY)
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert code == 0 and data["passed"] is True and data["quick"] is True and data["digits"] == 30
     assert {c["bound"] for c in data["checks"]} == {"gdp/delta", "shuffle/exact"}
     for c in data["checks"]:
@@ -63,7 +63,7 @@ def test_planted_violation_exits_1_and_names_the_bound(capsys, monkeypatch):
     assert code == 1
     assert "FAIL: gdp/delta" in out and "violations (bound vs its oracle" in out and "vs closed " in " ".join(out.split())
     code, out, _ = run(capsys, "verify", "--quick", "--json", "--only", "gdp/delta")
-    data = json.loads(out)
+    data = json.loads(out)["results"]
     assert code == 1 and data["passed"] is False and data["checks"][0]["fails"] is True
 
 

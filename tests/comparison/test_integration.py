@@ -31,11 +31,11 @@ def test_cli_kinds_with_bounded_curves(capsys):
     exact; the shuffle model only through a lower curve: a lower bound in the first slot, an
     upper bound in the second (the kinds come from the library, not the command line)."""
     assert main(["compare", "sgm(sigma=1, p=0.01, steps=100)", "gaussian(mu=0.2)", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["results"]
     assert data["first_curve"] == "bounds"
     assert data["delta_forward"]["kind"] == "exact" and data["delta_backward"]["kind"] == "exact"
     assert main(["compare", "shuffle(eps0=1, n=200)", "gaussian(mu=0.2)", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["results"]
     assert data["delta_forward"]["kind"] == "lower" and data["delta_backward"]["kind"] == "upper"
 
 

@@ -106,7 +106,7 @@ class RdpMethod(protocol.Method):
         """The RDP curve at the orders the method accepts of ``orders`` (integer-only methods keep
         the integer ones), composed ``compositions`` times."""
         e0 = validate.real("eps0", subject.randomizer.eps0, low=0.0, low_open=True)
-        nn = validate.integer("n", subject.n, low=2)
+        nn = validate.n("n", subject.n)
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
         oo = o[o == np.floor(o)] if self.integer_orders else o
         if not oo.size:
@@ -240,8 +240,8 @@ def compose(curve: Curve, compositions) -> Curve:
 
 def _subject(eps0_value, n_value) -> Shuffled:
     """n shuffled users of any eps0-LDP randomizer (the general class)."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
-    return Shuffled(general_ldp(e0), validate.integer("n", n_value, low=2))
+    e0 = validate.eps0("eps0", eps0_value)
+    return Shuffled(general_ldp(e0), validate.n("n", n_value))
 
 
 def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, compositions=1) -> Curve | Inapplicable:
@@ -271,7 +271,8 @@ def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders
     subject = _subject(eps0_value, n_value)
     T = validate.integer("compositions", compositions, low=1)
     d = validate.delta("delta", delta)
-    guess = conversion.search_guess(subject.randomizer.eps0, subject.n, d, T) if orders is None else None
+    # the refined Gaussian limit that places the search needs n >= 2 (with one user no method searches)
+    guess = conversion.search_guess(subject.randomizer.eps0, subject.n, d, T) if orders is None and subject.n >= 2 else None
     return [RDP_METHODS[name].run(subject, "epsilon", d, compositions=T, orders=orders, rtol=rtol, around=guess)
             for name in names]
 
