@@ -566,8 +566,11 @@ class Formula:
                         ok = np.asarray(cond(*ordered), dtype=bool)
                     if not np.all(ok):
                         fail(text, ok)
-            # integer parameters (summation bounds, binomial arguments) are passed as ints
+            # integer parameters (summation bounds, binomial arguments) are passed as ints, up to
+            # 2^53 (beyond it a Python int would turn numpy's ufuncs to object dtype; the float is
+            # the value there anyway)
             args_np = [int(arr) if integer and arr.ndim == 0 and np.isfinite(arr) and arr == np.floor(arr)
+                       and abs(arr) <= 2.0**53
                        else arr for integer, arr in zip(sig.integer, ordered)]
             with np.errstate(all="ignore"):
                 out = self._np(*args_np)

@@ -26,10 +26,34 @@ import numpy as np
 
 from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
                          binom_tail_rtol, log1mexp, logsumexp)
+from .. import validate
 from ..results import Enclosure
 from ..rounding import EPS
 
 _NEG_INF = -np.inf
+
+#: the largest number of trials of the binomial counts these sums run over (the other users N of
+#: a count pair): the float64 binomial tails and pmfs have an error bound
+#: (:func:`dptheory.precision.binom_tail_rtol`) validated against mpmath up to 1e15 trials, and
+#: float64 holds every count up to 2^53 = 9.0e15 exactly. Beyond it the sums refuse
+#: (:class:`dptheory.validate.DomainError` naming this range); the methods built on them are then
+#: not applicable and say so.
+N_MAX = 10**15
+
+
+def supported_others(name: str, others) -> str | None:
+    """Why ``others`` (a number of trials) is outside the range of the certified binomial sums
+    (None inside it: ``others`` <= :data:`N_MAX`)."""
+    if others > N_MAX:
+        return (f"{name} = {float(others):.6g} is above the supported range of the certified binomial sums "
+                f"({name} <= {N_MAX:.0e}: float64 binomial tails are validated up to {N_MAX:.0e} trials)")
+    return None
+
+
+def _check_trials(name: str, n) -> None:
+    reason = supported_others(name, n)
+    if reason:
+        raise validate.DomainError(reason)
 #: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
 _ARITH_RTOL = 1e-14
 
@@ -305,7 +329,8 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_
 def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32) -> np.ndarray:
     """Bucket edges over the integers start .. top (the last edge is top + 1) for a count with
     this mean and sd: doubling steps below the bulk (12 sd), ``central`` buckets across it, one
-    bucket above (refinement splits whatever matters)."""
+    bucket above (refinement splits whatever matters). ``top - 1`` is at most :data:`N_MAX`."""
+    _check_trials("number of other users", top - 1)
     lo = max(start, int(mean - 12 * sd))
     hi = min(top, int(mean + 12 * sd) + 1)
     edges = {start, top + 1}

@@ -28,6 +28,7 @@ from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Stat
 from ..validate import ConditionError
 from . import blanket, clones, exact, variation_ratio as vr
 from .randomizers import Randomizer, binary_rr
+from .pairs import supported_others
 from .subject import Shuffled, randomizer_of
 
 
@@ -265,6 +266,15 @@ def _always(rz, n):
     return None
 
 
+def _counted(why_not):
+    """``why_not`` of a method whose sums run over a count pair (:class:`dptheory.shuffle.pairs.CountPair`),
+    and the pair's supported range of other users (:data:`dptheory.shuffle.pairs.N_MAX`)."""
+    def fn(rz, n):
+        return supported_others("other messages (n - 1)" if not rz.blankets else "other messages",
+                                rz.others(n)) or why_not(rz, n)
+    return fn
+
+
 def _proven(source_note=""):
     return lambda rz: (Status.PROVEN, source_note)
 
@@ -375,23 +385,23 @@ def _finite_p(rz, n):
 #: every method of the notion, in the order of the tables (:class:`dptheory.protocol.Registry`)
 METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
-           _always, vr.reduction_status, log_delta=_vr_log_delta, title="Variation-ratio reduction"),
+           _counted(_always), vr.reduction_status, log_delta=_vr_log_delta, title="Variation-ratio reduction"),
     Method("variation-ratio-labelled", Kind.UPPER,
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
-           _always, _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
+           _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
            log_delta=_labelled_log_delta, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
-           _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
+           _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
            closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2", formula=vr.THEOREM_4_2.name),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
            closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3", formula=vr.THEOREM_4_3.name),
-    Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta, title="Clones"),
+    Method("clones", Kind.UPPER, clones.SOURCE_2021, _counted(_needs_ldp), _proven(), log_delta=_clones_log_delta, title="Clones"),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
            closed_epsilon=_clones_closed, title="Clones, closed form", formula=clones.CLOSED_FORM.name),
-    Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _needs_ldp, _stronger_status,
+    Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _counted(_needs_ldp), _stronger_status,
            log_delta=_stronger_log_delta, title="Stronger clones"),
     Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
            log_delta=_blanket_log_delta("hoeffding"), title="Privacy blanket, Hoeffding"),

@@ -43,7 +43,7 @@ from .. import validate
 from ..results import Enclosure
 from ..rounding import EPS, mp_down, mp_up
 from ..precision import logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
-from .binomial_sums import bucket_edges, log_binom_range, log_hockey_stick_binary_count, log_mul, refine_buckets
+from .binomial_sums import N_MAX, supported_others, bucket_edges, log_binom_range, log_hockey_stick_binary_count, log_mul, refine_buckets
 
 _NEG_INF = -np.inf
 
@@ -53,7 +53,6 @@ _EPSILON_FLOAT_MAX = 700.0
 #: largest number of other users for which :meth:`CountPair.log_delta` falls back to the mpmath sum
 #: when the float64 error bound is not small against the value (the sum costs O(N) tails)
 MP_FALLBACK_MAX_OTHERS = 400
-
 
 @dataclasses.dataclass(frozen=True)
 class CountPair:
@@ -101,6 +100,9 @@ class CountPair:
 
     def __post_init__(self):
         object.__setattr__(self, "others", validate.integer("others", self.others, low=0))
+        reason = supported_others("others", self.others)
+        if reason:
+            raise validate.DomainError(reason)
         for name in ("clone_prob", "theta_p", "theta_q", "victim_prob", "clone_bias"):
             object.__setattr__(self, name, validate.probability(name, getattr(self, name)))
         object.__setattr__(self, "input_rtol", validate.real("input_rtol", self.input_rtol, low=0.0, high=1e-3))
