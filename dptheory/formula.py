@@ -440,6 +440,10 @@ class Formula:
                 arr = np.asarray(float(val))
             except (TypeError, ValueError):
                 arr = np.asarray(math.nan)
+            if arr == 0 and isinstance(val, mpmath.mpf) and val != 0:
+                # an mpmath number below the float range (delta = 1e-2000): its sign is what the
+                # assumption checks need
+                arr = np.asarray(math.copysign(5e-324, float(mpmath.sign(val))))
             if np.isnan(arr):
                 return f"{latex} \\in \\mathbb{{R}}"
             for text, pred in checks:

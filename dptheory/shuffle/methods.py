@@ -175,7 +175,8 @@ class Method(protocol.Method):
         elif self.log_delta is not None:
             enc = self.log_delta(rz, n, epsilon, rtol)
         else:
-            enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon)
+            enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon,
+                                     lambda d: self.closed_epsilon(rz, n, d, digits=_CLOSED_MP_DIGITS))
         return enc.result("delta", kind=self.kind, status=status, method=self.name, source=self.source, note=note,
                           params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start})
 
@@ -207,11 +208,27 @@ def _eps_cap(rz: Randomizer) -> float | None:
     return max(cap, rounding.up(rz.eps0)) if rz.eps0 is not None else cap
 
 
-def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> Enclosure:
+#: log delta below which a closed form is evaluated with mpmath (e^-700 is near the float range's
+#: end), at this many digits, down to :data:`_CLOSED_LOG_FLOOR`
+_CLOSED_MP_BELOW, _CLOSED_MP_DIGITS, _CLOSED_LOG_FLOOR = -700.0, 30, -1e7
+
+
+def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float,
+                       eps_of_delta_mp: Callable | None = None) -> Enclosure:
     """delta(epsilon) of a closed form epsilon(delta) (non-increasing in delta): the one inverter's
     certified bracket (:func:`dptheory.inverse.delta_bracket`), counting the form's rounding
-    (:data:`dptheory.rounding.CLOSED_FORM_RTOL`)."""
-    bracket = delta_bracket(eps_of_delta, epsilon, form_rtol=rounding.CLOSED_FORM_RTOL)
+    (:data:`dptheory.rounding.CLOSED_FORM_RTOL`), in log delta. With ``eps_of_delta_mp`` (the
+    form's mpmath version, given an mpmath delta) the search goes below e^-700, the form evaluated
+    by it there, so that a delta below the float range gets both ends, never a lower end of 0."""
+    def eps_of_log_delta(ld: float) -> float:
+        if ld >= _CLOSED_MP_BELOW:
+            return eps_of_delta(math.exp(ld))
+        with mpmath.workdps(_CLOSED_MP_DIGITS):
+            return float(eps_of_delta_mp(mpmath.exp(mpmath.mpf(ld))))
+
+    floor = _CLOSED_MP_BELOW if eps_of_delta_mp is None else _CLOSED_LOG_FLOOR
+    bracket = delta_bracket(eps_of_log_delta, epsilon, form_rtol=rounding.CLOSED_FORM_RTOL,
+                            log_floor=floor, log_input=True)
     if bracket is None:
         raise NotApplicable(f"the closed form does not reach epsilon = {epsilon} for any delta < 1 within its conditions")
     return Enclosure(*bracket)
@@ -360,20 +377,20 @@ def _exact_log_delta(rz, n, e, tol):
 # ----------------------------------------------------------------------------- closed forms in epsilon
 
 
-def _analytic(rz, n, d):
-    return vr.THEOREM_4_2(rz.p, rz.beta, rz.q, rz.others(n) + 1, d)
+def _analytic(rz, n, d, digits=None):
+    return vr.THEOREM_4_2(rz.p, rz.beta, rz.q, rz.others(n) + 1, d, digits=digits)
 
 
-def _asymptotic(rz, n, d):
-    return vr.THEOREM_4_3(rz.p, rz.beta, rz.q, rz.others(n) + 1, d)
+def _asymptotic(rz, n, d, digits=None):
+    return vr.THEOREM_4_3(rz.p, rz.beta, rz.q, rz.others(n) + 1, d, digits=digits)
 
 
-def _clones_closed(rz, n, d):
-    return clones.CLOSED_FORM(rz.eps0, n, d)
+def _clones_closed(rz, n, d, digits=None):
+    return clones.CLOSED_FORM(rz.eps0, n, d, digits=digits)
 
 
-def _erlingsson(rz, n, d):
-    return ERLINGSSON(rz.eps0, n, d)
+def _erlingsson(rz, n, d, digits=None):
+    return ERLINGSSON(rz.eps0, n, d, digits=digits)
 
 
 def _finite_p(rz, n):

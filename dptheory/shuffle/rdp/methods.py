@@ -115,6 +115,8 @@ class RdpMethod(protocol.Method):
             lo, hi, kept, note = self.curve(e0, nn, oo, rtol)
         except validate.DomainError as exc:
             raise NotApplicable(f"{self.name}: {exc}") from None
+        if self.kind is Kind.UPPER:
+            lo, hi, note = cap_at_pure_dp(e0, kept, lo, hi, note)
         status, why = self.status_why(subject)
         curve = Curve("rdp", "order", kept, lo, hi, self.kind, status, self.name, self.source, note,
                       params={"eps0": e0, "n": nn})
@@ -123,6 +125,36 @@ class RdpMethod(protocol.Method):
     def evaluate(self, eps0_value, n_value, orders, *, rtol: float = 1e-3) -> Curve:
         """The curve for eps0-LDP randomizers (the general class): :meth:`rdp`."""
         return self.rdp(Shuffled(general_ldp(eps0_value), n_value), orders, rtol=rtol)
+
+
+#: why an upper RDP curve may be capped (:func:`cap_at_pure_dp`)
+PURE_DP_CAP_SOURCE = ("the shuffled mechanism is eps0-DP (a post-processing of the victim's eps0-LDP report), "
+                      "hence eps0-RDP at every order, and (lambda eps0^2/2)-RDP (Bun and Steinke 2016, Proposition 3.3)")
+
+
+def pure_dp_rdp_cap(e0: float, orders) -> np.ndarray:
+    """min(eps0, lambda eps0^2 / 2), rounded up: an upper bound on the RDP of order lambda of any
+    eps0-DP mechanism (Bun and Steinke 2016, Proposition 3.3, for the second)."""
+    o = np.asarray(orders, dtype=float)
+    return np.minimum(e0, rounding.up_nonneg(o * (e0 * e0) / 2, rel_err=4 * rounding.EPS))
+
+
+def cap_at_pure_dp(e0: float, orders, lower, upper, note: str = ""):
+    """An upper bound's curve (lower, upper ends of its value) replaced by min(bound,
+    :func:`pure_dp_rdp_cap`) where the cap is smaller, with a note naming the orders; unchanged
+    elsewhere. The uncapped bound is the method's own function (figures of the papers use it)."""
+    cap = pure_dp_rdp_cap(e0, orders)
+    over = np.asarray(upper, dtype=float) > cap
+    if not np.any(over):
+        return lower, upper, note
+    cap_low = rounding.down_nonneg(np.minimum(e0, np.asarray(orders, dtype=float) * (e0 * e0) / 2),
+                                   rel_err=4 * rounding.EPS)
+    shown = np.asarray(orders, dtype=float)[over]
+    where = (f"order {shown[0]:g}" if shown.size == 1 else
+             f"orders {shown.min():g} to {shown.max():g} ({shown.size} of {over.size})")
+    text = f"capped at min(eps0, lambda eps0^2/2) at {where}: {PURE_DP_CAP_SOURCE}"
+    return (np.where(over, np.minimum(lower, cap_low), lower), np.where(over, cap, upper),
+            f"{note}; {text}" if note else text)
 
 
 def _closed(fn, note=""):
