@@ -279,6 +279,18 @@ def _totals(lhi, llo, lerr, base=_NEG_INF, base_err=_NEG_INF):
     return low, up
 
 
+def _split(a, b):
+    """Each bucket [a, b] of integers split in four (in single counts where it has fewer than
+    four): the pieces' first and last counts, bucket by bucket (they cover [a, b] exactly)."""
+    width = b - a + 1
+    pieces = np.minimum(width, 4.0)
+    k = np.arange(4.0)[None, :]
+    first = np.floor(a[:, None] + width[:, None] * k / pieces[:, None])
+    last = np.floor(a[:, None] + width[:, None] * (k + 1) / pieces[:, None]) - 1
+    valid = k < pieces[:, None]
+    return first[valid], last[valid]
+
+
 def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_err: float = _NEG_INF,
                    max_rounds: int = 60, done=None):
     """Certified enclosure of a sum over integer buckets [ma, mb] whose terms are monotone within
@@ -306,17 +318,11 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_
         order_ = np.argsort(-gap)
         cum = np.logaddexp.accumulate(gap[order_])
         count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
-        chosen = [i for i in order_[:count] if np.isfinite(gap[i])]
+        chosen = order_[:count]
+        chosen = chosen[np.isfinite(gap[chosen])]
         keep = np.ones(len(ma), dtype=bool)
         keep[chosen] = False
-        new_a, new_b = [], []
-        for i in chosen:
-            a_, b_ = ma[i], mb[i]
-            pieces = 4 if b_ - a_ >= 3 else int(b_ - a_ + 1)
-            cuts = np.unique(np.floor(np.linspace(a_, b_ + 1, pieces + 1)))
-            new_a.extend(cuts[:-1])
-            new_b.extend(cuts[1:] - 1)
-        na, nb = np.array(new_a), np.array(new_b)
+        na, nb = _split(ma[chosen], mb[chosen])
         nhi, nlo, nerr = bounds(na, nb)
         ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
         lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
