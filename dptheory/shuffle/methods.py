@@ -215,8 +215,8 @@ def _eps_cap(rz: Randomizer) -> float | None:
 
 
 #: log delta below which a closed form is evaluated with mpmath (e^-700 is near the float range's
-#: end), at this many digits, down to :data:`_CLOSED_LOG_FLOOR`
-_CLOSED_MP_BELOW, _CLOSED_MP_DIGITS, _CLOSED_LOG_FLOOR = -700.0, 30, -1e7
+#: end), at this many digits, and the lowest log delta searched
+_CLOSED_MP_BELOW, _CLOSED_MP_DIGITS, _CLOSED_LOG_FLOOR = -700.0, 30, -1e300
 
 
 def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float,
@@ -232,7 +232,17 @@ def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float,
         with mpmath.workdps(_CLOSED_MP_DIGITS):
             return float(eps_of_delta_mp(mpmath.exp(mpmath.mpf(ld))))
 
-    floor = _CLOSED_MP_BELOW if eps_of_delta_mp is None else _CLOSED_LOG_FLOOR
+    floor = _CLOSED_MP_BELOW
+    if eps_of_delta_mp is not None:
+        # the floor moved down fourfold until the form is certainly above epsilon there (delta
+        # far below e^-700 at large n: e^-1e12 at n = 1e15), so the bisection brackets the answer
+        while floor > _CLOSED_LOG_FLOOR:
+            try:
+                if eps_of_log_delta(floor) * (1 - rounding.CLOSED_FORM_RTOL) > epsilon:
+                    break
+            except ConditionError:
+                break
+            floor *= 4.0
     bracket = delta_bracket(eps_of_log_delta, epsilon, form_rtol=rounding.CLOSED_FORM_RTOL,
                             log_floor=floor, log_input=True)
     if bracket is None:
