@@ -351,6 +351,11 @@ def _vr_log_delta(rz, n, e, tol):
     return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol, exact=_exact_parameters(rz))
 
 
+def _labelled_decide(rz, n, e, tol, band, state):
+    return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol,
+                                 exact=_exact_parameters(rz), band=band, memory=state.setdefault("labelled", {}))
+
+
 def _labelled_log_delta(rz, n, e, tol):
     return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol,
                                  exact=_exact_parameters(rz))
@@ -423,7 +428,7 @@ METHODS = protocol.Registry("shuffle", [
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
            _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
-           log_delta=_labelled_log_delta, title="Labelled variation-ratio pair"),
+           log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),

@@ -282,3 +282,49 @@ def test_refined_sum_matches_a_direct_sum():
     enc, _, _ = refine_buckets(bounds, np.array([0.0, 100.0]), np.array([99.0, 4999.0]), 1e-6)
     assert enc.log_lower <= exact <= enc.log_upper
     assert -math.expm1(enc.log_lower - enc.log_upper) <= 1e-6
+
+
+def test_labelled_maximisation_with_a_band_decides_the_same_side():
+    """The labelled bound over beta' (a non-uniform randomizer) with the inverter's band: where it
+    stops early its end is consistent with the full maximisation's enclosure (a lower end above
+    the band is below the full upper end; an upper end below the band is above the full lower
+    end), and it remembers the maximiser for the next epsilon."""
+    from dptheory.shuffle.randomizers import laplace
+
+    rz = laplace(1.0)
+    n = 1000
+    target = math.log(1e-4)
+    band = (target - 1e-12, target + 1e-12)
+    for e in (0.2, 0.9):
+        full = vr.labelled_log_delta(rz.p, rz.beta, rz.q, n - 1, e, uniform=False, rtol=1e-3)
+        memory: dict = {}
+        quick = vr.labelled_log_delta(rz.p, rz.beta, rz.q, n - 1, e, uniform=False, rtol=1e-3, band=band,
+                                      memory=memory)
+        assert quick.log_lower <= full.log_upper and full.log_lower <= quick.log_upper
+        assert quick.log_lower > band[1] or quick.log_upper <= band[0] or quick.log_upper - quick.log_lower < 1e-2
+        assert 0 < memory["best"] <= rz.beta
+
+
+@pytest.mark.slow
+def test_labelled_inversion_with_decide_evaluates_fewer_pairs(monkeypatch):
+    """One inversion with ``decide`` evaluates fewer count pairs than without, for an overlapping
+    bracket."""
+    from dptheory.shuffle.randomizers import laplace
+
+    rz, n = laplace(1.0), 1000
+    count = [0]
+    original = pairs.CountPair.log_delta
+
+    def counting(self, *args, **kwargs):
+        count[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pairs.CountPair, "log_delta", counting)
+    m = methods.METHODS["variation-ratio-labelled"]
+    with_decide = m.epsilon(rz, n, 1e-4)
+    decided = count[0]
+    count[0] = 0
+    plain = methods.Method(**{**{f.name: getattr(m, f.name) for f in methods.dataclasses.fields(m)},
+                              "decide_log_delta": None}).epsilon(rz, n, 1e-4)
+    assert decided < count[0]
+    assert with_decide.lower <= plain.upper and plain.lower <= with_decide.upper
