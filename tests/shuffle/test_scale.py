@@ -328,3 +328,32 @@ def test_labelled_inversion_with_decide_evaluates_fewer_pairs(monkeypatch):
                               "decide_log_delta": None}).epsilon(rz, n, 1e-4)
     assert decided < count[0]
     assert with_decide.lower <= plain.upper and plain.lower <= with_decide.upper
+
+
+@pytest.mark.parametrize("name", ["variation-ratio-labelled", "clones", "variation-ratio-lower"])
+@pytest.mark.parametrize("eps0, n", [(8.0, 1000), (4.0, 10)])
+def test_no_amplification_is_known_after_one_evaluation(monkeypatch, name, eps0, n):
+    """Below the point where amplification is possible (the Gaussian approximation's epsilon is
+    above log p) one evaluation just below the cap settles the bracket [cap (1 - rtol), cap]; the
+    full inversion (the probe disabled) lands in it, and the exact value by enumeration (binary
+    randomized response, n = 10) is within the upper bounds' brackets' reach."""
+    m = methods.METHODS[name]
+    rz = general_ldp(eps0)
+    count = [0]
+    original = m.log_delta
+
+    def counting(*args):
+        count[0] += 1
+        return original(*args)
+
+    quick_method = methods.Method(**{**{f.name: getattr(m, f.name) for f in methods.dataclasses.fields(m)},
+                                     "log_delta": counting})
+    quick = quick_method.epsilon(rz, n, 1e-8)
+    assert count[0] == 1 and "no amplification here" in quick.note
+    monkeypatch.setattr(methods, "_no_amplification", lambda *args: None)
+    full = m.epsilon(rz, n, 1e-8)
+    assert quick.lower <= full.upper and full.lower <= quick.upper
+    assert quick.upper - quick.lower <= 1e-3 * quick.upper + 1e-12
+    if n == 10 and m.kind.value == "upper":
+        exact = methods.METHODS["exact"].epsilon(binary_rr(eps0), n, 1e-8)
+        assert exact.lower <= quick.upper
