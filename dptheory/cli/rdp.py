@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import validate
 from ..shuffle import rdp as shuffle_rdp
 from ..shuffle.pair_renyi import RENYI_N_MAX
-from ..shuffle.rdp.methods import RTOL_MIN
+from ..shuffle.rdp.methods import RTOL_FINE_N_MAX, RTOL_MIN, RTOL_MIN_SMALL_N
 from ..rdp import parse_orders
 from .. import tables
 from . import print_latex_table
@@ -29,7 +29,8 @@ def add_parser(sub) -> None:
     p.add_argument("--compositions", type=float, default=1, help="number T of adaptive compositions (default 1)")
     p.add_argument("--delta", type=float, help="convert each curve to epsilon at this delta (Lemma 2.1)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
-    p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the exact divergences (default 1e-3, at least {RTOL_MIN:g})")
+    p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the exact divergences (default 1e-3, at least {RTOL_MIN:g}; "
+                   f"{RTOL_MIN_SMALL_N:g} for n <= {RTOL_FINE_N_MAX:g})")
     p.add_argument("--json", action="store_true")
     p.add_argument("--latex", action="store_true", help="print the numbers as booktabs tables for a paper "
                    "(needs only the booktabs package)")
@@ -72,7 +73,9 @@ def run(args) -> int:
         _notes(out)
         return 0
     orders = parse_orders(args.orders if args.orders is not None else DEFAULT_ORDERS)
-    curves = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol, compositions=T)
+    # upper rows above the RDP of eps0-DP are shown capped, with a note (the library's default is
+    # the paper's value)
+    curves = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol, compositions=T, cap=True)
     if args.json:
         emit_json([c.as_dict() for c in curves])
         return 0

@@ -101,6 +101,8 @@ class Method(protocol.Method):
     #: once it is certain of its side of the band (the inverter's ``decide``); ``state`` is a dict
     #: of one inversion (what it learns from point to point); None: log_delta serves
     decide_log_delta: Callable | None = None
+    #: (randomizer) -> whether ``decide_log_delta`` serves this randomizer (None: always)
+    decide_when: Callable[[Randomizer], bool] | None = None
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
     formula: str = ""
@@ -169,7 +171,8 @@ class Method(protocol.Method):
                 return enc.log_lower, enc.log_upper
 
             bracket = epsilon_bracket(enclosure, delta, search,
-                                      decide=None if self.decide_log_delta is None else decide)
+                                      decide=decide if self.decide_log_delta is not None
+                                      and (self.decide_when is None or self.decide_when(rz)) else None)
             lo, hi = bracket.lower, bracket.upper
             if math.isinf(hi):
                 note = _join(note, f"no finite epsilon: the bound stays above delta up to epsilon = {lo:.6g} "
@@ -453,7 +456,8 @@ METHODS = protocol.Registry("shuffle", [
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
            _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
-           log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide, title="Labelled variation-ratio pair"),
+           log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide,
+           decide_when=lambda rz: not rz.uniform_beta, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),

@@ -482,7 +482,7 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
         points.append(previous)
         points.sort()
     values = {}
-    if previous in values or previous in points:
+    if previous is not None and previous in points:
         values[previous] = at(previous)
         fine.add(previous)
         lf, enc = values[previous]
@@ -509,7 +509,7 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
             break
         # the grid's share of the width (upper end above the best point's own upper end) is
         # small against the points' own width (their float error, which more points cannot narrow)
-        top = max(lf + enc.log_upper for lf, enc in values.values())
+        top = max(values[b][0] + values[b][1].log_upper for b in fine)
         if (lower > -math.inf and upper - top <= max(2 * max(rtol, 1e-12), 0.1 * (top - lower))) \
                 or len(values) >= LABELLED_MAX_EVALUATIONS:
             break

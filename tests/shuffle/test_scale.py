@@ -180,22 +180,25 @@ def test_rdp_upper_rows_are_capped_at_the_rdp_of_eps0_dp():
         exact = shuffle_rdp.exact_rdp(binary_rr(eps0), 2, orders)
         assert np.all(exact <= cap)
         for name in ("girgis-upper-1", "girgis-upper-2", "erlingsson-rdp"):
-            c = shuffle_rdp.rdp_curve(name, eps0, 2, orders)
+            c = shuffle_rdp.rdp_curve(name, eps0, 2, orders, cap=True)
             assert isinstance(c, Curve)
             assert np.all(c.upper <= cap)
             assert np.all(c.lower <= c.upper)
             assert np.all(c.upper >= exact)
-    c = shuffle_rdp.rdp_curve("girgis-upper-2", 1.0, 2, orders)
+    c = shuffle_rdp.rdp_curve("girgis-upper-2", 1.0, 2, orders, cap=True)
     assert "capped at min(eps0, lambda eps0^2/2)" in c.note and "Bun and Steinke 2016" in c.note
     raw = shuffle_rdp.upper_2(1.0, 2, orders)
     assert np.max(raw) > 1.0  # the paper's value, for figures, is kept
+    assert np.max(shuffle_rdp.rdp_curve("girgis-upper-2", 1.0, 2, orders).upper) > 1.0  # cap=False: the paper's
+    out = _run_limited(["rdp", "--n", "2", "--orders", "2,64", "--methods", "girgis-upper-2"])
+    assert out.returncode == 0 and "capped at min(eps0, lambda eps0^2/2)" in out.stdout.replace("\n      ", " ")
 
 
 def test_rdp_cap_leaves_lower_bounds_and_tight_upper_bounds_alone():
     orders = np.array([2.0, 8.0])
-    c = shuffle_rdp.rdp_curve("chen-exact", 1.0, 10**6, orders)
+    c = shuffle_rdp.rdp_curve("chen-exact", 1.0, 10**6, orders, cap=True)
     assert "capped" not in c.note
-    low = shuffle_rdp.rdp_curve("exact", 50.0, 2, orders)
+    low = shuffle_rdp.rdp_curve("exact", 50.0, 2, orders, cap=True)
     assert "capped" not in low.note
 
 

@@ -89,7 +89,7 @@ class RdpMethod(protocol.Method):
         return self.kind
 
     def compute(self, subject: Shuffled, quantity: str, at, *, rtol: float = 1e-3, compositions=1,
-                around: float | None = None, orders=None) -> Result | Curve:
+                around: float | None = None, orders=None, cap: bool = False) -> Result | Curve:
         """``"rdp"``: the curve at the orders ``at`` (composed ``compositions`` times);
         ``"epsilon"``: epsilon at the delta ``at`` from that curve at the best order (searched, or
         among ``orders``)."""
@@ -98,11 +98,11 @@ class RdpMethod(protocol.Method):
         if reason:
             raise NotApplicable(f"{self.name}: {reason}")
         if quantity == "rdp":
-            return self.rdp(subject, at, rtol=rtol, compositions=compositions)
+            return self.rdp(subject, at, rtol=rtol, compositions=compositions, cap=cap)
         return conversion.epsilon_of(self, subject, at, compositions=compositions, orders=orders, rtol=rtol,
                                      around=around)
 
-    def rdp(self, subject: Shuffled, orders, *, rtol: float = 1e-3, compositions=1) -> Curve:
+    def rdp(self, subject: Shuffled, orders, *, rtol: float = 1e-3, compositions=1, cap: bool = False) -> Curve:
         """The RDP curve at the orders the method accepts of ``orders`` (integer-only methods keep
         the integer ones), composed ``compositions`` times."""
         e0 = validate.real("eps0", subject.randomizer.eps0, low=0.0, low_open=True)
@@ -115,7 +115,7 @@ class RdpMethod(protocol.Method):
             lo, hi, kept, note = self.curve(e0, nn, oo, rtol)
         except validate.DomainError as exc:
             raise NotApplicable(f"{self.name}: {exc}") from None
-        if self.kind is Kind.UPPER:
+        if cap and self.kind is Kind.UPPER:
             lo, hi, note = cap_at_pure_dp(e0, kept, lo, hi, note)
         status, why = self.status_why(subject)
         curve = Curve("rdp", "order", kept, lo, hi, self.kind, status, self.name, self.source, note,
@@ -270,14 +270,17 @@ def compose(curve: Curve, compositions) -> Curve:
                          params={**curve.params, "compositions": T})
 
 
-#: the smallest relative width of the exact Renyi divergences the curves accept: below about
-#: 2.5e-5 the bucketed conditional sums give way to windows of counts (1e-4 took 27 s for every
-#: method at n = 1e6 on a loaded machine, 1e-6 over two minutes)
+#: the smallest relative width of the exact Renyi divergences the curves accept: at n above
+#: :data:`RTOL_FINE_N_MAX` below about 2.5e-5 the bucketed conditional sums give way to windows of
+#: counts (1e-4 took 27 s for every method at n = 1e6 on a loaded machine, 1e-6 over two minutes);
+#: up to it, :data:`RTOL_MIN_SMALL_N`
 RTOL_MIN = 1e-4
+RTOL_MIN_SMALL_N, RTOL_FINE_N_MAX = 1e-8, 10**4
 
 
-def _check_rtol(rtol) -> float:
-    return validate.real("rtol", rtol, low=RTOL_MIN, high=1.0)
+def _check_rtol(rtol, n_value=None) -> float:
+    small = n_value is not None and validate.integer("n", n_value, low=1) <= RTOL_FINE_N_MAX
+    return validate.real("rtol", rtol, low=RTOL_MIN_SMALL_N if small else RTOL_MIN, high=1.0)
 
 
 def _subject(eps0_value, n_value) -> Shuffled:
@@ -286,24 +289,26 @@ def _subject(eps0_value, n_value) -> Shuffled:
     return Shuffled(general_ldp(e0), validate.integer("n", n_value, low=2))
 
 
-def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, compositions=1) -> Curve | Inapplicable:
+def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, compositions=1,
+              cap: bool = False) -> Curve | Inapplicable:
     """The RDP curve of one method for eps0-LDP randomizers (composed ``compositions`` times) at
     the orders it accepts of ``orders``, or an :class:`Inapplicable` record where it does not
     apply (:meth:`dptheory.protocol.Method.run`)."""
     m = method(name)
     validate.integer("compositions", compositions, low=1)
     validate.real_array("orders", orders, low=1.0, low_open=True)
-    _check_rtol(rtol)
-    return m.run(_subject(eps0_value, n_value), "rdp", orders, rtol=rtol, compositions=compositions)
+    _check_rtol(rtol, n_value)
+    return m.run(_subject(eps0_value, n_value), "rdp", orders, rtol=rtol, compositions=compositions, cap=cap)
 
 
 def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3,
-               compositions=1) -> list[Curve | Inapplicable]:
+               compositions=1, cap: bool = False) -> list[Curve | Inapplicable]:
     """:func:`rdp_curve` of every method named in ``methods`` (default: all of them)."""
     validate.integer("compositions", compositions, low=1)
-    _check_rtol(rtol)
+    _check_rtol(rtol, n_value)
     names = RDP_METHODS.names(methods)
-    return [rdp_curve(name, eps0_value, n_value, orders, rtol=rtol, compositions=compositions) for name in names]
+    return [rdp_curve(name, eps0_value, n_value, orders, rtol=rtol, compositions=compositions, cap=cap)
+            for name in names]
 
 
 def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders=None,
@@ -313,7 +318,7 @@ def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders
     refined Gaussian limit's best order."""
     names = RDP_METHODS.names(methods)
     subject = _subject(eps0_value, n_value)
-    _check_rtol(rtol)
+    _check_rtol(rtol, n_value)
     T = validate.integer("compositions", compositions, low=1)
     d = validate.delta("delta", delta)
     guess = conversion.search_guess(subject.randomizer.eps0, subject.n, d, T) if orders is None else None
@@ -329,5 +334,5 @@ def epsilon(name: str, eps0_value, n_value, delta, *, compositions=1, orders=Non
     m = method(name)
     T = validate.integer("compositions", compositions, low=1)
     d = validate.delta("delta", delta)
-    _check_rtol(rtol)
+    _check_rtol(rtol, n_value)
     return m.run(_subject(eps0_value, n_value), "epsilon", d, compositions=T, orders=orders, rtol=rtol, around=around)
