@@ -440,6 +440,10 @@ class Formula:
                 arr = np.asarray(float(val))
             except (TypeError, ValueError):
                 arr = np.asarray(math.nan)
+            if arr == 0 and isinstance(val, mpmath.mpf) and val != 0:
+                # an mpmath number below the float range (delta = 1e-2000): its sign is what the
+                # assumption checks need
+                arr = np.asarray(math.copysign(5e-324, float(mpmath.sign(val))))
             if np.isnan(arr):
                 return f"{latex} \\in \\mathbb{{R}}"
             for text, pred in checks:
@@ -566,8 +570,11 @@ class Formula:
                         ok = np.asarray(cond(*ordered), dtype=bool)
                     if not np.all(ok):
                         fail(text, ok)
-            # integer parameters (summation bounds, binomial arguments) are passed as ints
+            # integer parameters (summation bounds, binomial arguments) are passed as ints, up to
+            # 2^53 (beyond it a Python int would turn numpy's ufuncs to object dtype; the float is
+            # the value there anyway)
             args_np = [int(arr) if integer and arr.ndim == 0 and np.isfinite(arr) and arr == np.floor(arr)
+                       and abs(arr) <= 2.0**53
                        else arr for integer, arr in zip(sig.integer, ordered)]
             with np.errstate(all="ignore"):
                 out = self._np(*args_np)

@@ -290,7 +290,8 @@ def bisect_monotone(holds: Callable[[float], bool], lo: float, hi: float, *, tol
 
 
 def delta_bracket(epsilon_of_delta: Callable[[float], float], epsilon: float, *, form_rtol: float,
-                  log_floor: float = -700.0, log_tol: float = 1e-12, max_evaluations: int = 200) -> "tuple[float, float] | None":
+                  log_floor: float = -700.0, log_tol: float = 1e-12, max_evaluations: int = 200,
+                  log_input: bool = False) -> "tuple[float, float] | None":
     """Certified ``(log_lower, log_upper)`` of ``delta(epsilon) = inf{delta : eps(delta) <= epsilon}``
     for a closed form eps(delta), non-increasing in delta, computed to the relative error
     ``form_rtol`` (raising :class:`dptheory.validate.ConditionError` outside its conditions, read
@@ -299,12 +300,14 @@ def delta_bracket(epsilon_of_delta: Callable[[float], float], epsilon: float, *,
     ``eps (1 - form_rtol) > epsilon`` (or outside the conditions) certainly below; a point that
     is neither (the form within its own error of epsilon) ends the search, the bracket
     then spanning it. Returns None when the form does not reach epsilon below delta = 1, and
-    ``(-inf, log_floor)`` when it does already at ``e^log_floor``.
+    ``(-inf, log_floor)`` when it does already at ``e^log_floor``. With ``log_input`` the form is
+    given log delta instead of delta (so that it can be evaluated below the float range, where
+    e^ld underflows; pass a ``log_floor`` below -745 with it).
     """
     def side(ld: float) -> int:
         """-1: certainly delta(epsilon) <= e^ld; +1: certainly above; 0: undecided."""
         try:
-            eps = float(epsilon_of_delta(math.exp(ld)))
+            eps = float(epsilon_of_delta(ld if log_input else math.exp(ld)))
         except validate.ConditionError:
             return 1
         if eps * (1 + form_rtol) <= epsilon:

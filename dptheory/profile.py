@@ -158,7 +158,10 @@ def _mp_log_delta(mu_v: float, e, digits: int):
 
 
 def _mp_enclosure(mu_v: float, e: float, digits: int) -> tuple[float, float]:
-    """Float ends around the mpmath log delta: ``digits`` correct digits (widened a thousandfold)."""
+    """Float ends around the mpmath log delta: ``digits`` correct digits (widened a thousandfold),
+    never fewer than :data:`FALLBACK_DIGITS` (asking for few digits must not make the enclosure
+    wider than the float path's: at 5 digits it was 1% of log delta)."""
+    digits = max(int(digits), FALLBACK_DIGITS)
     v = _mp_log_delta(mu_v, e, digits)
     with mpmath.workdps(digits + 10):
         err = abs(v) * mpmath.mpf(10) ** (3 - digits) + mpmath.mpf(10) ** (-digits)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .. import validate
 from ..shuffle import rdp as shuffle_rdp
+from ..shuffle.pair_renyi import RENYI_N_MAX
+from ..shuffle.rdp.methods import RTOL_FINE_N_MAX, RTOL_MIN, RTOL_MIN_SMALL_N
 from ..rdp import parse_orders
 from .. import tables
 from . import emit, no_effect, print_latex_table
@@ -20,13 +22,15 @@ DEFAULT_ORDERS = "2,3,4,5,6,8,10,12,16,20,24,32,48,64"
 def add_parser(sub) -> None:
     p = sub.add_parser("rdp", help="Renyi DP of the shuffle model: every bound, exact values, conversion to (epsilon, delta)")
     p.add_argument("--eps0", type=float, default=1.0, help="local epsilon (default 1)")
-    p.add_argument("--n", type=float, default=1e6, help="number of users (default 1e6)")
+    p.add_argument("--n", type=float, default=1e6, help=f"number of users (default 1e6; the exact divergences support n <= {RENYI_N_MAX:.0e}, the "
+                   "closed forms any n)")
     p.add_argument("--orders", help=f"Renyi orders, e.g. 2..64 or 2..64:0.5 or 2,4,8 (default {DEFAULT_ORDERS}; "
                    "with --delta, a search over orders up to 1e4)")
     p.add_argument("--compositions", default="1", help="number T of adaptive compositions (default 1)")
     p.add_argument("--delta", type=float, help="convert each curve to epsilon at this delta (Lemma 2.1)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
-    p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the exact divergences (default 1e-3)")
+    p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the exact divergences (default 1e-3, at least {RTOL_MIN:g}; "
+                   f"{RTOL_MIN_SMALL_N:g} for n <= {RTOL_FINE_N_MAX:g})")
     p.add_argument("--json", action="store_true")
     p.add_argument("--latex", action="store_true", help="print the numbers as booktabs tables for a paper "
                    "(needs only the booktabs package)")
@@ -72,7 +76,9 @@ def run(args) -> int:
         _notes(out)
         return 0
     orders = parse_orders(args.orders if args.orders is not None else DEFAULT_ORDERS)
-    curves = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol, compositions=T)
+    # upper rows above the RDP of eps0-DP are shown capped, with a note (the library's default is
+    # the paper's value)
+    curves = shuffle_rdp.rdp_curves(args.eps0, n, orders, methods, rtol=args.rtol, compositions=T, cap=True)
     if args.json:
         emit(args, curves, {"n": n, "compositions": T, "methods": methods or list(shuffle_rdp.RDP_METHODS),
                             "orders": [float(o) for o in orders]})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import validate
 from ..shuffle import randomizers as rz
-from ..shuffle.methods import METHODS
+from ..shuffle.binomial_sums import N_MAX
+from ..shuffle.methods import METHODS, RTOL_MIN
 from ..shuffle.summary import shuffle_report
 from .. import tables
 from . import emit, no_effect, print_latex_table
@@ -16,7 +17,8 @@ from ..presentation.text import WIDTH, lines, notes, table, table_width, wrapped
 def add_parser(sub) -> None:
     p = sub.add_parser("shuffle", help="privacy amplification by shuffling: epsilon(delta) or delta(epsilon), every method")
     p.add_argument("--eps0", type=float, default=1.0, help="local epsilon of the randomizer (default 1)")
-    p.add_argument("--n", type=float, default=1e6, help="number of users (default 1e6)")
+    p.add_argument("--n", type=float, default=1e6, help=f"number of users (default 1e6; the numerical methods support n <= {N_MAX:.0e}, the closed "
+                   "forms any n)")
     p.add_argument("--delta", type=float, default=1e-8, help="target delta (default 1e-8)")
     p.add_argument("--epsilon", type=float, help="report delta at this epsilon instead of epsilon at --delta")
     p.add_argument("--randomizer", default="general", choices=sorted(rz.REGISTRY),
@@ -25,7 +27,7 @@ def add_parser(sub) -> None:
     p.add_argument("--k", type=float, help="subset size (subset-selection)")
     p.add_argument("--l", type=float, help="hash range (local-hash)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(METHODS)}")
-    p.add_argument("--rtol", type=float, default=1e-3, help="relative width of the epsilon brackets (default 1e-3)")
+    p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the epsilon brackets (default 1e-3, at least {RTOL_MIN:g})")
     p.add_argument("--json", action="store_true")
     p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table for a paper "
                    "(needs only the booktabs package)")

@@ -112,10 +112,15 @@ def from_log(log_value: float, direction: str | None, digits: int = DIGITS) -> t
     """exp(log_value) as (mantissa with ``digits`` significant digits, decimal exponent), computed
     from the logarithm and rounded towards ``direction``."""
     log10 = log_value / math.log(10.0)
-    exponent = math.floor(log10)
-    mantissa = 10 ** (log10 - exponent)
     # the conversion to base 10 errs by a few ulps of |log10| (at most ~1e-13 relative here)
     slack = 1e-12 * max(1.0, abs(log10))
+    if slack > 1e-6 and direction in (_UP, _DOWN):
+        # |log10| above 1e6: the slack is applied to the exponent itself (as a factor of the
+        # mantissa it would reach 1 near |log10| = 1e12 and turn the mantissa negative)
+        log10 = log10 + slack if direction == _UP else log10 - slack
+        slack = 0.0
+    exponent = math.floor(log10)
+    mantissa = 10 ** (log10 - exponent)
     scale = 10 ** (digits - 1)
     if direction == _UP:
         mantissa = math.ceil(mantissa * (1 + slack) * scale) / scale

@@ -26,10 +26,34 @@ import numpy as np
 
 from ..precision import (binom_cdf, binom_log_mills, binom_logcdf, binom_logpmf, binom_logsf, binom_sf,
                          binom_tail_rtol, log1mexp, logsumexp)
+from .. import validate
 from ..results import Enclosure
 from ..rounding import EPS
 
 _NEG_INF = -np.inf
+
+#: the largest number of trials of the binomial counts these sums run over (the other users N of
+#: a count pair): the float64 binomial tails and pmfs have an error bound
+#: (:func:`dptheory.precision.binom_tail_rtol`) validated against mpmath up to 1e15 trials, and
+#: float64 holds every count up to 2^53 = 9.0e15 exactly. Beyond it the sums refuse
+#: (:class:`dptheory.validate.DomainError` naming this range); the methods built on them are then
+#: not applicable and say so.
+N_MAX = 10**15
+
+
+def supported_others(name: str, others) -> str | None:
+    """Why ``others`` (a number of trials) is outside the range of the certified binomial sums
+    (None inside it: ``others`` <= :data:`N_MAX`)."""
+    if others > N_MAX:
+        return (f"{name} = {float(others):.6g} is above the supported range of the certified binomial sums "
+                f"({name} <= {N_MAX:.0e}: float64 binomial tails are validated up to {N_MAX:.0e} trials)")
+    return None
+
+
+def _check_trials(name: str, n) -> None:
+    reason = supported_others(name, n)
+    if reason:
+        raise validate.DomainError(reason)
 #: relative error allowed for the elementary float operations around a tail (A1, A0, gamma, ...)
 _ARITH_RTOL = 1e-14
 
@@ -255,6 +279,18 @@ def _totals(lhi, llo, lerr, base=_NEG_INF, base_err=_NEG_INF):
     return low, up
 
 
+def _split(a, b):
+    """Each bucket [a, b] of integers split in four (in single counts where it has fewer than
+    four): the pieces' first and last counts, bucket by bucket (they cover [a, b] exactly)."""
+    width = b - a + 1
+    pieces = np.minimum(width, 4.0)
+    k = np.arange(4.0)[None, :]
+    first = np.floor(a[:, None] + width[:, None] * k / pieces[:, None])
+    last = np.floor(a[:, None] + width[:, None] * (k + 1) / pieces[:, None]) - 1
+    valid = k < pieces[:, None]
+    return first[valid], last[valid]
+
+
 def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_err: float = _NEG_INF,
                    max_rounds: int = 60, done=None):
     """Certified enclosure of a sum over integer buckets [ma, mb] whose terms are monotone within
@@ -282,17 +318,11 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_
         order_ = np.argsort(-gap)
         cum = np.logaddexp.accumulate(gap[order_])
         count = int(np.searchsorted(cum, cum[-1] + math.log(0.9))) + 1
-        chosen = [i for i in order_[:count] if np.isfinite(gap[i])]
+        chosen = order_[:count]
+        chosen = chosen[np.isfinite(gap[chosen])]
         keep = np.ones(len(ma), dtype=bool)
         keep[chosen] = False
-        new_a, new_b = [], []
-        for i in chosen:
-            a_, b_ = ma[i], mb[i]
-            pieces = 4 if b_ - a_ >= 3 else int(b_ - a_ + 1)
-            cuts = np.unique(np.floor(np.linspace(a_, b_ + 1, pieces + 1)))
-            new_a.extend(cuts[:-1])
-            new_b.extend(cuts[1:] - 1)
-        na, nb = np.array(new_a), np.array(new_b)
+        na, nb = _split(ma[chosen], mb[chosen])
         nhi, nlo, nerr = bounds(na, nb)
         ma, mb = np.concatenate([ma[keep], na]), np.concatenate([mb[keep], nb])
         lhi, llo, lerr = np.concatenate([lhi[keep], nhi]), np.concatenate([llo[keep], nlo]), np.concatenate([lerr[keep], nerr])
@@ -305,7 +335,8 @@ def refine_buckets(bounds, ma, mb, rtol: float, *, base: float = _NEG_INF, base_
 def bucket_edges(start: int, top: int, mean: float, sd: float, central: int = 32) -> np.ndarray:
     """Bucket edges over the integers start .. top (the last edge is top + 1) for a count with
     this mean and sd: doubling steps below the bulk (12 sd), ``central`` buckets across it, one
-    bucket above (refinement splits whatever matters)."""
+    bucket above (refinement splits whatever matters). ``top - 1`` is at most :data:`N_MAX`."""
+    _check_trials("number of other users", top - 1)
     lo = max(start, int(mean - 12 * sd))
     hi = min(top, int(mean + 12 * sd) + 1)
     edges = {start, top + 1}

@@ -181,8 +181,11 @@ def _log_delta(bound, kind, e0, nn, e, k) -> tuple[float, float]:
     t = alpha * phi
     r_t = (3 * r + 2 * eps) + (2 * r_bt + 4 * eps) + eps
     # sum_{m >= 1} Bin(m; n, gamma) e^{-m t} = (1 - gamma + gamma e^{-t})^n - (1 - gamma)^n
-    #   = (1 - gamma)^n expm1(s), s = n log1p(e^w), w = log(gamma e^{-t} / (1 - gamma)):
-    # no difference of nearly equal numbers, whatever t (e^{-t} may be far below the float range)
+    #   = (1 - x)^n (1 - e^{-s}), x = gamma (1 - e^{-t}), s = n log1p(e^w),
+    #   w = log(gamma e^{-t} / (1 - gamma)) (the ratio of the two powers is e^{-s}):
+    # no difference of nearly equal numbers, whatever t and n (the form (1 - gamma)^n expm1(s)
+    # carries n times the error of log(1 - gamma) into a value of size n, which at n = 1e15
+    # widened the enclosure to the whole range)
     w = math.log(g) - t - log_one_minus_g
     err_w = (r + eps * abs(math.log(g))) + t * r_t + (r + eps * abs(log_one_minus_g)) + 2 * eps * (abs(w) + t)
     if w < -40:  # log1p(e^w) = e^w (1 - e^w / 2 + ...): s = n e^w to within e^w < 5e-18 relative
@@ -193,17 +196,19 @@ def _log_delta(bound, kind, e0, nn, e, k) -> tuple[float, float]:
         s_value = nn * math.log1p(math.exp(w))
         log_s = math.log(s_value)
         err_log_s = err_w / (1 + math.exp(-w)) + 3 * eps * (1 + abs(w))
-    if s_value < 1e-3:  # log expm1(s) = log s + log1p(s/2 + s^2/6 + ...): within 1e-3 s, bounded below
-        log_expm1 = log_s + math.log1p(s_value / 2 + s_value * s_value / 6)
-        err_expm1 = err_log_s * (1 + s_value) + s_value**3 / 24 + 2 * eps * abs(log_expm1)
+    if s_value < 1e-3:  # log(1 - e^-s) = log s + log1p(-s/2 + s^2/6 - ...): within s^3/24
+        log_one_minus = log_s + math.log1p(-s_value / 2 + s_value * s_value / 6)
+        err_one_minus = err_log_s * (1 + s_value) + s_value**3 / 24 + 2 * eps * abs(log_one_minus)
     else:
-        log_expm1 = math.log(math.expm1(s_value)) if s_value < 700 else s_value + math.log1p(-math.exp(-s_value))
-        # d log expm1(s) / d log s = s / (1 - e^-s) <= s + 1
-        err_expm1 = err_log_s * (s_value + 1) + 2 * eps * (abs(log_expm1) + s_value)
-    log_zero = nn * log_one_minus_g
-    err_zero = nn * (r + eps * abs(log_one_minus_g)) + eps * abs(log_zero)
-    log_sum = log_zero + log_expm1
-    err_sum = err_zero + err_expm1 + eps * abs(log_sum)
+        log_one_minus = math.log(-math.expm1(-s_value)) if s_value < 700 else -math.exp(-s_value)
+        # d log(1 - e^-s) / d log s = s / (e^s - 1) <= 1
+        err_one_minus = err_log_s + 2 * eps * (1 + abs(log_one_minus))
+    x = g * -math.expm1(-t)
+    r_x = r + r_t + 3 * eps  # -expm1(-t): the relative error of t (its relative condition t / (e^t - 1) <= 1)
+    log_power = nn * math.log1p(-x)
+    err_power = nn * (x * r_x / (1 - x) + eps * abs(math.log1p(-x))) + eps * abs(log_power)
+    log_sum = log_power + log_one_minus
+    err_sum = err_power + err_one_minus + eps * abs(log_sum)
     l1 = math.log1p(bt)
     terms = [log_sum, math.log(b_plus), -math.log(l1), -math.log(g * nn)]
     errs = [err_sum, r + eps * abs(terms[1]), r_bt + 2 * eps + eps * abs(terms[2]), r + 2 * eps + eps * abs(terms[3])]

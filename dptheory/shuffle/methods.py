@@ -28,6 +28,7 @@ from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Stat
 from ..validate import ConditionError
 from . import blanket, clones, exact, variation_ratio as vr
 from .randomizers import Randomizer, binary_rr
+from .pairs import supported_others
 from .subject import Shuffled, randomizer_of
 
 
@@ -58,6 +59,12 @@ ERLINGSSON = register(Formula(
 #: seconds of estimated work above which ``auto`` and :func:`compare` skip a method that was not
 #: named explicitly (the note of the result says what was skipped and why)
 BUDGET_SECONDS = 1.0
+
+#: the smallest relative width of the epsilon brackets :func:`epsilon` and :func:`compare` accept:
+#: the certified sums reach it in seconds at every supported n (1e-8 took 17 s at n = 1e12 and 42 s
+#: at n = 1e15 on a loaded machine, 1e-10 over a minute; the sums' float64 error bound,
+#: :func:`dptheory.precision.binom_tail_rtol`, is itself 1e-12 + 4e-14 sqrt(n))
+RTOL_MIN = 1e-7
 
 #: delta evaluations an epsilon(delta) inversion needs (8-12 measured; used to estimate its cost)
 INVERSION_EVALUATIONS = 12
@@ -94,6 +101,8 @@ class Method(protocol.Method):
     #: once it is certain of its side of the band (the inverter's ``decide``); ``state`` is a dict
     #: of one inversion (what it learns from point to point); None: log_delta serves
     decide_log_delta: Callable | None = None
+    #: (randomizer) -> whether ``decide_log_delta`` serves this randomizer (None: always)
+    decide_when: Callable[[Randomizer], bool] | None = None
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
     formula: str = ""
@@ -147,13 +156,23 @@ class Method(protocol.Method):
                 return enc.log_lower, enc.log_upper
 
             state: dict = {}  # this inversion's only
+            probe = _no_amplification(self, rz, n, delta, cap, rtol)
+            if probe is not None:
+                lo, hi = probe
+                note = _join(note, f"no amplification here: the bound stays above delta at epsilon = {lo:.6g}, "
+                                   f"within {rtol:g} relative of $\\log p = {cap:.6g}$, which shuffling an "
+                                   "$\\epsilon_0$-LDP randomizer never exceeds (checked first: the Gaussian "
+                                   "approximation predicted no amplification)")
+                return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
+                              params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
 
             def decide(e, tol, band):
                 enc = self.decide_log_delta(rz, n, e, tol, band, state)
                 return enc.log_lower, enc.log_upper
 
             bracket = epsilon_bracket(enclosure, delta, search,
-                                      decide=None if self.decide_log_delta is None else decide)
+                                      decide=decide if self.decide_log_delta is not None
+                                      and (self.decide_when is None or self.decide_when(rz)) else None)
             lo, hi = bracket.lower, bracket.upper
             if math.isinf(hi):
                 note = _join(note, f"no finite epsilon: the bound stays above delta up to epsilon = {lo:.6g} "
@@ -174,7 +193,8 @@ class Method(protocol.Method):
         elif self.log_delta is not None:
             enc = self.log_delta(rz, n, epsilon, rtol)
         else:
-            enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon)
+            enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon,
+                                     lambda d: self.closed_epsilon(rz, n, d, digits=_CLOSED_MP_DIGITS))
         return enc.result("delta", kind=self.kind, status=status, method=self.name, source=self.source, note=note,
                           params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start})
 
@@ -196,6 +216,22 @@ def _guess(rz: Randomizer, n: int, delta: float) -> float:
     return min(guess, cap) if cap else guess
 
 
+def _no_amplification(method: "Method", rz: Randomizer, n: int, delta: float, cap: float | None,
+                      rtol: float) -> tuple[float, float] | None:
+    """(lower, upper) = (cap (1 - rtol), cap) when the Gaussian approximation (:func:`_guess`)
+    predicts no amplification and one evaluation of the bound just below the cap confirms it
+    (delta(cap (1 - rtol)) certainly above delta: the bound's epsilon is in that bracket, whose
+    relative width is rtol); None otherwise (the inversion proceeds). Costs one evaluation, only
+    where the prediction says so (eps0 = 8 at n = 1e3: 8 x fewer evaluations)."""
+    if cap is None or _guess(rz, n, delta) < cap or method.log_delta is None:
+        return None
+    probe = rounding.down(cap * (1 - rtol), rel_err=rounding.EPS)
+    enc = method.log_delta(rz, n, probe, 0.5)
+    if enc.log_lower > rounding.log_up(delta):
+        return probe, cap
+    return None
+
+
 def _eps_cap(rz: Randomizer) -> float | None:
     """An epsilon at or above the true epsilon of the shuffled mechanism at every delta (the
     shuffled output's likelihood ratio never exceeds p <= e^eps0), rounded up: log of the
@@ -206,11 +242,37 @@ def _eps_cap(rz: Randomizer) -> float | None:
     return max(cap, rounding.up(rz.eps0)) if rz.eps0 is not None else cap
 
 
-def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float) -> Enclosure:
+#: log delta below which a closed form is evaluated with mpmath (e^-700 is near the float range's
+#: end), at this many digits, and the lowest log delta searched
+_CLOSED_MP_BELOW, _CLOSED_MP_DIGITS, _CLOSED_LOG_FLOOR = -700.0, 30, -1e300
+
+
+def _closed_form_delta(eps_of_delta: Callable[[float], float], epsilon: float,
+                       eps_of_delta_mp: Callable | None = None) -> Enclosure:
     """delta(epsilon) of a closed form epsilon(delta) (non-increasing in delta): the one inverter's
     certified bracket (:func:`dptheory.inverse.delta_bracket`), counting the form's rounding
-    (:data:`dptheory.rounding.CLOSED_FORM_RTOL`)."""
-    bracket = delta_bracket(eps_of_delta, epsilon, form_rtol=rounding.CLOSED_FORM_RTOL)
+    (:data:`dptheory.rounding.CLOSED_FORM_RTOL`), in log delta. With ``eps_of_delta_mp`` (the
+    form's mpmath version, given an mpmath delta) the search goes below e^-700, the form evaluated
+    by it there, so that a delta below the float range gets both ends, never a lower end of 0."""
+    def eps_of_log_delta(ld: float) -> float:
+        if ld >= _CLOSED_MP_BELOW:
+            return eps_of_delta(math.exp(ld))
+        with mpmath.workdps(_CLOSED_MP_DIGITS):
+            return float(eps_of_delta_mp(mpmath.exp(mpmath.mpf(ld))))
+
+    floor = _CLOSED_MP_BELOW
+    if eps_of_delta_mp is not None:
+        # the floor moved down fourfold until the form is certainly above epsilon there (delta
+        # far below e^-700 at large n: e^-1e12 at n = 1e15), so the bisection brackets the answer
+        while floor > _CLOSED_LOG_FLOOR:
+            try:
+                if eps_of_log_delta(floor) * (1 - rounding.CLOSED_FORM_RTOL) > epsilon:
+                    break
+            except ConditionError:
+                break
+            floor *= 4.0
+    bracket = delta_bracket(eps_of_log_delta, epsilon, form_rtol=rounding.CLOSED_FORM_RTOL,
+                            log_floor=floor, log_input=True)
     if bracket is None:
         raise NotApplicable(f"the closed form does not reach epsilon = {epsilon} for any delta < 1 within its conditions")
     return Enclosure(*bracket)
@@ -265,6 +327,15 @@ def _always(rz, n):
     return None
 
 
+def _counted(why_not):
+    """``why_not`` of a method whose sums run over a count pair (:class:`dptheory.shuffle.pairs.CountPair`),
+    and the pair's supported range of other users (:data:`dptheory.shuffle.pairs.N_MAX`)."""
+    def fn(rz, n):
+        return supported_others("other messages (n - 1)" if not rz.blankets else "other messages",
+                                rz.others(n)) or why_not(rz, n)
+    return fn
+
+
 def _proven(source_note=""):
     return lambda rz: (Status.PROVEN, source_note)
 
@@ -306,6 +377,11 @@ def _exact_parameters(rz):
 
 def _vr_log_delta(rz, n, e, tol):
     return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol, exact=_exact_parameters(rz))
+
+
+def _labelled_decide(rz, n, e, tol, band, state):
+    return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol,
+                                 exact=_exact_parameters(rz), band=band, memory=state.setdefault("labelled", {}))
 
 
 def _labelled_log_delta(rz, n, e, tol):
@@ -350,20 +426,20 @@ def _exact_log_delta(rz, n, e, tol):
 # ----------------------------------------------------------------------------- closed forms in epsilon
 
 
-def _analytic(rz, n, d):
-    return vr.THEOREM_4_2(rz.p, rz.beta, rz.q, rz.others(n) + 1, d)
+def _analytic(rz, n, d, digits=None):
+    return vr.THEOREM_4_2(rz.p, rz.beta, rz.q, rz.others(n) + 1, d, digits=digits)
 
 
-def _asymptotic(rz, n, d):
-    return vr.THEOREM_4_3(rz.p, rz.beta, rz.q, rz.others(n) + 1, d)
+def _asymptotic(rz, n, d, digits=None):
+    return vr.THEOREM_4_3(rz.p, rz.beta, rz.q, rz.others(n) + 1, d, digits=digits)
 
 
-def _clones_closed(rz, n, d):
-    return clones.CLOSED_FORM(rz.eps0, n, d)
+def _clones_closed(rz, n, d, digits=None):
+    return clones.CLOSED_FORM(rz.eps0, n, d, digits=digits)
 
 
-def _erlingsson(rz, n, d):
-    return ERLINGSSON(rz.eps0, n, d)
+def _erlingsson(rz, n, d, digits=None):
+    return ERLINGSSON(rz.eps0, n, d, digits=digits)
 
 
 def _finite_p(rz, n):
@@ -375,23 +451,24 @@ def _finite_p(rz, n):
 #: every method of the notion, in the order of the tables (:class:`dptheory.protocol.Registry`)
 METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
-           _always, vr.reduction_status, log_delta=_vr_log_delta, title="Variation-ratio reduction"),
+           _counted(_always), vr.reduction_status, log_delta=_vr_log_delta, title="Variation-ratio reduction"),
     Method("variation-ratio-labelled", Kind.UPPER,
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
-           _always, _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
-           log_delta=_labelled_log_delta, title="Labelled variation-ratio pair"),
+           _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
+           log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide,
+           decide_when=lambda rz: not rz.uniform_beta, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
-           _lower_applies, _proven("a post-processing of the real shuffled output of one dataset"),
+           _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
            closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2", formula=vr.THEOREM_4_2.name),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
            closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3", formula=vr.THEOREM_4_3.name),
-    Method("clones", Kind.UPPER, clones.SOURCE_2021, _needs_ldp, _proven(), log_delta=_clones_log_delta, title="Clones"),
+    Method("clones", Kind.UPPER, clones.SOURCE_2021, _counted(_needs_ldp), _proven(), log_delta=_clones_log_delta, title="Clones"),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
            closed_epsilon=_clones_closed, title="Clones, closed form", formula=clones.CLOSED_FORM.name),
-    Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _needs_ldp, _stronger_status,
+    Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _counted(_needs_ldp), _stronger_status,
            log_delta=_stronger_log_delta, title="Stronger clones"),
     Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
            log_delta=_blanket_log_delta("hoeffding"), title="Privacy blanket, Hoeffding"),
@@ -434,7 +511,7 @@ def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: flo
     """
     subject = Shuffled(randomizer, n)
     d = validate.delta("delta", delta)
-    validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    validate.real("rtol", rtol, low=RTOL_MIN, high=1.0)
     if method != "auto":
         return _method(method).compute(subject, "epsilon", d, rtol=rtol)
     return _tightest(subject, "epsilon", lambda m: m.compute(subject, "epsilon", d, rtol=rtol), lambda res: res.upper)
@@ -496,7 +573,7 @@ def compare(randomizer: Randomizer, n, *, delta=None, epsilon=None, methods=None
         validate.delta("delta", delta)
     else:
         validate.real("epsilon", epsilon, low=0.0)
-    validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    validate.real("rtol", rtol, low=RTOL_MIN, high=1.0)
     named = methods is not None
     names = METHODS.names(methods) if named else list(METHODS)
     quantity = "epsilon" if delta is not None else "delta"

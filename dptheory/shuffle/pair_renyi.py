@@ -225,10 +225,10 @@ def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
     # first window: centred where the tilt e^{lam u(a)} moves the mass (first-order estimate)
     mid_all = np.clip(centre_all + np.minimum(lams * np.nan_to_num(slope) * sd_all * sd_all, js), 0, js)
     target = math.log(max(rtol, 1e-16)) - 5.0
-    idx = idx_all
-    for _pass in range(8):
-        if not idx.size:
-            break
+
+    def _window_pass(idx):
+        """One pass of the windows of the problems ``idx``: stores the accepted sums, recentres and
+        widens the others, and returns their indices."""
         j, a_tp, a_tq, a_r, lam = js[idx], tp[idx], tq[idx], rr[idx], lams[idx]
         lo = np.clip(np.floor(mid_all[idx] - width_all[idx]), 0, j)
         hi = np.clip(np.ceil(mid_all[idx] + width_all[idx]), 0, j)
@@ -276,11 +276,44 @@ def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
         bad = ~good
         mid_all[idx[bad]] = a[arg[bad]]
         width_all[idx[bad]] *= 2.0
-        idx = idx[bad]
+        return idx[bad]
+
+    idx = idx_all
+    for _pass in range(8):
+        if not idx.size:
+            break
+        # in chunks of at most _WINDOW_CHUNK counts (one window alone if it is wider)
+        widths = (np.clip(np.ceil(mid_all[idx] + width_all[idx]), 0, js[idx])
+                  - np.clip(np.floor(mid_all[idx] - width_all[idx]), 0, js[idx]) + 1)
+        chunk_of = np.floor_divide(np.cumsum(widths) - widths, _WINDOW_CHUNK)
+        remaining = []
+        for chunk_id in np.unique(chunk_of):
+            idx_chunk = idx[chunk_of == chunk_id]
+            remaining.append(_window_pass(idx_chunk))
+        idx = np.concatenate(remaining)
     redo[idx] = True
     for i in np.nonzero(redo)[0]:
         out[i], err[i] = _log_renyi_conditional(float(tps[i]), float(tqs[i]), int(js[i]), rho, float(lams[i]), rtol)
     return out, err
+
+
+#: the largest number of other users N of a count pair whose Renyi divergence is summed here:
+#: where the bucketed conditional sums cannot certify the B-mean of x_a (its error grows like
+#: 4e-14 j relative, from the binomial tails' error bound), windows of O(sqrt(j)) counts are summed,
+#: whose memory and time grow with sqrt(N) (at N = 1e13 a curve needed 2.7 GB). Beyond it the
+#: Renyi sums refuse (DomainError naming the range) and the methods built on them are not applicable.
+RENYI_N_MAX = 10**12
+
+#: the largest number of counts summed in one numpy pass of the windows (memory: a few arrays of
+#: this many float64, about 200 MB in all)
+_WINDOW_CHUNK = 2**22
+
+
+def _check_renyi_range(pair) -> None:
+    if pair.others > RENYI_N_MAX:
+        raise validate.DomainError(
+            f"others = {float(pair.others):.6g} is above the supported range of the certified Renyi sums of "
+            f"count pairs (others <= {RENYI_N_MAX:.0e}: beyond it their windows of counts grow like sqrt(others))")
 
 
 #: bucketed conditional sums: buckets of ``step`` standard deviations of B at the point where
@@ -582,6 +615,7 @@ def renyi_log_excess(pair: CountPair, order, *, rtol: float = 1e-6) -> Enclosure
     the divergence)."""
     lam = validate.real("order", order, low=1.0, low_open=True)
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    _check_renyi_range(pair)
     enc, _, _ = _refine_excess(pair, lam, rtol, *_initial_buckets(pair))
     return enc
 
@@ -609,6 +643,7 @@ def renyi(pair: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]:
     limit)."""
     lam = validate.real("order", order, low=1.0, low_open=True)
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    _check_renyi_range(pair)
     enc, _, _ = _refine_excess(pair, lam, rtol, *_initial_buckets(pair), done=renyi_width_rule(lam, rtol))
     return _renyi_ends(enc, lam)
 
@@ -625,6 +660,7 @@ def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndar
     orders start from the buckets it needed, in a batch of the size that passed before."""
     o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
     rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    _check_renyi_range(pair)
     ma, mb = _initial_buckets(pair)
     lower, upper = np.empty(o.shape), np.empty(o.shape)
     pending = list(np.argsort(o))

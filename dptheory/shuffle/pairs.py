@@ -33,6 +33,7 @@ enclosure, so the returned interval contains the exact divergence of the pair.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import math
 
@@ -43,7 +44,7 @@ from .. import validate
 from ..results import Enclosure
 from ..rounding import EPS, mp_down, mp_up
 from ..precision import logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
-from .binomial_sums import bucket_edges, log_binom_range, log_hockey_stick_binary_count, log_mul, refine_buckets
+from .binomial_sums import N_MAX, supported_others, bucket_edges, log_binom_range, log_hockey_stick_binary_count, log_mul, refine_buckets
 
 _NEG_INF = -np.inf
 
@@ -53,7 +54,6 @@ _EPSILON_FLOAT_MAX = 700.0
 #: largest number of other users for which :meth:`CountPair.log_delta` falls back to the mpmath sum
 #: when the float64 error bound is not small against the value (the sum costs O(N) tails)
 MP_FALLBACK_MAX_OTHERS = 400
-
 
 @dataclasses.dataclass(frozen=True)
 class CountPair:
@@ -101,6 +101,9 @@ class CountPair:
 
     def __post_init__(self):
         object.__setattr__(self, "others", validate.integer("others", self.others, low=0))
+        reason = supported_others("others", self.others)
+        if reason:
+            raise validate.DomainError(reason)
         for name in ("clone_prob", "theta_p", "theta_q", "victim_prob", "clone_bias"):
             object.__setattr__(self, name, validate.probability(name, getattr(self, name)))
         object.__setattr__(self, "input_rtol", validate.real("input_rtol", self.input_rtol, low=0.0, high=1e-3))
@@ -231,15 +234,30 @@ class CountPair:
         return lw, lerr
 
     # ------------------------------------------------------------------ float64, certified
+    def _epsilon_free(self, ma, mb):
+        """What the bucket bounds need that does not depend on epsilon, per bucket [ma, mb]: the
+        log weight and its error, the conditional thetas at both ends and their errors. Kept
+        across the epsilon evaluations of an inversion (:func:`_bucket_cache`: keyed by the
+        pair's parameters, as the pair is built anew at each epsilon), computed for new buckets only."""
+        cache = _bucket_cache(self)
+        keys = list(zip(ma.tolist(), mb.tolist()))
+        missing = [i for i, key in enumerate(keys) if key not in cache]
+        if missing:
+            a, b = ma[missing], mb[missing]
+            lw, lw_err = self._log_weights(a, b)
+            rows = np.column_stack(np.broadcast_arrays(
+                lw, lw_err, *self._theta_given(b), *self._theta_given(a), *self._theta_err(b), *self._theta_err(a)))
+            for k, i in enumerate(missing):
+                cache[keys[i]] = rows[k]
+        return np.array([cache[key] for key in keys], dtype=float).reshape(len(keys), 10).T
+
     def _bucket_bounds(self, ma, mb, log_gamma):
         """(log weight, log hi, log lo, log err) of each bucket [ma, mb] (m >= 1)."""
-        lw, lw_err = self._log_weights(ma, mb)
-        tp_hi, tq_hi = self._theta_given(mb)
-        tp_lo, tq_lo = self._theta_given(ma)
+        lw, lw_err, tp_hi, tq_hi, tp_lo, tq_lo, ep_hi, eq_hi, ep_lo, eq_lo = self._epsilon_free(ma, mb)
         rho = self.clone_bias
         rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
-        l_hi, e_hi = log_hockey_stick_binary_count(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, *self._theta_err(mb), rho_rtol)
-        l_lo, e_lo = log_hockey_stick_binary_count(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, *self._theta_err(ma), rho_rtol)
+        l_hi, e_hi = log_hockey_stick_binary_count(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, ep_hi, eq_hi, rho_rtol)
+        l_lo, e_lo = log_hockey_stick_binary_count(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, ep_lo, eq_lo, rho_rtol)
         # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
         # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
         # (they carry weight only through the inputs' error)
@@ -344,6 +362,27 @@ class CountPair:
             log_lo = mp_down(mpmath.log(lo)) if lo > 0 else -math.inf
             log_hi = mp_up(mpmath.log(hi)) if hi > 0 else -math.inf
         return Enclosure(log_lo, log_hi)
+
+
+#: count pairs whose epsilon-free bucket data are kept (:meth:`CountPair._epsilon_free`), the
+#: most recently used first out
+_BUCKET_CACHE_PAIRS = 64
+_BUCKET_CACHES: "collections.OrderedDict" = collections.OrderedDict()
+
+
+def _bucket_cache(pair: CountPair) -> dict:
+    """The bucket cache of the pair with these parameters (a value of the frozen dataclass: a pair
+    rebuilt from the same parameters shares it)."""
+    key = (pair.others, pair.clone_prob, pair.theta_p, pair.theta_q, pair.victim_prob, pair.clone_bias,
+           pair.input_rtol, pair.theta_rtol)
+    cache = _BUCKET_CACHES.get(key)
+    if cache is None:
+        cache = _BUCKET_CACHES[key] = {}
+        while len(_BUCKET_CACHES) > _BUCKET_CACHE_PAIRS:
+            _BUCKET_CACHES.popitem(last=False)
+    else:
+        _BUCKET_CACHES.move_to_end(key)
+    return cache
 
 
 def mp_delta(others, clone_prob, theta_p, theta_q, victim_prob, clone_bias, epsilon, digits: int = 50):

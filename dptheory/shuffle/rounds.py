@@ -63,7 +63,7 @@ from ..pld import PLD, choose_tilt, discretise_atoms
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
 from ..results import Result, Status
 from . import clones
-from .binomial_sums import log_binom_range
+from .binomial_sums import N_MAX, log_binom_range
 
 _U = 2.0**-53
 _NEG_INF = -math.inf
@@ -104,10 +104,15 @@ SOURCE = ("clone pair of the shuffled eps0-LDP protocol, composed over T rounds 
           "(pessimistic discretisation; Zhu, Dong, Wang 2022, Theorem 10)")
 
 
+#: the largest number of composed rounds: the T-fold eps0-DP cap (:func:`pure_composition_log_delta`)
+#: sums T + 1 terms, and the composed grid's span grows with T (a coarser grid past MAX_GRID)
+ROUNDS_MAX = 10**6
+
+
 def _check(eps0, n, rounds):
     e0 = validate.real("eps0", eps0, low=0.0, low_open=True, high=700.0)
-    nn = validate.integer("n", n, low=1)
-    T = validate.integer("rounds", rounds, low=1)
+    nn = validate.integer("n", n, low=1, high=N_MAX)
+    T = validate.integer("rounds", rounds, low=1, high=ROUNDS_MAX)
     return e0, nn, T
 
 

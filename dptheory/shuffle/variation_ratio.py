@@ -434,13 +434,21 @@ def labelled_pair(p_value, beta_value, q_value, others: int, *, exact=None) -> t
 
 
 def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, uniform: bool,
-                       rtol: float = 1e-6, grid: int = 24, exact=None) -> Enclosure:
+                       rtol: float = 1e-6, grid: int = 24, exact=None, band=None, memory: dict | None = None) -> Enclosure:
     """Certified log of the labelled bound (proven; see the module docstring) for epsilon >= 0.
 
     With ``uniform`` (every pair of inputs at total variation exactly beta) the bound is evaluated
     at beta; otherwise it is maximised over beta' in [0, beta]: on [b_i, b_{i+1}] the factor is at
     most (p+1) alpha(b_{i+1}) and the divergence, non-increasing in the clone probability, at most
     its value at b_i, which bounds the maximum from above; values at grid points bound it below.
+
+    ``band`` = (below, above), two log deltas, for a caller that only needs the side (the
+    inverter's ``decide``): the maximisation stops once its lower end is above ``above`` (the upper
+    end returned is then 0, a valid bound) or its upper end is at most ``below``. ``memory`` (a dict
+    kept over one inversion) holds the maximiser found at the previous epsilon, evaluated first.
+    Each grid point is first evaluated coarsely (relative width 1/2) and refined to ``rtol`` only
+    where its interval can still hold the maximum (branch and bound: a coarse upper end is as
+    sound as a fine one).
     """
     e = validate.real("epsilon", epsilon, low=0.0)
     pv, bv, qv = check_parameters(p_value, beta_value, q_value)
@@ -450,9 +458,9 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     # the factor's error (input_rtol relative; exact at the worst case, where it is 1)
     slack = 0.0 if math.isinf(pv) else 2 * input_rtol(pv)
 
-    def at(b):
+    def at(b, tol=rtol):
         factor, pr = labelled_pair(pv, b, qv, others, exact=exact if b == bv else None)
-        enc = pr.log_delta(e, rtol=rtol)
+        enc = pr.log_delta(e, rtol=tol)
         lf = math.log(factor) if factor > 0 else -math.inf
         if 0 < factor < 1:
             enc = Enclosure(enc.log_lower - slack, enc.log_upper + slack)
@@ -466,17 +474,42 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     # at its geometric middle when its ends are far apart in ratio, and [0, b] at b/64: the
     # refinement then converges in O(log) steps, not O(1/width) halvings. After
     # LABELLED_MAX_EVALUATIONS the current enclosure is returned (sound, possibly wider than rtol).
+    coarse = max(rtol, 0.5)
+    fine: set = set()
     points = [bv * (k / 8) for k in range(9)]
-    values = {b: at(b) for b in points}
+    previous = None if memory is None else memory.get("best")
+    if previous is not None and 0 < previous < bv and previous not in points:
+        points.append(previous)
+        points.sort()
+    values = {}
+    if previous is not None and previous in points:
+        values[previous] = at(previous)
+        fine.add(previous)
+        lf, enc = values[previous]
+        if band is not None and lf + enc.log_lower > band[1]:
+            return Enclosure(lf + enc.log_lower, 0.0)
+    for b in points:
+        if b not in values:
+            values[b] = at(b, coarse)
     while True:
         lower = max(lf + enc.log_lower for lf, enc in values.values())
         bounds = [(values[points[i + 1]][0] + values[points[i]][1].log_upper, i) for i in range(len(points) - 1)]
         upper, worst = max(bounds)
+        if band is not None and (lower > band[1] or upper <= band[0]):
+            break
+        # the end points of the worst interval refined to rtol first (a coarse value's width is
+        # not the grid's)
+        coarse_ends = [b for b in (points[worst], points[worst + 1]) if b not in fine]
+        if coarse_ends:
+            for b in coarse_ends:
+                values[b] = at(b)
+                fine.add(b)
+            continue
         if upper == -math.inf or -math.expm1(lower - upper) <= max(rtol, 1e-12) * 2:
             break
         # the grid's share of the width (upper end above the best point's own upper end) is
         # small against the points' own width (their float error, which more points cannot narrow)
-        top = max(lf + enc.log_upper for lf, enc in values.values())
+        top = max(values[b][0] + values[b][1].log_upper for b in fine)
         if (lower > -math.inf and upper - top <= max(2 * max(rtol, 1e-12), 0.1 * (top - lower))) \
                 or len(values) >= LABELLED_MAX_EVALUATIONS:
             break
@@ -484,8 +517,12 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
         middle = b / 64 if a == 0 else (math.sqrt(a) * math.sqrt(b) if b > 4 * a else 0.5 * (a + b))
         if not a < middle < b:
             break
-        values[middle] = at(middle)
+        values[middle] = at(middle, coarse)
         points.insert(worst + 1, middle)
+    if memory is not None:
+        memory["best"] = max(values, key=lambda b: values[b][0] + values[b][1].log_lower)
+    if band is not None and lower > band[1]:
+        return Enclosure(lower, 0.0)
     return Enclosure(lower, upper)
 
 

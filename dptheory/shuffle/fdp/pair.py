@@ -16,6 +16,7 @@ import mpmath
 from ... import rounding, validate
 from ...results import Status
 from .. import clones
+from ..binomial_sums import N_MAX
 
 
 SOURCE = "Wang, Su, Ye, Shokri, Su (2023)"
@@ -51,7 +52,7 @@ _U = rounding.EPS / 2  # unit roundoff
 
 def _check(eps0, n):
     e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
-    nn = validate.integer("n", n, low=1)
+    nn = validate.integer("n", n, low=1, high=N_MAX)  # the range of the certified binomial sums
     return e0, nn
 
 

@@ -99,7 +99,7 @@ def fdp_report(eps0, n, epsilons=(), *, alphas=(), rounds=None, digits=None, red
     epsilons = [validate.real("epsilon", e, low=0.0) for e in epsilons]
     alphas = [validate.real("alpha", a, low=0.0, high=1.0) for a in alphas]
     digits = validate.digits(digits)
-    T = None if rounds is None else validate.integer("rounds", rounds, low=1)
+    T = None if rounds is None else validate.integer("rounds", rounds, low=1, high=rounds_module.ROUNDS_MAX)
     red = clones.reduction(DEFAULT_REDUCTION if reduction is None else reduction)
     rounds_red = clones.reduction(rounds_module.DEFAULT_REDUCTION if rounds_reduction is None and reduction is None
                                   else (reduction if rounds_reduction is None else rounds_reduction))
