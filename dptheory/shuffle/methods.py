@@ -26,7 +26,7 @@ from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
-from . import blanket, clones, exact, variation_ratio as vr
+from . import blanket, clones, exact, exact_rr, variation_ratio as vr
 from .randomizers import Randomizer, binary_rr
 from .subject import Shuffled, randomizer_of
 
@@ -225,15 +225,25 @@ def _needs_ldp(rz, n):
     return None
 
 
+def _binary_rr_search(rz, n) -> bool:
+    """Binary randomized response beyond the enumeration's sizes: the certified search over its
+    datasets (:mod:`dptheory.shuffle.exact_rr`) instead."""
+    return n > exact_rr.ENUMERATION_MAX_N and exact_rr.rr_parameters(rz) is not None
+
+
 def _needs_pmfs_small(rz, n):
     if rz.pmfs is None:
         return "needs a finite randomizer with known pmfs"
+    if _binary_rr_search(rz, n):
+        return None
     if math.isinf(exact.estimate_seconds(rz, n)):
         return f"exact enumeration: too many datasets or histograms at n = {n}"
     return None
 
 
 def _exact_cost(rz, n, evaluations):
+    if _binary_rr_search(rz, n):
+        return exact_rr.estimate_seconds(n, evaluations)
     return exact.estimate_seconds(rz, n, evaluations)
 
 
@@ -344,7 +354,35 @@ def _blanket_log_delta(bound):
 
 
 def _exact_log_delta(rz, n, e, tol):
+    if _binary_rr_search(rz, n):
+        return exact_rr.engine(rz, n).log_delta(e)
     return exact.engine(rz, n).log_delta(e, rtol=tol)
+
+
+def _exact_decide(rz, n, e, tol, band, state):
+    if _binary_rr_search(rz, n):
+        return exact_rr.engine(rz, n).decide_log_delta(e, band, state)
+    return exact.engine(rz, n).log_delta(e, rtol=tol)
+
+
+def _rr_lower_decide(rz, n, e, tol, band, state):
+    enc = exact_rr.engine(binary_rr(rz.eps0), n).decide_log_delta(e, band, state)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _rr_lower_applies(rz, n):
+    if rz.name != "general" or rz.eps0 is None or n < 2:
+        return "applies to the general eps0-LDP class (binary randomized response is one of its members)"
+    return None
+
+
+def _rr_lower_log_delta(rz, n, e, tol):
+    enc = exact_rr.engine(binary_rr(rz.eps0), n).log_delta(e)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _rr_lower_cost(rz, n, evaluations):
+    return exact_rr.estimate_seconds(n, evaluations)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
@@ -399,9 +437,16 @@ METHODS = protocol.Registry("shuffle", [
            log_delta=_blanket_log_delta("bennett"), title="Privacy blanket, Bennett"),
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
            closed_epsilon=_erlingsson, title="Erlingsson et al.", formula=ERLINGSSON.name),
-    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry orbit)",
+    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry "
+           "orbit); binary randomized response: certified search over every dataset (dptheory, derived here: "
+           "docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
-           cost_fn=_exact_cost, title="Exact (enumeration)"),
+           decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)"),
+    Method("binary-rr-exact-lower", Kind.LOWER,
+           "dptheory: the exact worst case of shuffled binary randomized response, an eps0-LDP randomizer "
+           "(derived here: docs/tightness.md)",
+           _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
+           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, title="Binary RR, exact (lower bound)"),
 ], subject="Shuffled(randomizer, n)")
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms
