@@ -76,12 +76,13 @@ MP_MAX_CANDIDATES = 64
 
 def rr_parameters(randomizer) -> tuple[float, float, float] | None:
     """(q, p, relative error of the float q and p against the definition) of a binary
-    randomized-response randomizer (a 2 x 2 pmf matrix [[p, q], [q, p]] with p > q), else None."""
+    randomized-response randomizer (a 2 x 2 pmf matrix [[p, q], [q, p]] with 1 > p > q), else
+    None (also where p rounds to 1 in float64: eps0 above about 37)."""
     m = getattr(randomizer, "pmfs", None)
     if m is None:
         return None
     m = np.asarray(m, dtype=float)
-    if m.shape != (2, 2) or m[0, 0] != m[1, 1] or m[0, 1] != m[1, 0] or not m[0, 0] > m[0, 1] > 0:
+    if m.shape != (2, 2) or m[0, 0] != m[1, 1] or m[0, 1] != m[1, 0] or not 1 > m[0, 0] > m[0, 1] > 0:
         return None
     from .exact import pmf_error  # the exact engine's measure of the pmfs' rounding
 

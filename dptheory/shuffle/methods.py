@@ -373,6 +373,8 @@ def _rr_lower_decide(rz, n, e, tol, band, state):
 def _rr_lower_applies(rz, n):
     if rz.name != "general" or rz.eps0 is None or n < 2:
         return "applies to the general eps0-LDP class (binary randomized response is one of its members)"
+    if exact_rr.rr_parameters(binary_rr(rz.eps0)) is None:
+        return f"binary randomized response at eps0 = {rz.eps0} keeps its bit with a probability that rounds to 1"
     return None
 
 
