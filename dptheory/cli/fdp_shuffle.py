@@ -99,7 +99,7 @@ def run(args) -> int:
     print(f"\nGDP description: mu = {fmt(gdp['upper'])} (approximation, not a bound; sup distance "
           f"{fmt(gdp['params']['sup_distance'])}); asymptotic mu = tanh(eps0/2) 2/sqrt((n-1) q) = "
           f"{fmt(asym) if asym != float('inf') else 'inf'}")
-    print(f"\nsources: {data['source']}; {data['profile'][0]['source'] if data['profile'] else ''}")
+    print(plain(f"\nsources: {data['source']}; {data['profile'][0]['source'] if data['profile'] else ''}"))
     return 0
 
 

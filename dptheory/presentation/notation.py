@@ -181,7 +181,13 @@ def _machinery():
         def _print_Function(self, expr, exp=None):
             if isinstance(expr, sp.core.function.AppliedUndef):  # a named function: F(C)
                 args = ", ".join(self._print(a) for a in expr.args)
-                tex = f"{self._print(sp.Symbol(expr.func.__name__))}({args})"
+                name = expr.func.__name__
+                if name.endswith("_"):  # indexed by its first argument, as the paper writes it: s_i, F_i(u)
+                    rest = ", ".join(self._print(a) for a in expr.args[1:])
+                    tex = f"{self._print(sp.Symbol(name[:-1]))}_{{{self._print(expr.args[0])}}}"
+                    tex += f"({rest})" if rest else ""
+                else:
+                    tex = f"{self._print(sp.Symbol(name))}({args})"
                 return tex if exp is None else r"\left(%s\right)^{%s}" % (tex, exp)
             return super()._print_Function(expr, exp=exp)
 

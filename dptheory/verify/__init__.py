@@ -16,7 +16,7 @@ formulas of the papers next to their corrections.
 from .registry import (CHECKS, CLOSED_FORM, ENUMERATION, ENVELOPE, ERRATA, FINITE_SUM, ONE_PAIR, QUADRATURE, ROUNDS,
                        SEARCH, TRANSCRIPTION, Check, Erratum, Oracle, load, register_check, register_erratum,
                        result_status)
-from .report import Report
+from .outcomes import Report
 from .runner import run
 
 __all__ = ["CHECKS", "CLOSED_FORM", "ENUMERATION", "ENVELOPE", "ERRATA", "FINITE_SUM", "ONE_PAIR", "QUADRATURE",

@@ -21,7 +21,8 @@ from ..results import Curve, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
 from . import registry
 from .oracles import GUARD
-from .report import FLOAT_DIGITS, CaseOutcome, ErratumOutcome, Report, fmt_pair
+from ..presentation.digits import fmt_pair
+from .outcomes import FLOAT_DIGITS, CaseOutcome, ErratumOutcome, Report
 
 
 # ----------------------------------------------------------------------------- values and margins

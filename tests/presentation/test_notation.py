@@ -161,6 +161,10 @@ def test_the_display_form_equals_the_formula(name):
     ("berry-esseen-gamma", [r"\left(v_{2} - v_{1}^{2}\right)^{\frac{3}{2}}"]),
     # the indicator of Proposition 4.1 as the sum's limit
     ("shuffle-fdp-prop-4.1-beta", [r"\sum_{k=0}^{\min\left(i, "]),
+    # Proposition 4.1 in the paper's names: w_i, s_i and F_i defined once, beta_0 a sum over them
+    ("shuffle-fdp-prop-4.1-beta", [r"\sum_{i=0}^{n - 1} \left(1 - F_{i}(s_{i} + 1)\right) w_{i}",
+                                   r"s_{i} = \left\lfloor{\frac{i t - 1}{t + 1}}\right\rfloor",
+                                   r"q = \frac{2}{e^{\epsilon_{0}} + 1}"]),
     ("dp-tradeoff", [r"\left(1 - \alpha - \delta\right) e^{- \epsilon}"]),
 ])
 def test_printed_as_a_paper_prints_it(name, expected):
@@ -168,6 +172,13 @@ def test_printed_as_a_paper_prints_it(name, expected):
     for piece in expected:
         assert piece in text, (piece, text)
     assert r"\theta\left(" not in text and "erfc" not in text
+
+
+def test_a_name_ending_in_underscore_is_indexed_by_its_first_argument():
+    i, u = sp.symbols("i u")
+    assert notation.to_latex(sp.Function("s_")(i)) == "s_{i}"
+    assert notation.to_latex(sp.Function("F_")(i, u + 1)) == "F_{i}(u + 1)"
+    assert notation.to_latex(sp.Function("F")(i)) == "F(i)"
 
 
 def test_a_recognised_square_is_factored_with_its_larger_term_first():

@@ -15,7 +15,7 @@ from dptheory.shuffle import methods as shuffle_methods
 from dptheory.shuffle import rdp as shuffle_rdp
 from dptheory.shuffle import rounds as shuffle_rounds
 from dptheory.verify import registry, runner
-from dptheory.verify.report import CaseOutcome
+from dptheory.verify.outcomes import CaseOutcome
 
 #: checks whose status is a formula of the catalogue (what `dptheory formula` lists)
 FORMULAS = {

@@ -54,9 +54,11 @@ def _closed_forms() -> dict[str, Parts]:
 THRESHOLD = register(Formula(
     name="shuffle-fdp-threshold", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
     source=SOURCE_COR_4_3, lhs=r"t_y",
-    erratum="the printed t_y is located with the chord slope l(t); the slope of f_Shuffle on the P0-segment "
-            "of threshold t is -2w - (1-2w)/t, which gives this closed form (docs/errata.md#wang2023-corollary-4-3)",
-    description="P0-threshold at which 1 + f_Shuffle*(-e^eps) is attained: the knot alpha0(t_y) of Corollary 4.3",
+    erratum="the printed $t_y$ is located with the chord slope $l(t)$; the slope of $f_{\\mathrm{Shuffle}}$ on the "
+            "$P_0$-segment of threshold $t$ is $-2w - (1-2w)/t$, which gives this closed form "
+            "(docs/errata.md#wang2023-corollary-4-3)",
+    description="$P_0$-threshold at which $1 + f_{\\mathrm{Shuffle}}^*(-e^{\\epsilon})$ is attained: the knot "
+                "$\\alpha_0(t_y)$ of Corollary 4.3",
 ))
 
 

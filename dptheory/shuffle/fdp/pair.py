@@ -20,17 +20,18 @@ from .. import clones
 
 SOURCE = "Wang, Su, Ye, Shokri, Su (2023)"
 
-SOURCE_PROP_4_1 = f"{SOURCE}, Proposition 4.1 (corrected: 1 - F_i)"
+SOURCE_PROP_4_1 = f"{SOURCE}, Proposition 4.1 (corrected: $1 - F_i$)"
 
-SOURCE_PROP_4_1_PRINTED = f"{SOURCE}, Proposition 4.1 as printed (beta_i^0 = F_i(F_i^-1(alpha_i^0) + 1))"
+SOURCE_PROP_4_1_PRINTED = f"{SOURCE}, Proposition 4.1 as printed ($\\beta_i^0 = F_i(F_i^{{-1}}(\\alpha_i^0) + 1)$)"
 
-SOURCE_THM_4_2 = f"{SOURCE}, Theorem 4.2 (as an inequality T(P,Q) >= C(f_Shuffle)), symmetrised"
+SOURCE_THM_4_2 = f"{SOURCE}, Theorem 4.2 (as an inequality $T(P,Q) \\geq C(f_{{\\mathrm{{Shuffle}}}})$), symmetrised"
 
-SOURCE_COR_4_3 = f"{SOURCE}, Corollary 4.3 (corrected t_y = (1-2w)/(e^eps - 2w))"
+SOURCE_COR_4_3 = f"{SOURCE}, Corollary 4.3 (corrected $t_y = (1-2w)/(e^{{\\epsilon}} - 2w)$)"
 
-SOURCE_EPS0_DP = "the shuffled mechanism is eps0-DP (post-processing of the victim's eps0-LDP report)"
+SOURCE_EPS0_DP = ("the shuffled mechanism is $\\epsilon_0$-DP (post-processing of the victim's "
+                  "$\\epsilon_0$-LDP report)")
 
-REFUTED_PROP_4_1 = ("printed beta_i^0 = F_i(F_i^{-1}(alpha_i^0) + 1) drops the '1 -': off the exact "
+REFUTED_PROP_4_1 = ("printed $\\beta_i^0 = F_i(F_i^{-1}(\\alpha_i^0) + 1)$ drops the '$1 -$': off the exact "
                     "Neyman-Pearson knots by up to 1 (docs/errata.md#wang2023-proposition-4-1)")
 
 REFUTED_COR_4_3 = ("printed t_y uses the chord slope l(t), not the slope -1/t: delta too small, even negative "

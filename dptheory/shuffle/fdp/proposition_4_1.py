@@ -52,19 +52,23 @@ def _closed_forms() -> dict[str, Parts]:
     from ...symbols import eps0, n, t
 
     i, k = sp.symbols("i k", integer=True, nonnegative=True)
-    w = 1 / (sp.exp(eps0) + 1)
-    q = 2 * w  # the paper's clone probability
-
-    def cdf(ii, u):
-        return sp.Sum(sp.binomial(ii, k) / 2**ii * sp.Heaviside(u - k + sp.Rational(1, 2)), (k, 0, ii))
-
-    s_i = sp.floor((t * i - 1) / (t + 1))
-    weight = sp.binomial(n - 1, i) * q**i * (1 - q) ** (n - 1 - i)
+    u = sp.Symbol("u", integer=True)
+    # the names the paper uses: q the clone probability, w_i the weight of C = i, s_i the knot
+    # index of F_i (Proposition 4.1); F_i(u) = P[Binomial(i, 1/2) <= u]
+    q = sp.Symbol("q", positive=True)
+    w, s, F = sp.Function("w_"), sp.Function("s_"), sp.Function("F_")
+    named = (
+        (q, 2 / (sp.exp(eps0) + 1)),
+        (w, sp.Lambda(i, sp.binomial(n - 1, i) * q**i * (1 - q) ** (n - 1 - i))),
+        (s, sp.Lambda(i, sp.floor((t * i - 1) / (t + 1)))),
+        (F, sp.Lambda((i, u), sp.Sum(sp.binomial(i, k) / 2**i * sp.Heaviside(u - k + sp.Rational(1, 2)),
+                                     (k, 0, i)))),
+    )
     return {
-        "shuffle-fdp-prop-4.1-beta": Parts(sp.Sum(weight * (1 - cdf(i, s_i + 1)), (i, 0, n - 1)), (eps0, n, t),
-                                           (t >= 0,)),
-        "shuffle-fdp-prop-4.1-beta-printed": Parts(sp.Sum(weight * cdf(i, s_i + 1), (i, 0, n - 1)), (eps0, n, t),
-                                                   (t >= 0,)),
+        "shuffle-fdp-prop-4.1-beta": Parts(sp.Sum(w(i) * (1 - F(i, s(i) + 1)), (i, 0, n - 1)), (eps0, n, t),
+                                           (t >= 0,), named),
+        "shuffle-fdp-prop-4.1-beta-printed": Parts(sp.Sum(w(i) * F(i, s(i) + 1), (i, 0, n - 1)), (eps0, n, t),
+                                                   (t >= 0,), named),
     }
 
 
@@ -72,7 +76,7 @@ PROP_4_1_BETA = register(Formula(
     name="shuffle-fdp-prop-4.1-beta", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
     source=SOURCE_PROP_4_1, lhs=r"\beta_0(t)",
     erratum="the printed final form drops the '1 -' (docs/errata.md#wang2023-proposition-4-1)",
-    description="type II error of T(P0, Q0) at its knot of threshold t (paper's clone probability 2/(e^eps0+1))",
+    description="type II error of $T(P_0, Q_0)$ at its knot of threshold $t$ (the paper's clone probability $q = 2/(e^{\\epsilon_0}+1)$)",
 ))
 
 

@@ -13,7 +13,7 @@ import pytest
 from dptheory import verify
 from dptheory.results import Status
 from dptheory.verify import registry
-from dptheory.verify.report import certified_digits, fmt_end, fmt_pair, show_pair
+from dptheory.presentation.digits import certified_digits, fmt_end, fmt_pair, show_pair
 
 
 @pytest.mark.parametrize("x, digits, direction, text", [
