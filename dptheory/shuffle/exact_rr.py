@@ -64,6 +64,9 @@ ENUMERATION_MAX_N = 200
 #: benchmarks/bench_exact_rr.py measured on a loaded 2-core machine; an estimate, used to skip)
 SECONDS_SCALE = 2e-4
 
+#: standard deviations above the mean where the distribution functions stop (when a/b < 0.999)
+RIGHT_Z = 4.0
+
 #: float64 entries of distribution functions an engine keeps between searches (about 200 MB)
 KEEP_ENTRIES = 25_000_000
 
@@ -103,12 +106,17 @@ def _mp_qp(randomizer):
 @dataclasses.dataclass(frozen=True)
 class _Law:
     """Float64 distribution function of B_c on ``[start, start + F.size)``: F[i] is within relative
-    ``rel`` of a lower bound of P(B_c <= start + i) that misses at most ``tail`` (absolute)."""
+    ``rel`` (per entry) of (1 + e) times a lower bound of P(B_c <= start + i) that misses at most
+    ``tail`` (absolute), with |e| <= ``scale`` the same for every entry."""
 
     start: int
     F: np.ndarray
     rel: float
     tail: float
+    #: relative error common to every entry (a factor that scales every threshold sum alike)
+    scale: float = 0.0
+    #: False where the window stops before the support does (F is then only a lower bound there)
+    complete: bool = True
 
     def at(self, j: np.ndarray) -> np.ndarray:
         """Computed F at integer points j (0 left of the window, the last value right of it)."""
@@ -149,56 +157,100 @@ class BinaryRR:
         self._atom_rel = math.expm1(self.m * self.pmf_rel * 2.02 + self._log_rel)
 
     # ------------------------------------------------------------------ one dataset's law
-    def _binomial(self, count: int, s: float, floor: float):
-        """(start, pmf array, dropped mass bound) of Bin(count, s) where its atoms exceed ``floor``."""
+    def _binomial(self, count: int, s: float, floor: float, cut: float = math.inf):
+        """(start, pmf array, dropped mass bound, relative error per atom, common relative error)
+        of Bin(count, s) where its atoms exceed ``floor``, up to ``cut`` at most.
+
+        The atoms are the mode's (:func:`dptheory.precision.binom_logpmf`) times products of the
+        ratios pmf(k+1)/pmf(k) = (count - k) s / ((k + 1) (1 - s)): the mode's error is common to
+        every atom (it scales every threshold sum alike), the products' (4 roundings a step) and
+        the error of q, p (a relative error r of s moves log pmf(k) by at most 2 r |k - count s|)
+        are per atom. Atoms below 1e-290 are dropped (no subnormal is used) and counted as mass.
+        """
         if count == 0:
-            return 0, np.ones(1), 0.0, 0.0
-        sd = math.sqrt(count * s * (1 - s))
+            return 0, np.ones(1), 0.0, 0.0, 0.0
+        t = 1.0 - s
+        sd = math.sqrt(count * s * t)
         lg = max(math.log(1 / floor), 1.0)
         half = int(math.ceil(math.sqrt(2 * lg) * sd + lg + 2))
         mode = int(math.floor((count + 1) * s))
         lo, hi = max(0, mode - half), min(count, mode + half)
-        ks = np.arange(lo, hi + 1, dtype=float)
-        pmf = np.exp(binom_logpmf(ks, count, s))
+        hi = int(min(hi, max(cut, lo)))
+        k0 = min(max(mode, lo), hi)
+        ratio = s / t
+        up = np.cumprod((count - np.arange(k0, hi, dtype=float)) / np.arange(k0 + 1, hi + 1, dtype=float) * ratio)
+        kd = np.arange(k0, lo, -1, dtype=float)
+        down = np.cumprod(kd / (count - kd + 1) / ratio)
+        anchor = math.exp(float(binom_logpmf(k0, count, s)))
+        pmf = np.concatenate((down[::-1], [1.0], up)) * anchor
+        steps = max(hi - k0, k0 - lo)
         reach = max(abs(lo - count * s), abs(hi - count * s)) + 1
-        atom_rel = math.expm1(2.02 * self.pmf_rel * reach + self._log_rel + 2 * _U)
-        dropped = 0.0
+        atom_rel = math.expm1(2.02 * self.pmf_rel * reach + (4 * steps + 2) * _U * 1.01)
+        scale = math.expm1(self._log_rel + 2 * _U)
+        small = pmf < 1e-290
+        dropped = 2e-290 * int(np.count_nonzero(small))
+        pmf[small] = 0.0
+        tails = 0.0
         if lo > 0:
-            dropped += float(binom_cdf(lo - 1, count, s))
+            tails += float(binom_cdf(lo - 1, count, s))
         if hi < count:
-            dropped += float(binom_sf(hi + 1, count, s))
+            tails += float(binom_sf(hi + 1, count, s))
         # the tails' own rounding (a relative error, doubled), and the pmf error of q, p
-        dropped *= (1 + 2 * float(binom_tail_rtol(count))) * (1 + self._atom_rel)
-        return lo, pmf, dropped, atom_rel
+        dropped += tails * (1 + 2 * float(binom_tail_rtol(count))) * (1 + self._atom_rel)
+        return lo, pmf, dropped, atom_rel, scale
 
-    def law(self, c: int, floor: float, others: int | None = None, coins: int = 0) -> _Law:
+    def law(self, c: int, floor: float, others: int | None = None, coins: int = 0, right_z: float | None = None) -> _Law:
         """The distribution function of B_c (c of the m others, or of ``others``, hold a one), plus
-        ``coins`` fair coins, on a window."""
+        ``coins`` fair coins, on a window; with ``right_z`` only up to ``right_z`` standard
+        deviations above the mean (the right tail does not enter H_gamma(P0 || P1), a down-set sum)."""
         others = self.m if others is None else others
-        x0, px, tx, rx = self._binomial(others - c, self.q, floor)
-        y0, py, ty, ry = self._binomial(c, self.p, floor)
-        pmf = np.convolve(px, py) if py.size > 1 else px * py[0]
-        short = min(px.size, py.size)
-        if coins:
-            # Bin(coins, 1/2): 1/2 is exact, so only binom_logpmf's error counts
-            z0, pz, tz, rz = self._binomial(coins, 0.5, floor)
-            pmf = np.convolve(pmf, pz) if pz.size > 1 else pmf * pz[0]
-            x0, tx = x0 + z0, tx + tz
-            rx = (1 + rx) * (1 + rz) * (1 + (min(pmf.size, pz.size) + 1) * _U * 1.01) - 1
+        parts = [(others - c, self.q), (c, self.p), (coins, 0.5)]
+        cut = math.inf
+        if right_z is not None:
+            mean = sum(k * s for k, s in parts)
+            sd = math.sqrt(sum(k * s * (1 - s) for k, s in parts))
+            cut = math.ceil(mean + right_z * sd)
+        pieces = [self._binomial(k, s, self.floor_guard(floor), math.inf) for k, s in parts if k > 0]
+        if not pieces:
+            pieces = [(0, np.ones(1), 0.0, 0.0, 0.0)]
+        start = sum(pc[0] for pc in pieces)
+        # only outputs <= cut are needed: each piece is cut at cut - (the others' starts)
+        pmf = None
+        rel, scale, tail = 1.0, 1.0, 0.0
+        for k, (s0, p, t, r, sc) in enumerate(pieces):
+            if math.isfinite(cut):
+                keep = int(cut - (start - s0) - s0) + 1
+                p = p[:max(keep, 1)]
+            if pmf is None:
+                pmf = p
+            else:
+                short = min(pmf.size, p.size)
+                pmf = np.convolve(pmf, p) if p.size > 1 and pmf.size > 1 else pmf * p[0] if p.size == 1 else p * pmf[0]
+                rel *= 1 + (short + 1) * _U * 1.01
+            rel *= 1 + r
+            scale *= 1 + sc
+            tail += t
+        complete = True
+        if math.isfinite(cut) and start + pmf.size - 1 > cut:
+            pmf = pmf[:int(cut - start) + 1]
+        if math.isfinite(cut):
+            complete = False
         F = np.cumsum(pmf)
-        # atoms: their own relative error, twice (a product of two), then a sum of ``short`` products,
-        # then a cumulative sum of F.size terms (all non-negative)
-        rel = (1 + rx) * (1 + ry) * (1 + (short + 1) * _U * 1.01) * (1 + (F.size + 1) * _U * 1.01) - 1
-        return _Law(x0 + y0, F, rel, (tx + ty) * (1 + 4 * _U))
+        rel *= 1 + (F.size + 1) * _U * 1.01
+        return _Law(start, F, rel - 1, tail * (1 + 4 * _U), scale - 1, complete)
 
-    def _cached(self, c, floor, others, coins) -> _Law:
-        key = (c, floor, others, coins)
+    @staticmethod
+    def floor_guard(floor: float) -> float:
+        return max(floor, 1e-280)
+
+    def _cached(self, c, floor, others, coins, right_z=None) -> _Law:
+        key = (c, floor, others, coins, right_z)
         hit = self._laws.get(key)
         if hit is None:
             if self._kept > KEEP_ENTRIES:
                 self._laws.clear()
                 self._kept = 0
-            hit = self._laws[key] = self.law(c, floor, others=others, coins=coins)
+            hit = self._laws[key] = self.law(c, floor, others=others, coins=coins, right_z=right_z)
             self._kept += hit.F.size
         return hit
 
@@ -218,38 +270,40 @@ class BinaryRR:
         hi = max(law.start + law.F.size for law in laws)
         return np.arange(lo - 1, hi + 1)
 
-    def range_bound(self, low: _Law, high: _Law, coeffs) -> float:
-        """Upper bound of H_gamma(P0 || P1) for every dataset between the two laws (``low`` at the
-        smaller c): max_j [a F_low(j) - b F_high(j - 1)], every error counted."""
+    def upper_bound(self, law: _Law, coeffs) -> float:
+        """Certified upper bound of H_gamma(P0 || P1) = max_j [a F(j) - b F(j - 1)] of one law.
+
+        With F = (1 + e) G + tail part (|e| <= ``scale``, G the truncated sum, within ``rel`` of
+        the computed F per entry), every threshold term is at most (1 + e) [a G(j) - b G(j-1)]
+        + a ``tail``; beyond an incomplete window F <= 1 bounds the first term."""
         a, b, da, db = coeffs
-        j = self._grid((low, high))
-        fl = low.at(j)
-        fh = high.at(j - 1)
         a_hi = a + da
+        if a_hi <= 0:
+            return 0.0
         b_lo = max(b - db, 0.0)
-        upper_l = fl * (1 + low.rel) + low.tail
-        lower_h = fh * (1 - high.rel)
-        pos, neg = np.maximum(a_hi, 0.0) * upper_l, b_lo * lower_h
+        j = self._grid((law,))
+        f, fm = law.at(j), law.at(j - 1)
+        pos, neg = a_hi * f * (1 + law.rel), b_lo * fm * (1 - law.rel)
         # the products and the difference: 4 roundings relative to the larger operand, per term
         terms = pos - neg + 4 * _U * (pos + neg)
-        best = max(float(np.max(terms)), 0.0, a_hi * low.tail * (1 + 4 * _U))
-        slack = 0.0
-        return rounding.up(best + slack)
+        best = max(float(np.max(terms)), 0.0) * (1 + law.scale)
+        if not law.complete:
+            best = max(best, a_hi - b_lo * float(law.F[-1]) * (1 - law.rel) * (1 - law.scale) * (1 - 4 * _U))
+        return rounding.up(best + a_hi * law.tail * (1 + 4 * _U))
 
     def lower_bound(self, law: _Law, coeffs) -> float:
-        """Certified lower bound of H_gamma(P0 || P1) of one dataset (the largest threshold term's
+        """Certified lower bound of H_gamma(P0 || P1) of one law (the largest threshold term's
         lower end; any threshold gives a lower bound of the supremum over sets)."""
         a, b, da, db = coeffs
-        j = self._grid((law,))
-        f = law.at(j)
-        fm = law.at(j - 1)
         a_lo = a - da
         b_hi = b + db
         if a_lo <= 0:
             return 0.0
-        terms = a_lo * f * (1 - law.rel) - b_hi * (fm * (1 + law.rel) + law.tail)
-        slack = 4 * _U * (np.abs(a_lo) * f + b_hi * (fm * (1 + law.rel) + law.tail))
-        best = float(np.max(terms - slack))
+        j = np.arange(law.start, law.start + law.F.size)
+        f, fm = law.at(j), law.at(j - 1)
+        pos, neg = a_lo * f * (1 - law.rel), b_hi * fm * (1 + law.rel)
+        terms = pos - neg - 4 * _U * (pos + neg)
+        best = max(float(np.max(terms)), 0.0) * (1 - law.scale) - b_hi * law.tail * (1 + 4 * _U)
         return rounding.down_nonneg(max(best, 0.0))
 
     # ------------------------------------------------------------------ the search
@@ -275,8 +329,11 @@ class BinaryRR:
             return 0.0, 0.0, 0, [0], 0
         # the floor of the truncation: TRUNCATION times a first estimate (the dataset c = 0),
         # rounded down to a power of 10 so that nearby epsilons share the laws (kept between calls)
+        # the down-set sums need F only up to where F >= a/b: 4 standard deviations above the mean
+        # unless a/b is within 1e-3 of 1 (epsilon tiny), where the whole window is kept
+        right_z = RIGHT_Z if a / b < 0.999 else None
         if floor is None:
-            est = max(self.lower_bound(self._cached(0, 1e-300, self.m, 0), coeffs), 1e-300)
+            est = max(self.lower_bound(self._cached(0, 1e-300, self.m, 0, right_z), coeffs), 1e-300)
             floor = max(10.0 ** math.floor(math.log10(est * TRUNCATION)), 1e-300)
         below, above = band if band is not None else (-1.0, math.inf)
         dropped = 0.0
@@ -284,7 +341,7 @@ class BinaryRR:
 
         def law(c):
             if c not in cache:
-                cache[c] = self._cached(c, floor, self.m, 0)
+                cache[c] = self._cached(c, floor, self.m, 0, right_z)
             return cache[c]
 
         singles: dict[int, tuple[float, float]] = {}
@@ -306,14 +363,14 @@ class BinaryRR:
                 tail = float(binom_cdf(k - 1, w, s)) * (1 + 2 * float(binom_tail_rtol(w))) + 4 * _U
                 if tail > 0.01 * max(best_lo, 0.0):
                     k, tail = 0, 0.0
-            lw = self._cached(lo_c, floor, self.m - w, max(k, 0))
+            lw = self._cached(lo_c, floor, self.m - w, max(k, 0), right_z)
             cache[(lo_c, hi_c)] = None
-            return rounding.up(self.range_bound(lw, lw, coeffs) + tail)
+            return rounding.up(self.upper_bound(lw, coeffs) + tail)
 
         def single(c):
             if c not in singles:
                 lw = law(c)
-                singles[c] = (self.lower_bound(lw, coeffs), self.range_bound(lw, lw, coeffs))
+                singles[c] = (self.lower_bound(lw, coeffs), self.upper_bound(lw, coeffs))
             return singles[c]
 
         best_lo, best_c = -1.0, 0

@@ -97,7 +97,7 @@ def test_mp_path_within_float_enclosure(c):
     eng = exact_rr.engine(R.binary_rr(eps0), n)
     law = eng.law(c, 1e-40)
     coeffs = eng._coefficients(e)
-    lo, hi = eng.lower_bound(law, coeffs), eng.range_bound(law, law, coeffs)
+    lo, hi = eng.lower_bound(law, coeffs), eng.upper_bound(law, coeffs)
     v = exact_rr.delta_dataset_mp(R.binary_rr(eps0), n, c, e, digits=60)
     assert lo <= v <= hi
     assert hi - lo <= 1e-8 * hi
