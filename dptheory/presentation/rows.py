@@ -123,6 +123,9 @@ def answer_parts(summary, quantity: str | None = None) -> list[tuple[str, dict]]
         out.append((f"  {quantity} {relation} {shown}   {res.method} ({res.kind}, {res.status})",
                     {"quantity": quantity, "relation": relation, "value": shown, "method": res.method,
                      "kind": str(res.kind), "status": str(res.status)}))
+        attained = (res.params or {}).get("attained_by")
+        if attained and relation == ">=":
+            out.append((f"    attained by {attained}", {"attained_by": attained}))
     log_ratio, ratio_minus_1 = summary.log_gap, summary.gap
     if log_ratio is not None:
         if ratio_minus_1 is not None and ratio_minus_1 < 100:

@@ -97,6 +97,8 @@ class Method(protocol.Method):
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
     formula: str = ""
+    #: (randomizer, n, epsilon) -> what attains the value (a randomizer and its worst dataset), or None
+    attained_fn: Callable | None = None
 
     # ------------------------------------------------------------------ the protocol
     def why_not(self, subject: Shuffled) -> str | None:
@@ -162,7 +164,8 @@ class Method(protocol.Method):
                 note = _join(note, f"the bound does not reach delta below $\\log p = {cap:.6g}$, "
                                    "which shuffling an $\\epsilon_0$-LDP randomizer never exceeds")
         return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
-                      params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
+                      params={"n": n, "delta": delta, "seconds": time.perf_counter() - start,
+                              **self._attained(rz, n, hi if math.isfinite(hi) else lo)})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
         """delta(epsilon) of n shuffled users of ``rz`` by this method, certified."""
@@ -176,7 +179,15 @@ class Method(protocol.Method):
         else:
             enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon)
         return enc.result("delta", kind=self.kind, status=status, method=self.name, source=self.source, note=note,
-                          params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start})
+                          params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start,
+                                  **self._attained(rz, n, epsilon)})
+
+    def _attained(self, rz: Randomizer, n: int, epsilon: float) -> dict:
+        """{"attained_by": ...} where the method says what attains its value, else {}."""
+        if self.attained_fn is None:
+            return {}
+        text = self.attained_fn(rz, n, epsilon)
+        return {"attained_by": text} if text else {}
 
 
 def _join(*notes: str) -> str:
@@ -370,6 +381,24 @@ def _rr_lower_decide(rz, n, e, tol, band, state):
     return Enclosure(enc.log_lower, enc.log_lower)
 
 
+def _attained_text(source: Randomizer, n: int, epsilon: float) -> str:
+    """Binary randomized response and its worst dataset at ``epsilon`` (the search's)."""
+    c = exact_rr.engine(source, n).search(epsilon)[2]
+    eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
+    others = (f"the other {n - 1} users all hold 0" if c == 0 else
+              f"the other {n - 1} users all hold 1" if c == n - 1 else
+              f"{c} of the other {n - 1} users hold 1 and the rest 0")
+    return f"binary randomized response{eps0} on its worst dataset: the victim holds 0 or 1, {others}"
+
+
+def _rr_attained(rz, n, epsilon):
+    return _attained_text(binary_rr(rz.eps0), n, epsilon)
+
+
+def _exact_attained(rz, n, epsilon):
+    return _attained_text(rz, n, epsilon) if _binary_rr_search(rz, n) else None
+
+
 def _rr_lower_applies(rz, n):
     if rz.name != "general" or rz.eps0 is None or n < 2:
         return "applies to the general eps0-LDP class (binary randomized response is one of its members)"
@@ -443,12 +472,13 @@ METHODS = protocol.Registry("shuffle", [
            "orbit); binary randomized response: certified search over every dataset (dptheory, derived here: "
            "docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
-           decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)"),
+           decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
+           attained_fn=_exact_attained),
     Method("binary-rr-exact-lower", Kind.LOWER,
            "dptheory: the exact worst case of shuffled binary randomized response, an eps0-LDP randomizer "
            "(derived here: docs/tightness.md)",
            _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
-           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, title="Binary RR, exact (lower bound)"),
+           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)"),
 ], subject="Shuffled(randomizer, n)")
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms
