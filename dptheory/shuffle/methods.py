@@ -396,7 +396,16 @@ def _rr_attained(rz, n, epsilon):
 
 
 def _exact_attained(rz, n, epsilon):
-    return _attained_text(rz, n, epsilon) if _binary_rr_search(rz, n) else None
+    if _binary_rr_search(rz, n):
+        return _attained_text(rz, n, epsilon)
+    if not math.isfinite(epsilon):
+        return None
+    _, _, _, a, b = exact.engine(rz, n).evaluate(epsilon)
+    counts = {}
+    for x in a[1:]:
+        counts[x] = counts.get(x, 0) + 1
+    others = ", ".join(f"{k} hold input {x}" for x, k in sorted(counts.items())) or "no other user"
+    return f"{rz.name} on its worst dataset: the victim holds input {a[0]} or {b[0]}; of the other {n - 1} users, {others}"
 
 
 def _rr_lower_applies(rz, n):
