@@ -157,19 +157,20 @@ class BinaryRR:
         self._atom_rel = math.expm1(self.m * self.pmf_rel * 2.02 + self._log_rel)
 
     # ------------------------------------------------------------------ one dataset's law
-    def _binomial(self, count: int, s: float, floor: float, cut: float = math.inf):
+    def _binomial(self, count: int, s: float, t: float, floor: float, cut: float = math.inf):
         """(start, pmf array, dropped mass bound, relative error per atom, common relative error)
         of Bin(count, s) where its atoms exceed ``floor``, up to ``cut`` at most.
 
         The atoms are the mode's (:func:`dptheory.precision.binom_logpmf`) times products of the
         ratios pmf(k+1)/pmf(k) = (count - k) s / ((k + 1) (1 - s)): the mode's error is common to
         every atom (it scales every threshold sum alike), the products' (4 roundings a step) and
-        the error of q, p (a relative error r of s moves log pmf(k) by at most 2 r |k - count s|)
-        are per atom. Atoms below 1e-290 are dropped (no subnormal is used) and counted as mass.
+        the error of q (s and t are q and fl(1 - q), in either order: a relative error r of q and
+        the rounding e of 1 - q move log pmf(k) by r (k - count q)/(1 - q) plus (count - k) e/(1 - q),
+        that is at most 2 (r + u) |k - count q| per atom plus count u common to every atom).
+        Atoms below 1e-290 are dropped (no subnormal is used) and counted as mass.
         """
         if count == 0:
             return 0, np.ones(1), 0.0, 0.0, 0.0
-        t = 1.0 - s
         sd = math.sqrt(count * s * t)
         lg = max(math.log(1 / floor), 1.0)
         half = int(math.ceil(math.sqrt(2 * lg) * sd + lg + 2))
@@ -181,22 +182,24 @@ class BinaryRR:
         up = np.cumprod((count - np.arange(k0, hi, dtype=float)) / np.arange(k0 + 1, hi + 1, dtype=float) * ratio)
         kd = np.arange(k0, lo, -1, dtype=float)
         down = np.cumprod(kd / (count - kd + 1) / ratio)
-        anchor = math.exp(float(binom_logpmf(k0, count, s)))
+        anchor = math.exp(float(binom_logpmf(k0, count, s, t)))
         pmf = np.concatenate((down[::-1], [1.0], up)) * anchor
         steps = max(hi - k0, k0 - lo)
         reach = max(abs(lo - count * s), abs(hi - count * s)) + 1
-        atom_rel = math.expm1(2.02 * self.pmf_rel * reach + (4 * steps + 2) * _U * 1.01)
-        scale = math.expm1(self._log_rel + 2 * _U)
+        atom_rel = math.expm1(2.02 * (self.pmf_rel + _U) * reach + (4 * steps + 2) * _U * 1.01)
+        scale = math.expm1(self._log_rel + (count + 2) * _U * 1.01)
         small = pmf < 1e-290
         dropped = 2e-290 * int(np.count_nonzero(small))
         pmf[small] = 0.0
         tails = 0.0
+        # (binom_cdf and binom_sf take s alone: 1 - s differs from t by the rounding e, which moves
+        # a tail by at most count e relative, inside the factor below)
         if lo > 0:
             tails += float(binom_cdf(lo - 1, count, s))
         if hi < count:
             tails += float(binom_sf(hi + 1, count, s))
         # the tails' own rounding (a relative error, doubled), and the pmf error of q, p
-        dropped += tails * (1 + 2 * float(binom_tail_rtol(count))) * (1 + self._atom_rel)
+        dropped += tails * (1 + 2 * float(binom_tail_rtol(count))) * (1 + self._atom_rel) * (1 + 2 * (count + 1) * _U)
         return lo, pmf, dropped, atom_rel, scale
 
     def law(self, c: int, floor: float, others: int | None = None, coins: int = 0, right_z: float | None = None) -> _Law:
@@ -204,13 +207,16 @@ class BinaryRR:
         ``coins`` fair coins, on a window; with ``right_z`` only up to ``right_z`` standard
         deviations above the mean (the right tail does not enter H_gamma(P0 || P1), a down-set sum)."""
         others = self.m if others is None else others
-        parts = [(others - c, self.q), (c, self.p), (coins, 0.5)]
+        # in terms of the float q only (fl(1 - q) for the other side), never the float p: the
+        # atoms' error then comes from q's alone (see _binomial)
+        qbar = 1.0 - self.q
+        parts = [(others - c, self.q, qbar), (c, qbar, self.q), (coins, 0.5, 0.5)]
         cut = math.inf
         if right_z is not None:
-            mean = sum(k * s for k, s in parts)
-            sd = math.sqrt(sum(k * s * (1 - s) for k, s in parts))
+            mean = sum(k * s for k, s, _ in parts)
+            sd = math.sqrt(sum(k * s * t for k, s, t in parts))
             cut = math.ceil(mean + right_z * sd)
-        pieces = [self._binomial(k, s, self.floor_guard(floor), math.inf) for k, s in parts if k > 0]
+        pieces = [self._binomial(k, s, t, self.floor_guard(floor), math.inf) for k, s, t in parts if k > 0]
         if not pieces:
             pieces = [(0, np.ones(1), 0.0, 0.0, 0.0)]
         start = sum(pc[0] for pc in pieces)
