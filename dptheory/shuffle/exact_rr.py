@@ -314,7 +314,7 @@ class BinaryRR:
 
     # ------------------------------------------------------------------ the search
     def search(self, epsilon: float, *, strict: bool = False, max_laws: int = 200_000, floor: float | None = None,
-               band: tuple[float, float] | None = None, first: tuple = ()):
+               band: tuple[float, float] | None = None, first: tuple = (), keep_above: float | None = None):
         """Branch and bound over c = 0..m.
 
         Returns (lower, upper, worst c, candidates, laws computed): the certified enclosure of the
@@ -325,7 +325,8 @@ class BinaryRR:
         certified above ``above`` (the upper end is then 1) and drops ranges certified at most
         ``below`` (the upper end is then at least ``below``): enough to decide the side of a target.
         ``floor`` fixes the truncation (sharing the laws between epsilons); ``first`` lists
-        datasets to evaluate first.
+        datasets to evaluate first. With ``keep_above`` the candidates are every dataset whose
+        bound reaches ``keep_above`` instead (only ranges certified below it are dropped).
         """
         e = validate.real("epsilon", epsilon, low=0.0)
         coeffs = self._coefficients(e)
@@ -401,7 +402,10 @@ class BinaryRR:
                         return best_lo, 1.0, best_c, [best_c], len(cache)
                 continue
             bound = block(lo_c, hi_c)
-            if bound < best_lo or (not strict and bound <= hi_max):
+            if keep_above is not None:
+                if bound < keep_above:
+                    continue
+            elif bound < best_lo or (not strict and bound <= hi_max):
                 continue
             if bound <= below:
                 dropped = max(dropped, bound)
@@ -412,7 +416,8 @@ class BinaryRR:
             mid = (lo_c + hi_c) // 2
             heapq.heappush(heap, (-bound, lo_c, mid))
             heapq.heappush(heap, (-bound, mid, hi_c))
-        candidates = sorted(c for c, (_, hi) in singles.items() if hi >= best_lo)
+        threshold = best_lo if keep_above is None else keep_above
+        candidates = sorted(c for c, (_, hi) in singles.items() if hi >= threshold)
         return max(best_lo, 0.0), max(hi_max, dropped), best_c, candidates, len(cache)
 
     def log_delta(self, epsilon: float) -> Enclosure:
@@ -598,4 +603,88 @@ def worst_case_mp(randomizer, n: int, epsilon, digits: int = 60):
         v = delta_dataset_mp(randomizer, n, c, epsilon, digits)
         if best is None or v > best:
             best, best_c = v, c
+    return best, best_c
+
+
+def _mp_dataset_profile(q, p, m, c, e, j):
+    """(value, derivative in epsilon, threshold) of H_gamma(P0 || P1) of dataset c at epsilon e
+    (mpmath at the working precision), the threshold searched from j."""
+    g = mpmath.exp(e)
+    a, b = p - g * q, g * p - q
+    if a <= 0:
+        return mpmath.mpf(0), mpmath.mpf(0), 0
+    j = min(max(j, 0), m + 1)
+    seen = set()
+    while True:
+        pm, _ = _mp_terms(q, p, m, c, [j - 1, j, j + 1])
+        t_j = a * pm[1] - b * pm[0]
+        t_next = a * pm[2] - b * pm[1]
+        if t_j > 0 and t_next <= 0:
+            break
+        if j in seen:
+            raise ArithmeticError("threshold search cycled")
+        seen.add(j)
+        if t_j <= 0:
+            if j == 0:
+                return mpmath.mpf(0), mpmath.mpf(0), 0
+            j -= 1
+        else:
+            j += 1
+    _, cdf = _mp_terms(q, p, m, c, [j - 1, j])
+    # d/d epsilon of a F(j) - b F(j-1) at a fixed threshold (the maximum over thresholds is
+    # differentiable where the threshold is unique): -gamma (q F(j) + p F(j-1))
+    return a * cdf[1] - b * cdf[0], -g * (q * cdf[1] + p * cdf[0]), j
+
+
+def epsilon_mp(randomizer, n: int, delta, digits: int = 60):
+    """(epsilon, c): the exact worst-case epsilon(delta) of n shuffled users of binary randomized
+    response at ``digits`` digits, and the dataset attaining it.
+
+    The float64 inversion (``exact`` method) brackets the answer in [e_lo, e_hi]; every dataset
+    whose certified bound at e_lo reaches delta is a candidate (the others have their epsilon below
+    e_lo); each candidate's epsilon is found by Newton's method on its profile at ``digits`` digits
+    (O(n) operations per step, :func:`delta_dataset_mp`'s sums), and the largest is returned.
+    """
+    from .methods import epsilon as method_epsilon
+
+    nn = validate.integer("n", n, low=2)
+    d = validate.delta("delta", delta)
+    digits = validate.digits(digits)
+    eng = engine(randomizer, nn)
+    bracket = method_epsilon(randomizer, nn, d, "exact", rtol=1e-6)
+    e_lo = max(bracket.lower, 0.0)
+    _, _, _, candidates, _ = eng.search(e_lo, keep_above=d * (1 - 1e-9))
+    if len(candidates) > MP_MAX_CANDIDATES:
+        raise validate.DomainError(f"{len(candidates)} datasets cannot be separated in float64 at delta = {d}, "
+                                   f"n = {nn}: more than {MP_MAX_CANDIDATES} to invert at {digits} digits")
+    m = nn - 1
+
+    def solve(c):
+        def fn():
+            q, p = _mp_qp(randomizer)
+            target = mpmath.mpf(d)
+            e = mpmath.mpf(0.5 * (bracket.lower + bracket.upper))
+            j = int(round((m - c) * float(q) + c * float(p)))
+            tiny = mpmath.eps * 16
+            for _ in range(200):
+                v, dv, j = _mp_dataset_profile(q, p, m, c, e, j)
+                if v == 0 or dv == 0:
+                    raise ArithmeticError("the profile vanishes: the dataset's epsilon is below the bracket")
+                step = (v - target) / dv
+                e = e - step
+                if abs(step) <= tiny * abs(e):
+                    return e
+            raise ArithmeticError("Newton's method did not converge")
+        return mp_adaptive(fn, digits)
+
+    best, best_c = None, candidates[0]
+    for c in candidates:
+        try:
+            e = solve(c)
+        except ArithmeticError:
+            continue
+        if best is None or e > best:
+            best, best_c = e, c
+    if best is None:
+        raise ArithmeticError("no candidate dataset could be inverted")
     return best, best_c

@@ -133,3 +133,15 @@ def test_general_class_lower_bound_is_binary_rr_exact():
 def test_not_binary_rr_is_refused():
     with pytest.raises(DomainError, match="not binary"):
         exact_rr.engine(R.grr(1.0, 3), 100)
+
+
+def test_epsilon_mp_inside_the_float_bracket_and_inverts_the_profile():
+    n, eps0, d = 300, 1.0, 1e-6
+    rz = R.binary_rr(eps0)
+    e, c = exact_rr.epsilon_mp(rz, n, d, digits=40)
+    bracket = M.epsilon(rz, n, d, "exact", rtol=1e-6)
+    assert bracket.lower <= e <= bracket.upper
+    # the brute force over every dataset, just below and just above the 40-digit epsilon
+    below, _, _ = _user_by_user(n, eps0, float(e) * (1 - 1e-7))
+    above, _, _ = _user_by_user(n, eps0, float(e) * (1 + 1e-7))
+    assert below > d > above
