@@ -67,8 +67,8 @@ SECONDS_SCALE = 2e-4
 #: standard deviations above the mean where the distribution functions stop (when a/b < 0.999)
 RIGHT_Z = 4.0
 
-#: float64 entries of distribution functions an engine keeps between searches (about 200 MB)
-KEEP_ENTRIES = 25_000_000
+#: float64 entries of distribution functions an engine keeps between searches (about 400 MB)
+KEEP_ENTRIES = 50_000_000
 
 #: datasets the mpmath worst case evaluates at most (those the float search cannot exclude)
 MP_MAX_CANDIDATES = 64
@@ -253,9 +253,9 @@ class BinaryRR:
         key = (c, floor, others, coins, right_z)
         hit = self._laws.get(key)
         if hit is None:
-            if self._kept > KEEP_ENTRIES:
-                self._laws.clear()
-                self._kept = 0
+            while self._kept > KEEP_ENTRIES and self._laws:
+                # the oldest first (an inversion's later searches reuse the recent laws)
+                self._kept -= self._laws.pop(next(iter(self._laws))).F.size
             hit = self._laws[key] = self.law(c, floor, others=others, coins=coins, right_z=right_z)
             self._kept += hit.F.size
         return hit
