@@ -49,6 +49,7 @@ import numpy as np
 
 from .. import rounding, validate
 from ..precision import binom_cdf, binom_logpmf, binom_sf, binom_tail_rtol, mp_adaptive
+from ..inverse import SearchParameters, epsilon_bracket
 from ..results import Enclosure
 
 #: float64 unit roundoff
@@ -435,6 +436,22 @@ class BinaryRR:
         state["c"] = c
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
+    def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
+        """Certified bracket of the worst-case epsilon(delta) (:func:`dptheory.inverse.epsilon_bracket`
+        deciding each point with :meth:`decide_log_delta`)."""
+        cap = rounding.up(math.log(self.p / self.q), abs_err=4 * self.pmf_rel + 8 * _U)
+        state: dict = {}
+
+        def enclosure(e, _tol):
+            enc = self.log_delta(e)
+            return enc.log_lower, enc.log_upper
+
+        def decide(e, _tol, band):
+            enc = self.decide_log_delta(e, band, state)
+            return enc.log_lower, enc.log_upper
+
+        return epsilon_bracket(enclosure, delta, SearchParameters(upper=cap, rtol=rtol, atol=1e-15), decide=decide)
+
     def worst(self, epsilon: float) -> tuple[float, float, list[int], list[int]]:
         """(lower, upper, inputs0, inputs1): the certified worst-case delta(epsilon) and a dataset
         attaining its lower end."""
@@ -645,13 +662,11 @@ def epsilon_mp(randomizer, n: int, delta, digits: int = 60):
     e_lo); each candidate's epsilon is found by Newton's method on its profile at ``digits`` digits
     (O(n) operations per step, :func:`delta_dataset_mp`'s sums), and the largest is returned.
     """
-    from .methods import epsilon as method_epsilon
-
     nn = validate.integer("n", n, low=2)
     d = validate.delta("delta", delta)
     digits = validate.digits(digits)
     eng = engine(randomizer, nn)
-    bracket = method_epsilon(randomizer, nn, d, "exact", rtol=1e-6)
+    bracket = eng.epsilon_bracket(d, rtol=1e-6)
     e_lo = max(bracket.lower, 0.0)
     _, _, _, candidates, _ = eng.search(e_lo, keep_above=d * (1 - 1e-9))
     if len(candidates) > MP_MAX_CANDIDATES:
