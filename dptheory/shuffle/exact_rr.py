@@ -50,7 +50,7 @@ import mpmath
 import numpy as np
 
 from .. import rounding, validate
-from ..precision import binom_cdf, binom_logpmf, binom_sf, binom_tail_rtol, mp_adaptive
+from ..precision import binom_cdf, binom_sf, binom_tail_rtol, mp_adaptive
 from ..inverse import SearchParameters, epsilon_bracket
 from ..results import Enclosure
 
@@ -131,6 +131,17 @@ class _Law:
         return out
 
 
+def _mp_anchor(k: int, count: int, s: float, t: float) -> float:
+    """P(Bin(count, s) = k) with 1 - s replaced by t (both floats taken exactly), rounded to the
+    nearest float: log-gamma at 25 + log10(count) digits (an error below 1e-20 relative before
+    the rounding)."""
+    with mpmath.workdps(25 + len(str(count))):
+        kk, nn = mpmath.mpf(k), mpmath.mpf(count)
+        v = (mpmath.loggamma(nn + 1) - mpmath.loggamma(kk + 1) - mpmath.loggamma(nn - kk + 1)
+             + kk * mpmath.log(mpmath.mpf(s)) + (nn - kk) * mpmath.log(mpmath.mpf(t)))
+        return float(mpmath.exp(v))
+
+
 class BinaryRR:
     """Exact worst-case delta(epsilon) of n shuffled users of binary randomized response.
 
@@ -153,7 +164,9 @@ class BinaryRR:
         self.pmf_rel = float(pmf_rel) + 2 * _U
         self._laws: dict = {}
         self._kept = 0
-        # binom_logpmf's error in the log of every atom
+        self._pieces: dict = {}
+        self._piece_entries = 0
+        # the float tails' own error (binom_cdf, binom_sf)
         self._log_rel = float(binom_tail_rtol(self.m)) + 4 * _U
         # a relative error r of q (and r q / p <= r of p = 1 - q) moves log Bin(c, q)(k) by at
         # most r |k - c q| / p <= 2 r |k - c q| (derivative of k log q + (c - k) log p)
@@ -164,7 +177,7 @@ class BinaryRR:
         """(start, pmf array, dropped mass bound, relative error per atom, common relative error)
         of Bin(count, s) where its atoms exceed ``floor``, up to ``cut`` at most.
 
-        The atoms are the mode's (:func:`dptheory.precision.binom_logpmf`) times products of the
+        The atoms are the mode's (:func:`_mp_anchor`, within an ulp) times products of the
         ratios pmf(k+1)/pmf(k) = (count - k) s / ((k + 1) (1 - s)): the mode's error is common to
         every atom (it scales every threshold sum alike), the products' (4 roundings a step) and
         the error of q (s and t are q and fl(1 - q), in either order: a relative error r of q and
@@ -185,24 +198,34 @@ class BinaryRR:
         up = np.cumprod((count - np.arange(k0, hi, dtype=float)) / np.arange(k0 + 1, hi + 1, dtype=float) * ratio)
         kd = np.arange(k0, lo, -1, dtype=float)
         down = np.cumprod(kd / (count - kd + 1) / ratio)
-        anchor = math.exp(float(binom_logpmf(k0, count, s, t)))
+        anchor = _mp_anchor(k0, count, s, t)
         pmf = np.concatenate((down[::-1], [1.0], up)) * anchor
         steps = max(hi - k0, k0 - lo)
         reach = max(abs(lo - count * s), abs(hi - count * s)) + 1
         atom_rel = math.expm1(2.02 * (self.pmf_rel + _U) * reach + (4 * steps + 2) * _U * 1.01)
-        scale = math.expm1(self._log_rel + (count + 2) * _U * 1.01)
+        scale = math.expm1(1e-20 + (count + 4) * _U * 1.01)
+        edge_lo, edge_hi = max(float(pmf[0]), 2e-290), max(float(pmf[-1]), 2e-290)
         small = pmf < 1e-290
         dropped = 2e-290 * int(np.count_nonzero(small))
         pmf[small] = 0.0
-        tails = 0.0
+
+        def geometric(edge, rho):
+            # below the mode the ratios pmf(k-1)/pmf(k) decrease with k going down (above it,
+            # pmf(k+1)/pmf(k) going up): the tail beyond an edge is at most edge rho/(1 - rho)
+            rho = rho * (1 + 1e-12)
+            if not rho < 0.999:
+                return None
+            return edge * (1 + atom_rel) * (1 + scale) * rho / (1 - rho) * (1 + 1e-12)
+
         # (binom_cdf and binom_sf take s alone: 1 - s differs from t by the rounding e, which moves
         # a tail by at most count e relative, inside the factor below)
+        factor = (1 + 2 * float(binom_tail_rtol(count))) * (1 + self._atom_rel) * (1 + 2 * (count + 1) * _U)
         if lo > 0:
-            tails += float(binom_cdf(lo - 1, count, s))
+            g = geometric(edge_lo, lo * t / ((count - lo + 1) * s))
+            dropped += g if g is not None else float(binom_cdf(lo - 1, count, s)) * factor
         if hi < count:
-            tails += float(binom_sf(hi + 1, count, s))
-        # the tails' own rounding (a relative error, doubled), and the pmf error of q, p
-        dropped += tails * (1 + 2 * float(binom_tail_rtol(count))) * (1 + self._atom_rel) * (1 + 2 * (count + 1) * _U)
+            g = geometric(edge_hi, (count - hi) * s / ((hi + 1) * t))
+            dropped += g if g is not None else float(binom_sf(hi + 1, count, s)) * factor
         return lo, pmf, dropped, atom_rel, scale
 
     def law(self, c: int, floor: float, others: int | None = None, coins: int = 0, right_z: float | None = None) -> _Law:
@@ -219,7 +242,7 @@ class BinaryRR:
             mean = sum(k * s for k, s, _ in parts)
             sd = math.sqrt(sum(k * s * t for k, s, t in parts))
             cut = math.ceil(mean + right_z * sd)
-        pieces = [self._binomial(k, s, t, self.floor_guard(floor), math.inf) for k, s, t in parts if k > 0]
+        pieces = [self._piece(k, s, t, self.floor_guard(floor)) for k, s, t in parts if k > 0]
         if not pieces:
             pieces = [(0, np.ones(1), 0.0, 0.0, 0.0)]
         start = sum(pc[0] for pc in pieces)
@@ -247,6 +270,17 @@ class BinaryRR:
         F = np.cumsum(pmf)
         rel *= 1 + (F.size + 1) * _U * 1.01
         return _Law(start, F, rel - 1, tail * (1 + 4 * _U), scale - 1, complete)
+
+    def _piece(self, count, s, t, floor):
+        """:meth:`_binomial`, kept (a range's pieces are its end datasets' pieces)."""
+        key = (count, s, t, floor)
+        hit = self._pieces.get(key)
+        if hit is None:
+            while self._piece_entries > KEEP_ENTRIES // 4 and self._pieces:
+                self._piece_entries -= self._pieces.pop(next(iter(self._pieces)))[1].size
+            hit = self._pieces[key] = self._binomial(count, s, t, floor)
+            self._piece_entries += hit[1].size
+        return hit
 
     @staticmethod
     def floor_guard(floor: float) -> float:
