@@ -419,24 +419,27 @@ class BinaryRR:
 
         best_lo, best_c = -1.0, 0
         hi_max = 0.0
-        for c in (*first, 0, self.m):
-            lo, hi = single(c)
-            hi_max = max(hi_max, hi)
-            if lo > best_lo:
-                best_lo, best_c = lo, c
-            if best_lo > above:
-                return best_lo, 1.0, best_c, [best_c], len(cache)
+
+        def visit(datasets) -> bool:
+            """Evaluate single datasets; True once one is certified above the band."""
+            nonlocal best_lo, best_c, hi_max
+            for c in datasets:
+                lo, hi = single(c)
+                hi_max = max(hi_max, hi)
+                if lo > best_lo:
+                    best_lo, best_c = lo, c
+                if best_lo > above:
+                    return True
+            return False
+
+        if visit((*first, 0, self.m)):
+            return best_lo, 1.0, best_c, [best_c], len(cache)
         heap = [(-math.inf, 0, self.m)]
         while heap:
             neg, lo_c, hi_c = heapq.heappop(heap)
             if hi_c - lo_c <= 1:
-                for c in (lo_c, hi_c):
-                    lo, hi = single(c)
-                    hi_max = max(hi_max, hi)
-                    if lo > best_lo:
-                        best_lo, best_c = lo, c
-                    if best_lo > above:
-                        return best_lo, 1.0, best_c, [best_c], len(cache)
+                if visit((lo_c, hi_c)):
+                    return best_lo, 1.0, best_c, [best_c], len(cache)
                 continue
             bound = block(lo_c, hi_c)
             if keep_above is not None:
