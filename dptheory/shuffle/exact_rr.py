@@ -52,7 +52,7 @@ import numpy as np
 from .. import rounding, validate
 from ..precision import binom_cdf, binom_sf, binom_tail_rtol, mp_adaptive
 from ..inverse import SearchParameters, epsilon_bracket
-from ..results import Enclosure
+from ..results import Enclosure, NotApplicable
 
 #: float64 unit roundoff
 _U = rounding.EPS / 2
@@ -70,8 +70,17 @@ SECONDS_SCALE = 2e-4
 #: standard deviations above the mean where the distribution functions stop (when a/b < 0.999)
 RIGHT_Z = 4.0
 
-#: float64 entries of distribution functions an engine keeps between searches (about 400 MB)
-KEEP_ENTRIES = 50_000_000
+#: float64 entries of distribution functions an engine keeps between searches (about 240 MB; the
+#: pieces a quarter of that)
+KEEP_ENTRIES = 30_000_000
+
+#: users beyond which the search is not attempted (the ``exact`` method is then not applicable)
+MAX_N = 10**7
+
+
+def max_laws_for(n: int) -> int:
+    """Distribution functions one search may compute before it gives up (NotApplicable)."""
+    return 2000 + n // 100
 
 #: datasets the mpmath worst case evaluates at most (those the float search cannot exclude)
 MP_MAX_CANDIDATES = 64
@@ -350,7 +359,7 @@ class BinaryRR:
         return rounding.down_nonneg(max(best, 0.0))
 
     # ------------------------------------------------------------------ the search
-    def search(self, epsilon: float, *, strict: bool = False, max_laws: int = 200_000, floor: float | None = None,
+    def search(self, epsilon: float, *, strict: bool = False, max_laws: int | None = None, floor: float | None = None,
                band: tuple[float, float] | None = None, first: tuple = (), keep_above: float | None = None):
         """Branch and bound over c = 0..m.
 
@@ -366,6 +375,7 @@ class BinaryRR:
         bound reaches ``keep_above`` instead (only ranges certified below it are dropped).
         """
         e = validate.real("epsilon", epsilon, low=0.0)
+        budget = max_laws_for(self.n) if max_laws is None else max_laws
         coeffs = self._coefficients(e)
         a, b, da, _ = coeffs
         if a + da <= 0:
@@ -450,9 +460,10 @@ class BinaryRR:
             if bound <= below:
                 dropped = max(dropped, bound)
                 continue
-            if len(cache) > max_laws:
-                raise validate.DomainError(f"n = {self.n}: the search over datasets did not converge within "
-                                           f"{max_laws} laws at epsilon = {e}")
+            if len(cache) > budget:
+                raise NotApplicable(f"the certified search over the datasets of n = {self.n} users needs more than "
+                                    f"{budget} distribution functions at epsilon = {e:.6g} (many datasets within "
+                                    "the bounds' slack of the worst one, as near epsilon = 0 at large n)")
             mid = (lo_c + hi_c) // 2
             heapq.heappush(heap, (-bound, lo_c, mid))
             heapq.heappush(heap, (-bound, mid, hi_c))
@@ -499,7 +510,7 @@ class BinaryRR:
         return lo, hi, a, b
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4)
 def _engine(q: float, p: float, n: int, pmf_rel: float) -> BinaryRR:
     return BinaryRR(q, p, n, pmf_rel)
 

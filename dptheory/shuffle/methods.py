@@ -239,7 +239,7 @@ def _needs_ldp(rz, n):
 def _binary_rr_search(rz, n) -> bool:
     """Binary randomized response beyond the enumeration's sizes: the certified search over its
     datasets (:mod:`dptheory.shuffle.exact_rr`) instead."""
-    return n > exact_rr.ENUMERATION_MAX_N and exact_rr.rr_parameters(rz) is not None
+    return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.rr_parameters(rz) is not None
 
 
 def _needs_pmfs_small(rz, n):
@@ -381,9 +381,13 @@ def _rr_lower_decide(rz, n, e, tol, band, state):
     return Enclosure(enc.log_lower, enc.log_lower)
 
 
-def _attained_text(source: Randomizer, n: int, epsilon: float) -> str:
-    """Binary randomized response and its worst dataset at ``epsilon`` (the search's)."""
-    c = exact_rr.engine(source, n).search(epsilon)[2]
+def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
+    """Binary randomized response and its worst dataset at ``epsilon`` (the search's; None where
+    the search gives up)."""
+    try:
+        c = exact_rr.engine(source, n).search(epsilon)[2]
+    except NotApplicable:
+        return None
     eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
     others = (f"the other {n - 1} users all hold 0" if c == 0 else
               f"the other {n - 1} users all hold 1" if c == n - 1 else
@@ -411,6 +415,8 @@ def _exact_attained(rz, n, epsilon):
 def _rr_lower_applies(rz, n):
     if rz.name != "general" or rz.eps0 is None or n < 2:
         return "applies to the general eps0-LDP class (binary randomized response is one of its members)"
+    if n > exact_rr.MAX_N:
+        return f"the certified search over binary randomized response's datasets stops at n = {exact_rr.MAX_N:.0e}"
     if exact_rr.rr_parameters(binary_rr(rz.eps0)) is None:
         return f"binary randomized response at eps0 = {rz.eps0} keeps its bit with a probability that rounds to 1"
     return None
