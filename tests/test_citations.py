@@ -159,7 +159,6 @@ COMMANDS = {
     "latex": lambda c, d: _written(c, d, ["latex", "-o", str(d / "bounds.tex")], ["bounds.tex"]),
     "report": lambda c, d: _written(c, d, ["report", "--eps0", "1", "--n", "1e4", "--delta", "1e-6", "-o", str(d),
                                            "--no-figures"], ["report.md", "report.tex"]),
-    "verify-quick": lambda c, d: _run(c, "verify", "--quick"),
     "sweep-csv": lambda c, d: _written(c, d, ["sweep", "shuffle", "--eps0", "1", "--n", "1e3", "--delta", "1e-6",
                                               "-o", str(d / "sweep.csv")], ["sweep.csv"]),
     "fdp-shuffle": lambda c, d: _run(c, "fdp", "shuffle", "--eps0", "1", "--n", "1000", "--epsilon", "0.1", "--json"),
@@ -176,6 +175,14 @@ def test_command_output(command, capsys, tmp_path):
     text = COMMANDS[command.split(":", 1)[1]](capsys, tmp_path)
     assert text.strip(), f"{command} printed nothing"
     _assert_cites_no_internal_document(command, text)
+
+
+def test_verify_output(quick_report):
+    """What ``dptheory verify --quick`` prints (the session's one quick run)."""
+    out = io.StringIO()
+    quick_report.print(out)
+    assert out.getvalue().strip()
+    _assert_cites_no_internal_document("command:verify-quick", out.getvalue())
 
 
 def test_json_outputs_are_json(capsys):

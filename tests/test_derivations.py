@@ -80,6 +80,8 @@ def _expected_latex() -> dict:
 EXPECTED_TEXT = {
     "rdp_figures.py": [r"\begin{tabular}", r"\toprule", r"$\lambda$"],
     "figures_1_2.py": [r"\begin{tabular}", r"$\epsilon_0$"],
+    **{script: ["$$", r"\Delta"] for script in ("delta_divergence_gaussian.py", "delta_divergence_laplace.py",
+                                                 "delta_divergence_rr.py", "blackwell_dominance.py")},
 }
 
 
@@ -205,7 +207,7 @@ def _math(out: str) -> tuple[list[str], list[str]]:
 
 
 def _top_level(tex: str) -> tuple[list[tuple[int, int]], list[int]]:
-    """(start, end) of each relation and the position of each comma outside every brace group
+    r"""(start, end) of each relation and the position of each comma outside every brace group
     and every bracket ((), [], \{\}, \left ... \right)."""
     depth, spans, commas = 0, [], []
     for m in re.finditer(r"\\left.|\\right.|\\[A-Za-z]+|\\.|[{}()\[\],=<>]", tex):
@@ -222,7 +224,7 @@ def _top_level(tex: str) -> tuple[list[tuple[int, int]], list[int]]:
 
 
 def display_problems(out: str) -> list[str]:
-    """What keeps an output from pasting into a paper: a display that is not ``LHS rel RHS``
+    r"""What keeps an output from pasting into a paper: a display that is not ``LHS rel RHS``
     (a label ending in ":" counts as no left-hand side; a condition inside the left-hand side,
     ``\text{... at } x = ...`` or ``R(\pi), \pi \leq ... = ...``, or two statements joined by a
     comma, belong after the right-hand side), erfc or an ASCII Greek name or ``<=`` in any math,

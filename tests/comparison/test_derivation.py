@@ -1,7 +1,7 @@
 """The Delta-divergence derivations (Gaussian, Laplace, randomized response) and the Blackwell
-dominance conditions run, print LaTeX and their checks, and fail when the library's Formula is
-wrong: planted expressions make each check function return False, and a wrong registered Formula
-makes the script exit 1 (or its checks fail)."""
+dominance conditions fail when the library's Formula is wrong: planted expressions make each check
+function return False, and a wrong registered Formula makes the script exit 1 (or its checks fail).
+That every script runs, prints LaTeX and passes its checks is tests/test_derivations.py's."""
 
 import importlib.util
 import os
@@ -13,8 +13,6 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DERIVATIONS = ROOT / "derivations"
-SCRIPTS = ("delta_divergence_gaussian.py", "delta_divergence_laplace.py", "delta_divergence_rr.py",
-           "blackwell_dominance.py")
 
 
 def _env():
@@ -31,16 +29,6 @@ def _module(script):
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
-
-
-@pytest.mark.parametrize("script", SCRIPTS)
-def test_derivation_runs_and_every_check_passes(script):
-    proc = subprocess.run([sys.executable, str(DERIVATIONS / script)], capture_output=True, text=True, cwd=ROOT,
-                          env=_env())
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    checks = [line for line in proc.stdout.splitlines() if line.startswith("check ")]
-    assert checks and all(line.endswith(": ok") for line in checks)
-    assert "$$" in proc.stdout and "\\Delta" in proc.stdout
 
 
 def test_planted_laplace():

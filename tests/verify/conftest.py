@@ -1,15 +1,10 @@
-"""Shared fixtures of the verify tests: the quick run of ``dptheory verify``, once per test session
-(in-process), and a registry that a test may extend without leaking its entries."""
+"""Shared fixtures of the verify tests (the quick run of ``dptheory verify`` is tests/conftest.py's
+``quick_report``): a registry that a test may extend without leaking its entries."""
 
 import pytest
 
 from dptheory import verify
 from dptheory.verify import registry
-
-
-@pytest.fixture(scope="session")
-def quick_report():
-    return verify.run(quick=True)
 
 
 @pytest.fixture
