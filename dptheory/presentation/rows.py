@@ -9,6 +9,8 @@ Markdown and LaTeX each format them their own way.
 
 from __future__ import annotations
 
+import textwrap
+
 from typing import Iterable, Sequence
 
 from .cells import Missing, Number
@@ -125,7 +127,8 @@ def answer_parts(summary, quantity: str | None = None) -> list[tuple[str, dict]]
                      "kind": str(res.kind), "status": str(res.status)}))
         attained = (res.params or {}).get("attained_by")
         if attained and relation == ">=":
-            out.append((f"    attained by {attained}", {"attained_by": attained}))
+            for k, piece in enumerate(textwrap.wrap(f"attained by {attained}", width=76)):
+                out.append(("    " + piece, {"attained_by": attained} if k == 0 else {"continued": True}))
     log_ratio, ratio_minus_1 = summary.log_gap, summary.gap
     if log_ratio is not None:
         if ratio_minus_1 is not None and ratio_minus_1 < 100:

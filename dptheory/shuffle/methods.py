@@ -377,7 +377,7 @@ def _exact_decide(rz, n, e, tol, band, state):
 
 
 def _rr_lower_decide(rz, n, e, tol, band, state):
-    enc = exact_rr.engine(binary_rr(rz.eps0), n).decide_log_delta(e, band, state)
+    enc = exact_rr.engine(_rr_source(rz), n).decide_log_delta(e, band, state)
     return Enclosure(enc.log_lower, enc.log_lower)
 
 
@@ -396,7 +396,7 @@ def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
 
 
 def _rr_attained(rz, n, epsilon):
-    return _attained_text(binary_rr(rz.eps0), n, epsilon)
+    return _attained_text(_rr_source(rz), n, epsilon)
 
 
 def _exact_attained(rz, n, epsilon):
@@ -412,18 +412,25 @@ def _exact_attained(rz, n, epsilon):
     return f"{rz.name} on its worst dataset: the victim holds input {a[0]} or {b[0]}; of the other {n - 1} users, {others}"
 
 
+def _rr_source(rz):
+    """The binary randomized response whose exact value bounds ``rz`` below: its own pmfs for
+    binary randomized response, binary_rr(eps0) for the general eps0-LDP class."""
+    return rz if rz.name != "general" else binary_rr(rz.eps0)
+
+
 def _rr_lower_applies(rz, n):
-    if rz.name != "general" or rz.eps0 is None or n < 2:
-        return "applies to the general eps0-LDP class (binary randomized response is one of its members)"
+    if n < 2 or not (rz.name == "general" and rz.eps0 is not None or exact_rr.rr_parameters(rz) is not None):
+        return ("applies to the general eps0-LDP class (binary randomized response is one of its members) "
+                "and to binary randomized response itself")
     if n > exact_rr.MAX_N:
         return f"the certified search over binary randomized response's datasets stops at n = {exact_rr.MAX_N:.0e}"
-    if exact_rr.rr_parameters(binary_rr(rz.eps0)) is None:
+    if exact_rr.rr_parameters(_rr_source(rz)) is None:
         return f"binary randomized response at eps0 = {rz.eps0} keeps its bit with a probability that rounds to 1"
     return None
 
 
 def _rr_lower_log_delta(rz, n, e, tol):
-    enc = exact_rr.engine(binary_rr(rz.eps0), n).log_delta(e)
+    enc = exact_rr.engine(_rr_source(rz), n).log_delta(e)
     return Enclosure(enc.log_lower, enc.log_lower)
 
 
