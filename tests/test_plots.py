@@ -18,20 +18,7 @@ from dptheory.shuffle import randomizers as R  # noqa: E402
 from dptheory.shuffle.methods import compare  # noqa: E402
 from dptheory.validate import DomainError  # noqa: E402
 
-#: parameters small enough for the default run (the defaults reproduce the papers' grids)
-SMALL = {
-    "amplification-vs-n": dict(n="1e3,1e4", eps0="0.5", methods="clones,variation-ratio-lower,efmrtt19"),
-    "amplification-vs-eps0": dict(eps0="0.5,2", n="1e4", methods="clones,variation-ratio-lower"),
-    "rdp-curves": dict(orders="2,4,8", n=1000, methods="girgis-upper-1,girgis-lower,chen-gdp"),
-    "wang-figure-1": dict(n="1e4", d="16", eps0="3", methods="variation-ratio,clones"),
-    "wang-figure-2": dict(n="1e4", eps0="3", methods="variation-ratio,clones"),
-    "girgis-figure-2": dict(orders="2,4", n="1e3,1e4", eps0="0.5,3", order=4),
-    "girgis-figure-3": dict(n="1e4", eps0="1", methods="ub1,blanket-bennett"),
-    "girgis-figure-4": dict(T="10", eps0="2", n=10000, notebook=False),
-    "girgis-figure-5": dict(T="10", n="1e6", notebook=False),
-    "chen-figure-2": dict(eps0="0.5,2"),
-    "chen-figure-3": dict(orders="2,8"),
-}
+from tests.figures.small import SMALL  # noqa: E402
 
 
 def coloured_pixels(path) -> int:
@@ -83,7 +70,7 @@ def test_amplification_data_is_the_library_results():
 
 def test_rdp_curves_upper_above_lower():
     (panel,) = FIGURES["rdp-curves"].panels(eps0="1", n=1000, orders="2,4,8,16")
-    lines = {s.label: s for s in panel.series}
+    lines = {s.method: s for s in panel.series}
     upper, lower = lines["girgis-upper-1"], lines["girgis-lower"]
     assert (upper.kind, lower.kind) == ("upper", "lower")
     assert np.all(np.asarray(upper.y) >= np.asarray(lower.y))
@@ -155,12 +142,14 @@ def test_fdp_figures_data():
     (Theorem 4.2 as an inequality) and below Id; delta-divergence: Kaissis et al.'s Figure 3 numbers
     (0.005 and 0.034) in the title, and the two Bayes error curves cross (neither dominates)."""
     (panel,) = FIGURES["shuffle-tradeoff"].panels()
-    by = {s.label.split(",")[0].split(" of")[0]: np.asarray(s.y, dtype=float) for s in panel.series}
-    lower, pair = by["C(f_Shuffle)"], by["T(P"]
-    assert np.all(lower <= pair + 1e-12) and np.all(lower <= by["Id (no information)"] + 1e-12)
+    by = {s.method_name: np.asarray(s.y, dtype=float) for s in panel.series}
+    lower, pair = by["shuffle-tradeoff:stronger-clones"], by["pq-tradeoff:stronger-clones"]
+    assert np.all(lower <= pair + 1e-12) and np.all(lower <= by["identity"] + 1e-12)
+    assert not any("Chen" in s.label for s in panel.series)  # the clone pair is Feldman et al.'s
     trade, bayes = FIGURES["delta-divergence"].panels()
-    assert "0.00527" in bayes.title and "0.0341" in bayes.title
-    r1, r2 = (np.asarray(s.y, dtype=float) for s in bayes.series)
+    assert [r.label for r in bayes.rulers] == [r"$\Delta(\mathrm{first}\|\mathrm{second}) = 0.00527$",
+                                               r"$\Delta(\mathrm{second}\|\mathrm{first}) = 0.0341$"]
+    r1, r2 = (np.asarray(s.y, dtype=float) for s in bayes.series[:2])
     assert np.any(r1 > r2 + 1e-6) and np.any(r2 > r1 + 1e-6)
 
 

@@ -1,6 +1,9 @@
-"""``dptheory plot``: draw a registered figure (the papers' main figures) to PNG or PDF."""
+"""``dptheory plot``: draw a registered figure (the papers' figures) to PNG or PDF, with the data
+behind its curves (CSV or JSON) from the same computation; ``--gallery DIR`` draws them all."""
 
 from __future__ import annotations
+
+import sys
 
 HELP = "draw a figure of the papers from the toolkit's own code (PNG or PDF); --list names them"
 
@@ -11,11 +14,19 @@ def add_parser(sub) -> None:
     p.add_argument("name", nargs="?", help="the figure (see --list)")
     p.add_argument("params", nargs="*", metavar="key=value", help="parameters of the figure, e.g. eps0=2 n=1e3..1e6")
     p.add_argument("--out", "-o", help="output file, .png or .pdf (default: NAME.png)")
+    p.add_argument("--data", metavar="FILE", help="also write the numbers behind every curve (method, kind, status, "
+                   "x, y) to FILE, .csv or .json, from the same computation")
+    p.add_argument("--json", action="store_true", help="print the figure's data, caption and notes as JSON on "
+                   "standard output (the figure is still drawn)")
     p.add_argument("--list", action="store_true", help="list the figures, their parameters and defaults")
+    p.add_argument("--gallery", metavar="DIR", help="draw every figure at its defaults into DIR/figures/ "
+                   "(PNG and JSON data) and write DIR/figures.md")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    import json
+
     from .. import plots
     from ..validate import DomainError
 
@@ -23,6 +34,14 @@ def run(args) -> int:
         for fig in plots.FIGURES.values():
             print(f"{fig.name}\n    {fig.description}")
             print("    " + " ".join(f"{k}={v}" for k, v in fig.defaults.items()))
+            if fig.chosen:
+                print(f"    chosen here: {fig.chosen}")
+        return 0
+    if args.gallery:
+        if args.name:
+            raise DomainError("gallery: give no figure name with --gallery (it draws them all)")
+        for path in plots.gallery(args.gallery, progress=lambda name, seconds: print(f"drew {name} in {seconds:.1f} s", file=sys.stderr)):
+            print(f"wrote {path}")
         return 0
     if not args.name:
         raise DomainError(f"figure: give a name (one of {', '.join(plots.FIGURES)}) or --list")
@@ -33,6 +52,14 @@ def run(args) -> int:
         if not sep or not key:
             raise DomainError(f"parameter {text!r} is invalid: write key=value, e.g. eps0=2")
         params[key] = plots.convert(args.name, key, value)
-    path = plots.render(args.name, args.out or f"{args.name}.png", **params)
-    print(f"wrote {path}")
+    path, computed = plots.render_computed(args.name, args.out or f"{args.name}.png", args.data, **params)
+    report = sys.stderr if args.json else sys.stdout
+    print(f"wrote {path}", file=report)
+    if args.data:
+        print(f"wrote {args.data}", file=report)
+    if computed is not None:
+        for note in computed.notes:
+            print(f"note: {note}", file=report)
+        if args.json:
+            print(json.dumps(computed.as_dict(), indent=1))
     return 0
