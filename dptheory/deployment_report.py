@@ -166,6 +166,10 @@ def _answer_items(report: Report) -> list[str]:
             relation = "\\leq" if parts["relation"] == "<=" else "\\geq"
             items.append(f"$\\epsilon {relation} {tex.math_number(parts['value'])}$ by {parts['method']} "
                          f"({parts['kind']}, {parts['status']})")
+        elif "attained_by" in parts:
+            items.append(f"attained by {parts['attained_by']}")
+        elif parts.get("continued"):
+            continue
         elif parts.get("gap_unit") == "%":
             items.append(f"gap: the upper bound is {parts['gap']}% above the lower bound")
         elif parts.get("gap_unit") == "times":

@@ -126,13 +126,19 @@ def hockey_stick(p, q, epsilon, digits=None):
     epsilon : float or array_like
         Any real number (vectorised in the float64 path).
     digits : int, optional
-        Compute with mpmath at this many decimal digits (returns mpf).
+        Compute with mpmath at this many decimal digits (returns mpf). Only the sum is carried at
+        this precision: float inputs are taken as the exact numbers they are, so the result is
+        the divergence of the float pmfs, whose own rounding (up to an ulp per entry, more for
+        pmfs computed in float64) is not undone. For the divergence of a mechanism at
+        ``digits`` digits, give pmfs computed at that precision (mpmath numbers or strings), or
+        use the mechanism's own path (e.g. :func:`dptheory.shuffle.exact_rr.delta_dataset_mp`
+        for shuffled binary randomized response, from its definition).
 
     Returns
     -------
     float, ndarray or mpf
-        The divergence (exact up to rounding). It is the smallest delta for which P and Q are
-        (epsilon, delta)-close in this direction (Balle et al. 2018).
+        The divergence of the given pmfs (exact up to rounding). It is the smallest delta for
+        which P and Q are (epsilon, delta)-close in this direction (Balle et al. 2018).
     """
     digits = validate.digits(digits)
     if digits is None:

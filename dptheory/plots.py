@@ -636,6 +636,8 @@ register("chen-figure-3", "Chen, Cao, Ge (2024) Figure 3: RDP against λ at ε0 
          "dptheory.figures.rdp:chen_figure_3", orders="2,3,4,6,8,12,16,24,32,48,64", eps0=2.0, n=10000)
 register("shuffle-tradeoff", "Wang et al. (2023): the trade-off curve of shuffling (certified lower bound), exact pair, GDP fit",
          "dptheory.figures.fdp:shuffle_tradeoff", eps0=2.0, n=50, points=61, reduction="stronger-clones")
+register("tightness", "Shuffled randomized response: every proven upper bound over the exact epsilon(delta), against n",
+         "dptheory.figures.tightness:ratios", eps0="1,4", n="1e2..1e3", delta=1e-6, randomizer="binary-rr", methods="")
 register("delta-divergence", "Kaissis et al. (2024) Figure 3: trade-off and Bayes error curves of two mechanisms, Δ both ways",
          "dptheory.figures.fdp:comparison", first="gaussian(mu=1)", second="laplace(eps=1)", points=101)
 register("kaissis-figure-1", "Kaissis et al. (2024) Figure 1: two subsampled Gaussian mechanisms with the same (ε, δ) = "

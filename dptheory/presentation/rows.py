@@ -9,6 +9,8 @@ Markdown and LaTeX each format them their own way.
 
 from __future__ import annotations
 
+import textwrap
+
 from typing import Iterable, Sequence
 
 from .cells import Missing, Number
@@ -123,6 +125,10 @@ def answer_parts(summary, quantity: str | None = None) -> list[tuple[str, dict]]
         out.append((f"  {quantity} {relation} {shown}   {res.method} ({res.kind}, {res.status})",
                     {"quantity": quantity, "relation": relation, "value": shown, "method": res.method,
                      "kind": str(res.kind), "status": str(res.status)}))
+        attained = (res.params or {}).get("attained_by")
+        if attained and relation == ">=":
+            for k, piece in enumerate(textwrap.wrap(f"attained by {attained}", width=76)):
+                out.append(("    " + piece, {"attained_by": attained} if k == 0 else {"continued": True}))
     log_ratio, ratio_minus_1 = summary.log_gap, summary.gap
     if log_ratio is not None:
         if ratio_minus_1 is not None and ratio_minus_1 < 100:

@@ -26,7 +26,7 @@ from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
-from . import blanket, clones, exact, variation_ratio as vr
+from . import blanket, clones, exact, exact_rr, variation_ratio as vr
 from .randomizers import Randomizer, binary_rr
 from .pairs import supported_others
 from .subject import Shuffled, randomizer_of
@@ -106,6 +106,8 @@ class Method(protocol.Method):
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
     formula: str = ""
+    #: (randomizer, n, epsilon) -> what attains the value (a randomizer and its worst dataset), or None
+    attained_fn: Callable | None = None
 
     # ------------------------------------------------------------------ the protocol
     def why_not(self, subject: Shuffled) -> str | None:
@@ -181,7 +183,8 @@ class Method(protocol.Method):
                 note = _join(note, f"the bound does not reach delta below $\\log p = {cap:.6g}$, "
                                    "which shuffling an $\\epsilon_0$-LDP randomizer never exceeds")
         return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
-                      params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
+                      params={"n": n, "delta": delta, "seconds": time.perf_counter() - start,
+                              **self._attained(rz, n, hi if math.isfinite(hi) else lo)})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
         """delta(epsilon) of n shuffled users of ``rz`` by this method, certified."""
@@ -196,7 +199,15 @@ class Method(protocol.Method):
             enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon,
                                      lambda d: self.closed_epsilon(rz, n, d, digits=_CLOSED_MP_DIGITS))
         return enc.result("delta", kind=self.kind, status=status, method=self.name, source=self.source, note=note,
-                          params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start})
+                          params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start,
+                                  **self._attained(rz, n, epsilon)})
+
+    def _attained(self, rz: Randomizer, n: int, epsilon: float) -> dict:
+        """{"attained_by": ...} where the method says what attains its value, else {}."""
+        if self.attained_fn is None:
+            return {}
+        text = self.attained_fn(rz, n, epsilon)
+        return {"attained_by": text} if text else {}
 
 
 def _join(*notes: str) -> str:
@@ -287,15 +298,25 @@ def _needs_ldp(rz, n):
     return None
 
 
+def _binary_rr_search(rz, n) -> bool:
+    """Binary randomized response beyond the enumeration's sizes: the certified search over its
+    datasets (:mod:`dptheory.shuffle.exact_rr`) instead."""
+    return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.rr_parameters(rz) is not None
+
+
 def _needs_pmfs_small(rz, n):
     if rz.pmfs is None:
         return "needs a finite randomizer with known pmfs"
+    if _binary_rr_search(rz, n):
+        return None
     if math.isinf(exact.estimate_seconds(rz, n)):
         return f"exact enumeration: too many datasets or histograms at n = {n}"
     return None
 
 
 def _exact_cost(rz, n, evaluations):
+    if _binary_rr_search(rz, n):
+        return exact_rr.estimate_seconds(n, evaluations)
     return exact.estimate_seconds(rz, n, evaluations)
 
 
@@ -420,7 +441,77 @@ def _blanket_log_delta(bound):
 
 
 def _exact_log_delta(rz, n, e, tol):
+    if _binary_rr_search(rz, n):
+        return exact_rr.engine(rz, n).log_delta(e)
     return exact.engine(rz, n).log_delta(e, rtol=tol)
+
+
+def _exact_decide(rz, n, e, tol, band, state):
+    if _binary_rr_search(rz, n):
+        return exact_rr.engine(rz, n).decide_log_delta(e, band, state)
+    return exact.engine(rz, n).log_delta(e, rtol=tol)
+
+
+def _rr_lower_decide(rz, n, e, tol, band, state):
+    enc = exact_rr.engine(_rr_source(rz), n).decide_log_delta(e, band, state)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
+    """Binary randomized response and its worst dataset at ``epsilon`` (the search's; None where
+    the search gives up)."""
+    try:
+        c = exact_rr.engine(source, n).search(epsilon)[2]
+    except NotApplicable:
+        return None
+    eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
+    others = (f"the other {n - 1} users all hold 0" if c == 0 else
+              f"the other {n - 1} users all hold 1" if c == n - 1 else
+              f"{c} of the other {n - 1} users hold 1 and the rest 0")
+    return f"binary randomized response{eps0} on its worst dataset: the victim holds 0 or 1, {others}"
+
+
+def _rr_attained(rz, n, epsilon):
+    return _attained_text(_rr_source(rz), n, epsilon)
+
+
+def _exact_attained(rz, n, epsilon):
+    if _binary_rr_search(rz, n):
+        return _attained_text(rz, n, epsilon)
+    if not math.isfinite(epsilon):
+        return None
+    _, _, _, a, b = exact.engine(rz, n).evaluate(epsilon)
+    counts = {}
+    for x in a[1:]:
+        counts[x] = counts.get(x, 0) + 1
+    others = ", ".join(f"{k} hold input {x}" for x, k in sorted(counts.items())) or "no other user"
+    return f"{rz.name} on its worst dataset: the victim holds input {a[0]} or {b[0]}; of the other {n - 1} users, {others}"
+
+
+def _rr_source(rz):
+    """The binary randomized response whose exact value bounds ``rz`` below: its own pmfs for
+    binary randomized response, binary_rr(eps0) for the general eps0-LDP class."""
+    return rz if rz.name != "general" else binary_rr(rz.eps0)
+
+
+def _rr_lower_applies(rz, n):
+    if n < 2 or not (rz.name == "general" and rz.eps0 is not None or exact_rr.rr_parameters(rz) is not None):
+        return ("applies to the general eps0-LDP class (binary randomized response is one of its members) "
+                "and to binary randomized response itself")
+    if n > exact_rr.MAX_N:
+        return f"the certified search over binary randomized response's datasets stops at n = {exact_rr.MAX_N:.0e}"
+    if exact_rr.rr_parameters(_rr_source(rz)) is None:
+        return f"binary randomized response at eps0 = {rz.eps0} keeps its bit with a probability that rounds to 1"
+    return None
+
+
+def _rr_lower_log_delta(rz, n, e, tol):
+    enc = exact_rr.engine(_rr_source(rz), n).log_delta(e)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _rr_lower_cost(rz, n, evaluations):
+    return exact_rr.estimate_seconds(n, evaluations)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
@@ -476,9 +567,17 @@ METHODS = protocol.Registry("shuffle", [
            log_delta=_blanket_log_delta("bennett"), title="Privacy blanket, Bennett"),
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
            closed_epsilon=_erlingsson, title="Erlingsson et al.", formula=ERLINGSSON.name),
-    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry orbit)",
+    Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry "
+           "orbit); binary randomized response: certified search over every dataset (dptheory, derived here: "
+           "docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
-           cost_fn=_exact_cost, title="Exact (enumeration)"),
+           decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
+           attained_fn=_exact_attained),
+    Method("binary-rr-exact-lower", Kind.LOWER,
+           "dptheory: the exact worst case of shuffled binary randomized response, an eps0-LDP randomizer "
+           "(derived here: docs/tightness.md)",
+           _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
+           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)"),
 ], subject="Shuffled(randomizer, n)")
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms

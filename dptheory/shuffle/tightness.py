@@ -1,0 +1,73 @@
+"""How far each proven upper bound is from the exact epsilon(delta) of a shuffled randomizer.
+
+For binary randomized response the exact value is the certified search of
+:mod:`dptheory.shuffle.exact_rr` (every n); for generalized randomized response the enumeration
+of :mod:`dptheory.shuffle.exact` (small n). Each row gives the exact enclosure, the dataset that
+attains it, and for every proven upper bound the ratio of its upper end to the exact value's
+lower end: an upper end of the ratio (upper bound / exact), never below the truth.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..results import Kind, Result, Status
+from . import methods as M, randomizers as R
+
+
+@dataclasses.dataclass(frozen=True)
+class TightnessRow:
+    """One setting: the exact epsilon(delta) and each proven upper bound's ratio to it."""
+
+    randomizer: str
+    eps0: float
+    n: int
+    delta: float
+    exact: Result
+    attained_by: str
+    #: method -> upper end of the method's epsilon
+    uppers: dict
+    #: method -> upper end of (upper bound / exact value)
+    ratios: dict
+
+    def as_dict(self) -> dict:
+        return {"randomizer": self.randomizer, "eps0": self.eps0, "n": self.n, "delta": self.delta,
+                "exact": [self.exact.lower, self.exact.upper], "attained_by": self.attained_by,
+                "uppers": dict(self.uppers), "ratios": dict(self.ratios)}
+
+
+def randomizer(name: str, eps0: float) -> R.Randomizer:
+    """``binary-rr`` or ``grr(d)`` (generalized randomized response on d options)."""
+    if name == "binary-rr":
+        return R.binary_rr(eps0)
+    if name.startswith("grr(") and name.endswith(")"):
+        return R.grr(eps0, int(name[4:-1]))
+    return R.REGISTRY[name][0](eps0)
+
+
+def row(name: str, eps0: float, n: int, delta: float = 1e-6, methods=None, rtol: float = 1e-4) -> TightnessRow:
+    """The exact epsilon(delta) of n shuffled users of randomizer ``name`` and every proven upper
+    bound's ratio to it (``methods``: the upper bounds to run, default every registered one)."""
+    rz = randomizer(name, eps0)
+    exact = M.epsilon(rz, n, delta, "exact", rtol=rtol)
+    names = [m.name for m in M.METHODS.values() if m.kind is Kind.UPPER] if methods is None else list(methods)
+    uppers, ratios = {}, {}
+    for res in M.compare(rz, n, delta=delta, methods=names, rtol=rtol):
+        if isinstance(res, Result) and res.status is Status.PROVEN and res.kind is Kind.UPPER:
+            uppers[res.method] = res.upper
+            ratios[res.method] = res.upper / exact.lower if exact.lower > 0 else float("inf")
+    return TightnessRow(name, float(eps0), int(n), float(delta), exact, exact.params.get("attained_by", ""),
+                        uppers, ratios)
+
+
+def markdown(rows: list[TightnessRow], methods: list[str]) -> str:
+    """The rows as a Markdown table: the exact epsilon and, per method, the upper end of
+    upper bound / exact (a dash where the method does not apply or is not proven)."""
+    head = "| randomizer | eps0 | n | exact epsilon | " + " | ".join(methods) + " |"
+    rule = "|" + "---|" * (4 + len(methods))
+    lines = [head, rule]
+    for r in rows:
+        cells = [f"{r.ratios[m]:.4f}" if m in r.ratios else "-" for m in methods]
+        lines.append(f"| {r.randomizer} | {r.eps0:g} | {r.n:g} | [{r.exact.lower:.6g}, {r.exact.upper:.6g}] | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines)
