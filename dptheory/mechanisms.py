@@ -330,9 +330,12 @@ class RandomizedResponse(Mechanism):
     name = "randomized-response"
     source = "k-ary randomized response (Kairouz, Oh, Viswanath 2016): divergences of its output pmfs"
 
+    #: the most options: the output pmfs have k entries
+    K_MAX = 10**7
+
     def __init__(self, eps0_value, k_value=2):
         self.eps0 = validate.nonnegative("eps0", eps0_value)  # 0: the perfectly private mechanism
-        self.k = validate.integer("k", k_value, low=2)
+        self.k = validate.integer("k", k_value, low=2, high=self.K_MAX)
 
     def pmfs(self, digits=None):
         """Output pmfs for inputs 0 and 1 (the worst pair, by symmetry)."""

@@ -122,7 +122,9 @@ def integer(name: str, value: Any, *, low: int | None = None, high: int | None =
     if (low is not None and k < low) or (high is not None and k > high):
         lo = "-inf" if low is None else str(low)
         hi = "inf" if high is None else str(high)
-        shown = str(k) if isinstance(value, (float, np.floating)) else _show(value)  # 0.0 reads as 0
+        # 0.0 reads as 0; 1e30 as 1e+30, not as its 31 digits
+        shown = ((str(k) if abs(k) < 10**16 else f"{float(k):g}") if isinstance(value, (float, np.floating))
+                 else _show(value))
         raise DomainError(f"{name} = {shown} is invalid: must be an integer in [{lo}, {hi}]")
     return k
 

@@ -203,10 +203,11 @@ def test_rdp_cap_leaves_lower_bounds_and_tight_upper_bounds_alone():
 
 
 @pytest.mark.parametrize("kwargs", [{"delta": 1e-6}, {"epsilon": 1.0}, {"delta": 1e-30}])
-@pytest.mark.parametrize("digits", [5, 8, 15])
+@pytest.mark.parametrize("digits", [15, 20])
 def test_gdp_digits_never_looser_than_the_float_path(kwargs, digits):
     """Asking for digits gives an interval no wider than the float path's (5 digits gave
-    [4.708, 5.253] around 4.88655), containing the 50-digit value of the profile or its inverse."""
+    [4.708, 5.253] around 4.88655; fewer than 15 are now refused, see the next test), containing
+    the 50-digit value of the profile or its inverse."""
     fast = profile.gdp(1.0, **kwargs)
     slow = profile.gdp(1.0, digits=digits, **kwargs)
     assert slow.upper - slow.lower <= max(fast.upper - fast.lower, 4 * np.spacing(fast.upper))
@@ -217,6 +218,12 @@ def test_gdp_digits_never_looser_than_the_float_path(kwargs, digits):
         else:
             f = profile.GDP_DELTA.mpmath(50)
             assert f(1.0, mpmath.mpf(slow.lower)) >= kwargs["delta"] >= f(1.0, mpmath.mpf(slow.upper))
+
+
+@pytest.mark.parametrize("digits", [5, 8])
+def test_gdp_digits_below_float_precision_are_refused(digits):
+    with pytest.raises(validate.DomainError, match=r"digits = %d is invalid.*\[15, 1000\]" % digits):
+        profile.gdp(1.0, delta=1e-6, digits=digits)
 
 
 def test_rtol_below_the_supported_range_is_refused_with_it():
