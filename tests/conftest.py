@@ -1,6 +1,5 @@
 """Shared test helpers: random probability vectors and tolerances, and the quick verification run
-(one per test session: every test that uses it runs on one xdist worker, see
-:func:`pytest_collection_modifyitems`)."""
+(once per test process)."""
 
 from __future__ import annotations
 
@@ -13,18 +12,10 @@ from dptheory.validate import DomainError
 
 @pytest.fixture(scope="session")
 def quick_report():
-    """``dptheory verify --quick``, run in-process once per worker."""
+    """``dptheory verify --quick``, run in-process once per test process (per xdist worker)."""
     from dptheory import verify
 
     return verify.run(quick=True)
-
-
-def pytest_collection_modifyitems(config, items):
-    """Tests that share an expensive session fixture run on one xdist worker (``--dist loadgroup``),
-    so that it is computed once in the whole run."""
-    for item in items:
-        if "quick_report" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("quick-report"))
 
 
 def random_pmf(rng: np.random.Generator, size: int, zeros: int = 0) -> np.ndarray:

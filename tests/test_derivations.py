@@ -433,6 +433,7 @@ print(json.dumps(results))
 """
 
 
+@pytest.mark.slow  # every script run again with a planted library: the planted-expression tests below stay
 def test_every_script_of_this_helper_fails_on_a_bug_in_the_library():
     """Each script reads the toolkit's own Formula or code: a bug planted in the library (not in
     the script) makes a check print FAILED and the script exit 1 (not crash)."""
