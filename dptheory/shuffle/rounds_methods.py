@@ -18,16 +18,10 @@ from .. import protocol
 from ..results import Kind, Status
 from . import clones, rounds
 from .rdp.composed import fmt_kov_epsilon, rdp_route_epsilon
-from .subject import ShuffledRounds
+from .subject import ShuffledRounds, single_message_ldp_why_not
 
 
-def _ldp(subject: ShuffledRounds) -> str | None:
-    rz = subject.randomizer
-    if rz.eps0 is None or rz.blankets:
-        return "needs a single-message $\\epsilon_0$-LDP randomizer"
-    if subject.n < 2:
-        return "needs $n \\geq 2$ users"
-    return None
+_ldp = single_message_ldp_why_not
 
 
 def _status(reduction: str):

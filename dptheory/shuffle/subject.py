@@ -59,3 +59,14 @@ class ShuffledRounds:
     def params(self) -> dict:
         """The parameters a result records."""
         return {**self.one_round.params(), "rounds": self.rounds}
+
+
+def single_message_ldp_why_not(subject) -> str | None:
+    """Why a method for n >= 2 users of a single-message eps0-LDP randomizer does not apply to
+    ``subject`` (a :class:`Shuffled` or :class:`ShuffledRounds`), or None."""
+    rz = subject.randomizer
+    if rz.eps0 is None or rz.blankets:
+        return "needs a single-message $\\epsilon_0$-LDP randomizer"
+    if subject.n < 2:
+        return "needs $n \\geq 2$ users"
+    return None

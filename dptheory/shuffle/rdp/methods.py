@@ -23,7 +23,7 @@ import numpy as np
 from ... import protocol, rdp as rdp_module, rounding, validate
 from ...results import Curve, Inapplicable, Kind, NotApplicable, Result, Status
 from ..randomizers import general_ldp
-from ..subject import Shuffled, randomizer_of
+from ..subject import Shuffled, randomizer_of, single_message_ldp_why_not
 from . import clone_pairs, conversion
 from .formulas import (CHEN_GDP_REFINED, CHEN_RDP, COROLLARY_3_2, ERLINGSSON_RDP, GIRGIS, UPPER_1, UPPER_2)
 from .girgis import corollary_3_2, erlingsson, upper_1, upper_1_mixture, upper_2
@@ -31,13 +31,7 @@ from .lower import lower_bound
 from .orders import interpolate
 
 
-def _eps0_ldp(subject: Shuffled) -> str | None:
-    rz = subject.randomizer
-    if rz.eps0 is None or rz.blankets:
-        return "needs a single-message $\\epsilon_0$-LDP randomizer"
-    if subject.n < 2:
-        return "needs $n \\geq 2$ users"
-    return None
+_eps0_ldp = single_message_ldp_why_not
 
 
 def _worst_case(subject: Shuffled) -> str | None:
