@@ -125,6 +125,24 @@ def given_options(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str,
     return {dest: names[dest] for dest in given if dest in names}
 
 
+def add_latex_options(p, tables: str, label_example: str) -> None:
+    """The options of a command that prints its numbers as booktabs ``tables`` ("table" or
+    "tables") for a paper: --latex, --sig, --textwidth, --bib, --label."""
+    from ..presentation.numbers import SIG
+
+    p.add_argument("--latex", action="store_true", help=f"print the numbers as {'a booktabs table' if tables == 'table' else 'booktabs tables'} "
+                   "for a paper (needs only the booktabs package)")
+    p.add_argument("--sig", type=float, default=SIG, help=f"significant figures of the --latex {tables}' numbers "
+                   f"(default {SIG})".replace("table' ", "table's "))
+    p.add_argument("--textwidth", type=float, default=345.0, metavar="PT",
+                   help="with --latex: the text width (pt) the table must fit; a wider table is split into blocks "
+                   "of columns (default 345, the article class; a two-column paper has about 240)")
+    p.add_argument("--bib", metavar="FILE.bib", help="with --latex: also write the BibTeX entries of the papers "
+                   f"the {tables} cite{'s' if tables == 'table' else ''} to this file")
+    p.add_argument("--label", help=f"LaTeX label of the --latex table (default: from the parameters, "
+                   f"e.g. {label_example})")
+
+
 def no_effect(args, rules: dict[str, str | None]) -> None:
     """Raise a DomainError for the first option that ``args`` sets explicitly and that has no
     effect here: ``rules`` maps an option's dest to why it has none (None: the option is used)."""

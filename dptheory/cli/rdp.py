@@ -8,10 +8,9 @@ from ..shuffle.pair_renyi import RENYI_N_MAX
 from ..shuffle.rdp.methods import RTOL_FINE_N_MAX, RTOL_MIN, RTOL_MIN_SMALL_N
 from ..rdp import parse_orders
 from .. import tables
-from . import emit, no_effect, print_latex_table
+from . import add_latex_options, emit, no_effect, print_latex_table
 from .shuffle import LATEX_ONLY
 from ..presentation import latex as tex
-from ..presentation.numbers import SIG
 from ..presentation.rows import curve_rows, epsilon_rows
 from ..presentation.numbers import fmt_bound
 from ..presentation.text import table, wide_table, wrapped
@@ -32,17 +31,7 @@ def add_parser(sub) -> None:
     p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the exact divergences (default 1e-3, at least {RTOL_MIN:g}; "
                    f"{RTOL_MIN_SMALL_N:g} for n <= {RTOL_FINE_N_MAX:g})")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--latex", action="store_true", help="print the numbers as booktabs tables for a paper "
-                   "(needs only the booktabs package)")
-    p.add_argument("--sig", type=float, default=SIG, help=f"significant figures of the --latex tables' numbers "
-                   f"(default {SIG})")
-    p.add_argument("--textwidth", type=float, default=345.0, metavar="PT",
-                   help="with --latex: the text width (pt) the table must fit; a wider table is split into blocks "
-                   "of columns (default 345, the article class; a two-column paper has about 240)")
-    p.add_argument("--bib", metavar="FILE.bib", help="with --latex: also write the BibTeX entries of the papers "
-                   "the table cites to this file")
-    p.add_argument("--label", help="LaTeX label of the --latex table (default: from the parameters, "
-                   "e.g. tab:shuffle-rdp-eps0-1-n-1e6-T-1)")
+    add_latex_options(p, "tables", "tab:shuffle-rdp-eps0-1-n-1e6-T-1")
     p.set_defaults(func=run)
 
 

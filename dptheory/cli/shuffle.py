@@ -8,8 +8,8 @@ from ..shuffle.binomial_sums import N_MAX
 from ..shuffle.methods import METHODS, RTOL_MIN
 from ..shuffle.summary import shuffle_report
 from .. import tables
-from . import emit, no_effect, print_latex_table
-from ..presentation.numbers import SIG, fmt
+from . import add_latex_options, emit, no_effect, print_latex_table
+from ..presentation.numbers import fmt
 from ..presentation.rows import answer, result_rows
 from ..presentation.text import WIDTH, lines, notes, table, table_width, wrapped
 
@@ -29,17 +29,7 @@ def add_parser(sub) -> None:
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(METHODS)}")
     p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the epsilon brackets (default 1e-3, at least {RTOL_MIN:g})")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--latex", action="store_true", help="print the numbers as a booktabs table for a paper "
-                   "(needs only the booktabs package)")
-    p.add_argument("--sig", type=float, default=SIG, help=f"significant figures of the --latex table's numbers "
-                   f"(default {SIG})")
-    p.add_argument("--textwidth", type=float, default=345.0, metavar="PT",
-                   help="with --latex: the text width (pt) the table must fit; a wider table is split into blocks "
-                   "of columns (default 345, the article class; a two-column paper has about 240)")
-    p.add_argument("--bib", metavar="FILE.bib", help="with --latex: also write the BibTeX entries of the papers "
-                   "the table cites to this file")
-    p.add_argument("--label", help="LaTeX label of the --latex table (default: from the parameters, "
-                   "e.g. tab:shuffle-general-eps0-1-n-1e6-delta-1e-8)")
+    add_latex_options(p, "table", "tab:shuffle-general-eps0-1-n-1e6-delta-1e-8")
     p.set_defaults(func=run)
 
 
