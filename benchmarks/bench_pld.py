@@ -28,17 +28,13 @@ from dptheory.pld import choose_tilt  # noqa: E402
 from dptheory.shuffle.rounds import round_pld, rounds_pld  # noqa: E402
 from dptheory.subsampled import SubsampledGaussian  # noqa: E402
 
+import timing  # noqa: E402  (benchmarks/timing.py, beside this script)
+
 REPEATS = 3
 
 
 def best(fn):
-    times, out = [], None
-    for _ in range(REPEATS):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
-
+    return timing.best(fn, REPEATS, clock=time.perf_counter)
 
 def ours_sgm():
     mech = SubsampledGaussian(1.0, 0.01, 1000)

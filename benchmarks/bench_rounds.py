@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,17 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dptheory.shuffle.rounds import round_pld, rounds_pld  # noqa: E402
 
+import timing  # noqa: E402  (benchmarks/timing.py, beside this script)
+
 REPEATS = 2
 
 
 def best(fn):
-    times, out = [], None
-    for _ in range(REPEATS):
-        t = time.process_time()
-        out = fn()
-        times.append(time.process_time() - t)
-    return min(times), out
-
+    return timing.best(fn, REPEATS)
 
 def main() -> None:
     ap = argparse.ArgumentParser()

@@ -26,18 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dptheory import subsampled_rdp  # noqa: E402
 from dptheory.subsampled import SubsampledGaussian  # noqa: E402
 
+import timing  # noqa: E402  (benchmarks/timing.py, beside this script)
+
 REPEATS = 3
 CASES = [(1.0, 0.01, 1000, 1e-5), (0.8, 0.001, 10_000, 1e-5), (2.0, 0.05, 5000, 1e-8)]
 
 
 def best(fn):
-    times, out = [], None
-    for _ in range(REPEATS):
-        t = time.process_time()
-        out = fn()
-        times.append(time.process_time() - t)
-    return min(times), out
-
+    return timing.best(fn, REPEATS)
 
 def theirs_pld(sigma, q, steps):
     from dp_accounting.pld import privacy_loss_distribution as dpa
