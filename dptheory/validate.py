@@ -34,7 +34,7 @@ def _show(value: Any) -> str:
             float(value)
             return value.strip()
         except ValueError:
-            pass
+            pass  # not a number: shown quoted, as typed
     return repr(value)
 
 

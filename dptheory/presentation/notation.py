@@ -110,7 +110,7 @@ def _machinery():
             try:
                 candidates.append(sp.factor(add, deep=False))
             except (sp.PolynomialError, NotImplementedError, TypeError, ValueError):
-                pass
+                pass  # sympy cannot factor this sum: the factored-terms form is the only candidate
         for cand in candidates:
             if cand == add or cand.is_Add or _only_sign(cand):
                 continue
@@ -153,7 +153,7 @@ def _machinery():
         try:
             out = tidy(out)
         except (sp.PolynomialError, NotImplementedError, TypeError, ValueError, RecursionError):
-            pass
+            pass  # sympy cannot rearrange it: printed in the shape it was built (the same value)
         return out
 
     def positive_first(terms):
