@@ -86,6 +86,15 @@ FFT_ERROR_FACTOR = 60.0
 #: default mass cut from each tail after an FFT convolution
 DEFAULT_TAIL_MASS = 1e-16
 
+#: the longest composition :meth:`PLD.compose` computes by FFT: about 15 arrays of this length are
+#: alive during one convolution (8 bytes per point each), about a gigabyte in all (twice
+#: :data:`dptheory.shuffle.rounds.MAX_GRID`, which the composed rounds fit)
+MAX_POINTS = 1 << 23
+
+
+class GridTooLarge(validate.DomainError):
+    """A composition's support needs more than :data:`MAX_POINTS` grid points."""
+
 SOURCE = ("privacy loss distribution with pessimistic discretisation (Meiser, Mohammadi 2018; Koskela, Jalko, "
           "Honkela 2020); composition of dominating pairs (Zhu, Dong, Wang 2022, Theorem 10)")
 
@@ -457,6 +466,9 @@ class PLD:
         if len(ia) * len(ib) <= DIRECT_MAX_PRODUCTS:
             lc, rel_c = _direct_log_convolve(a.log_mass, b.log_mass, ia, ib)
             return self._like(a.offset + b.offset, lc, log_inf, (1 + ra) * (1 + rb) * (1 + rel_c) - 1, abs_in, inf_err)
+        if na + nb - 1 > MAX_POINTS:
+            raise GridTooLarge(f"the composed privacy loss distribution needs {na + nb - 1} grid points of "
+                               f"{self.interval:g} (at most {MAX_POINTS})")
         ta = a.log_mass + a.tilt * a.losses
         tb = ta if a is b else b.log_mass + b.tilt * b.losses
         lc, fft_abs, rel_c = _fft_log_convolve(ta, tb, same=a is b)

@@ -155,13 +155,16 @@ class Computed:
                 "caption": self.caption, "notes": list(self.notes), "panels": panels}
 
     def rows(self) -> list[dict]:
-        """One row per point of every curve (the CSV of :func:`write_data`)."""
+        """One row per point of every curve (the CSV of :func:`write_data`); the column
+        ``parameters`` holds every parameter the figure was computed with, as ``dptheory plot``
+        takes them (``key=value ...``)."""
         out = []
+        inputs = " ".join(f"{k}={_json_value(v)}" for k, v in self.parameters.items())
         for i, p in enumerate(self.panels, 1):
             for s in p.series:
                 for x, y in zip(s.x, s.y):
                     y = float(y)
-                    out.append({"figure": self.name, "panel": i, "panel_title": p.title, "curve": s.label,
+                    out.append({"figure": self.name, "parameters": inputs, "panel": i, "panel_title": p.title, "curve": s.label,
                                 "method": s.method_name, "kind": str(s.kind), "status": str(s.status),
                                 "x_label": p.xlabel, "x": repr(float(x)), "y_label": p.ylabel,
                                 "y": repr(y) if math.isfinite(y) else ""})

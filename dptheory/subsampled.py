@@ -72,7 +72,7 @@ from scipy import special
 
 from . import rounding, validate
 from .hull import lower_hull_indices
-from .pld import DEFAULT_TAIL_MASS, PLD, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
+from .pld import DEFAULT_TAIL_MASS, PLD, GridTooLarge, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
 from .results import Curve, Kind, Result, Status
 
 _U = 2.0**-53
@@ -83,6 +83,16 @@ REL_TARGET = 1e-11
 
 #: P-mass left beyond each end of the grid (dp_accounting's default log_mass_truncation_bound)
 LOG_TAIL = -50.0
+
+#: the most grid points of one step's PLD (its losses between the e^LOG_TAIL quantiles): a sigma
+#: so small that one step's losses span more is not accounted by PLDs (sigma = 0.1, q = 0.01
+#: spans about 1.5e6 points of 1e-4; the RDP curve has no such limit)
+MAX_STEP_POINTS = 1 << 20
+
+#: the most work of one exact RDP curve: at an integer order lambda the binomial expansion has
+#: lambda + 1 terms (a fractional order's series about as many), summed over the orders asked
+#: (every order 2..1e4 is 5e7: minutes; 5e6 takes seconds)
+RDP_TERMS_MAX = 5_000_000
 
 DIRECTIONS = ("remove", "add")
 
@@ -251,7 +261,13 @@ class _Direction:
         """The grid indices and losses covering the loss between the e^-50 quantiles, and the
         thresholds y_k = l^{-1}(k d) with their error bounds."""
         y_lo, y_hi = self.quantiles(LOG_TAIL)
-        l_lo, l_hi = float(self.loss(y_lo)), float(self.loss(y_hi))
+        with np.errstate(over="ignore"):
+            l_lo, l_hi = float(self.loss(y_lo)), float(self.loss(y_hi))
+        if not (l_hi - l_lo) / d <= MAX_STEP_POINTS:
+            raise validate.DomainError(
+                f"sigma = {self.sigma:g} is too small for the PLD accounting at q = {self.p:g}: one step's privacy "
+                f"loss spans [{l_lo:.4g}, {l_hi:.4g}], more than {MAX_STEP_POINTS} points of the grid {d:g} (a larger "
+                "sigma, or the exact RDP curve, which has no such limit)")
         k_lo, k_hi = math.floor(l_lo / d) - 1, math.ceil(l_hi / d) + 1
         k = np.arange(k_lo, k_hi + 1)
         grid = k * d
@@ -584,7 +600,12 @@ class SubsampledGaussian:
         # untilted ones have a uniform absolute error, which a longer support only raises
         if tail_mass is None:
             tail_mass = TAIL_MASS if lam > 0 else DEFAULT_TAIL_MASS
-        return step.with_tail_mass(tail_mass).self_compose(self.steps)
+        try:
+            return step.with_tail_mass(tail_mass).self_compose(self.steps)
+        except GridTooLarge as exc:
+            raise validate.DomainError(
+                f"steps = {self.steps} is too many for the PLD accounting at sigma = {self.sigma:g}, q = {self.p:g}: "
+                f"{exc} (fewer steps, or the exact RDP curve, which has no such limit)") from None
 
     def pld(self, *, interval=None, pessimistic=True, direction="remove", tilt=None, tail_mass=None) -> PLD:
         """The PLD of ``steps`` composed steps for the pair ``direction`` (default "remove": P the
@@ -701,6 +722,12 @@ class SubsampledGaussian:
         from . import subsampled_rdp
 
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+        work = float(np.sum(np.ceil(np.minimum(o, 1e300)) + 1))
+        if bound == "exact" and work > RDP_TERMS_MAX:
+            raise validate.DomainError(
+                f"orders: {o.size} orders up to {float(np.max(o)):g} are too many for the exact RDP curve, whose "
+                f"sum at order lambda has about lambda terms: {work:.3g} terms in all (at most {RDP_TERMS_MAX:g}; "
+                "e.g. every integer order up to 3000, or a range with a step, 2..1e4:50)")
         if bound == "exact":
             lo, hi = subsampled_rdp.sgm_rdp(self.sigma, self.p, o)
             kind, source, method = Kind.EXACT, subsampled_rdp.SOURCE, "sgm-rdp"

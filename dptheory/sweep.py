@@ -49,14 +49,16 @@ TIMING_COLUMNS = ("seconds",)
 
 # ------------------------------------------------------------------------------------ grammar
 def parse_values(name: str, text, *, integer: bool = False, low: float | None = None,
-                 low_open: bool = False, high: float | None = None, high_open: bool = False) -> list:
+                 low_open: bool = False, high: float | None = None, high_open: bool = False,
+                 check: Callable[[str, Any], Any] | None = None) -> list:
     """The values of one grid parameter from ``text``: a comma-separated list whose pieces are
     numbers or log-spaced ranges ``a..b`` (one point per decade: a, 10a, 100a, ... up to b, and
     b itself) or ``a..b:m`` (m points per decade). Duplicates are dropped, order is kept.
 
     Raises DomainError naming ``name``, the text and the grammar for anything else (an empty
     list, a range with ``a <= 0`` or ``b < a``, a value outside ``[low, high]``, a non-integer
-    where ``integer``).
+    where ``integer``). ``check``: the one validator of the quantity (``validate.eps0``), applied
+    to each value instead of the range.
     """
     grammar = "a list like 0.5,1,2 or a log-spaced range a..b (a point per decade) or a..b:m (m per decade)"
     if not isinstance(text, str):
@@ -71,7 +73,9 @@ def parse_values(name: str, text, *, integer: bool = False, low: float | None = 
     values = validate.value_list(name, text, logarithmic, grammar)
     out = []
     for v in values:
-        if integer:
+        if check is not None:
+            v = check(name, v)
+        elif integer:
             v = validate.integer(name, v, low=None if low is None else math.ceil(low),
                                  high=None if high is None else math.floor(high))
         else:
@@ -175,7 +179,7 @@ def _methods(text, known: Sequence[str]) -> tuple[str, ...] | None:
 
 
 def shuffle_sweep(eps0, n, *, delta=None, epsilon=None, methods=None, randomizer: str = "general",
-                  d=None, k=None, l=None, rtol: float = 1e-3) -> Sweep:
+                  d=None, k=None, l=None, rtol: float = validate.EPSILON_RTOL) -> Sweep:
     """The grid eps0 x n x (delta or epsilon) of :func:`dptheory.shuffle.methods.compare`: for
     each point, a row per method (an inapplicable method's row says why). Each argument is a
     value, a list, or a grid text for :func:`parse_values`. With ``epsilon`` the rows give
@@ -189,7 +193,7 @@ def shuffle_sweep(eps0, n, *, delta=None, epsilon=None, methods=None, randomizer
 
     if delta is not None and epsilon is not None:
         raise DomainError("give delta or epsilon, not both (delta: epsilon(delta) rows; epsilon: delta(epsilon) rows)")
-    e0s = parse_values("eps0", eps0, low=0.0, low_open=True, high=validate.EPS0_MAX)
+    e0s = parse_values("eps0", eps0, check=validate.eps0)
     ns = parse_values("n", n, integer=True, low=1)
     if epsilon is not None:
         targets = {"delta": [None], "epsilon": parse_values("epsilon", epsilon, low=0.0, high=validate.EPSILON_MAX)}
@@ -236,7 +240,7 @@ def shuffle_point(task: dict) -> list[dict]:
 DEFAULT_ORDERS = "2,3,4,5,6,8,10,12,16,20,24,32,48,64"
 
 
-def rdp_sweep(eps0, n, *, orders=None, delta=None, compositions=1, methods=None, rtol: float = 1e-3) -> Sweep:
+def rdp_sweep(eps0, n, *, orders=None, delta=None, compositions=1, methods=None, rtol: float = validate.RENYI_RTOL) -> Sweep:
     """The grid eps0 x n x compositions (x delta) of the shuffle model's RDP methods
     (:mod:`dptheory.shuffle.rdp`): without ``delta``, a row per (method, order) of each
     method's curve (an inapplicable method gets one row saying why); with ``delta``, a row per
@@ -249,7 +253,7 @@ def rdp_sweep(eps0, n, *, orders=None, delta=None, compositions=1, methods=None,
     from .shuffle.rdp import RDP_METHODS
     from .rdp import parse_orders
 
-    e0s = parse_values("eps0", eps0, low=0.0, low_open=True, high=validate.EPS0_MAX)
+    e0s = parse_values("eps0", eps0, check=validate.eps0)
     ns = parse_values("n", n, integer=True, low=1)
     Ts = parse_values("compositions", compositions, integer=True, low=1)
     deltas = [None] if delta is None else parse_values("delta", delta, low=0.0, low_open=True, high=1.0,

@@ -168,8 +168,10 @@ def n(name: str, value: Any) -> int:
 
 
 #: the largest local epsilon: e^(2 eps0), which the closed forms square, stays in the float64
-#: range (it overflows from eps0 = 355 on); no shuffle bound is of use that far
-EPS0_MAX = 300.0
+#: range (it overflows from eps0 = 355 on); no shuffle bound is of use that far. The smallest:
+#: the pairs' float parameters (p = e^eps0 and p/(p - 1)) lose a factor 1/eps0 of their precision,
+#: and below 1e-16 p rounds to 1 (every method already answers 0 at eps0 = 1e-6, n >= 2)
+EPS0_MIN, EPS0_MAX = 1e-6, 300.0
 #: the range of a positive GDP parameter mu (and of sensitivity/sigma) where delta(epsilon) and
 #: epsilon(delta) are computed for every epsilon up to :data:`EPSILON_MAX` (at mu = 1e-8 and
 #: epsilon = 1e10 the profile's cancellation defeats its mpmath fallback)
@@ -185,11 +187,11 @@ ORDER_MAX, ORDERS_MAX_COUNT = 1e4, 10000
 def eps0(name: str, value: Any) -> float:
     """The local epsilon of a randomizer in the shuffle model (every ``--eps0`` of shuffle, rdp,
     fdp shuffle, sweep, report and compare's ``shuffle(eps0=)``): a real number in
-    (0, :data:`EPS0_MAX`]. eps0 = 0 is a randomizer whose output does not depend on its input,
-    which nothing here needs to bound. (Randomized response as a mechanism of its own, ``mechanism
+    [:data:`EPS0_MIN`, :data:`EPS0_MAX`]. eps0 = 0 is a randomizer whose output does not depend on
+    its input, which nothing here needs to bound. (Randomized response as a mechanism of its own, ``mechanism
     rr`` and compare's ``rr(eps=)``, takes eps0 >= 0 without this bound: 0 is the perfectly
     private mechanism, as mu = 0 is for the Gaussian one.)"""
-    return real(name, value, low=0.0, low_open=True, high=EPS0_MAX)
+    return real(name, value, low=EPS0_MIN, high=EPS0_MAX)
 
 
 def epsilon(name: str, value: Any) -> float:
@@ -216,6 +218,24 @@ def count(name: str, value: Any, *, low: int = 1, high: int | None = None) -> in
     """A number of compositions, rounds, steps, points or workers: an integer >= ``low`` (``1e6``
     and the string ``"1e6"`` are accepted)."""
     return integer(name, value, low=low, high=high)
+
+
+#: the default relative width of a certified epsilon(delta) bracket of the shuffle model, and of an
+#: exact Renyi divergence of it: one value for the Python functions and for the commands' --rtol
+#: (``shuffle``, ``rdp``, ``sweep``), so that the same call gives the same answer in the same time
+#: either way (every method at n = 1e6 answers in seconds at 1e-3; the clone pair's RDP curve at
+#: 1e-6 took about a minute)
+EPSILON_RTOL = RENYI_RTOL = 1e-3
+
+
+#: the most points of a computed curve (a figure's alpha grid, DP-GD's thresholds): each point is
+#: an evaluation, and 1e5 of them take seconds; 1e9 would need gigabytes
+POINTS_MAX = 100_001
+
+
+def points(name: str, value: Any, *, low: int = 3) -> int:
+    """A number of points of a computed curve: an integer in [``low``, :data:`POINTS_MAX`]."""
+    return integer(name, value, low=low, high=POINTS_MAX)
 
 
 def rtol(name: str, value: Any) -> float:

@@ -54,3 +54,53 @@ def test_mp_pmf_and_order_and_digits():
     with raises_naming("digits"):
         validate.digits(2)
     assert validate.digits(None) is None
+
+
+# ------------------------------------------------------------------ one validator for eps0
+
+def _eps0_calls():
+    """Public functions of the shuffle model that take eps0, each called with it (small n)."""
+    from dptheory.shuffle import clones, parallel, rounds
+    from dptheory.shuffle import rdp as shuffle_rdp
+    from dptheory.shuffle.fdp import pair as fdp_pair
+    from dptheory.shuffle.fdp.delta import shuffle_delta
+
+    return {
+        "clones.clone_pair": lambda e: clones.clone_pair(e, 10),
+        "clones.stronger_clone_pair": lambda e: clones.stronger_clone_pair(e, 10),
+        "parallel.range_query": lambda e: parallel.range_query(e, 4),
+        "rounds.rounds_epsilon": lambda e: rounds.rounds_epsilon(e, 100, 2, 1e-6),
+        "fdp.pair.weights": lambda e: fdp_pair.weights(e),
+        "fdp.shuffle_delta": lambda e: shuffle_delta(e, 100, 0.1),
+        "rdp.clone_pair_rdp": lambda e: shuffle_rdp.clone_pair_rdp(e, 10, [2.0]),
+        "rdp.clone_pair_tradeoff": lambda e: shuffle_rdp.clone_pair_tradeoff(e, 10),
+        "rdp.upper_1": lambda e: shuffle_rdp.upper_1(e, 10, [2.0]),
+        "rdp.lower_bound": lambda e: shuffle_rdp.lower_bound(e, 10, [2.0]),
+        "rdp.lower_bound_moments": lambda e: shuffle_rdp.lower_bound_moments(e, 10, 2),
+        "rdp.rdp_curve": lambda e: shuffle_rdp.rdp_curve("chen-exact", e, 10, [2.0]),
+        "rdp.shuffled_sgd_epsilon": lambda e: shuffle_rdp.shuffled_sgd_epsilon(e, 10, 1, 1e-5),
+        "rdp.rdp_route_epsilon": lambda e: shuffle_rdp.rdp_route_epsilon(e, 100, 2, 1e-6),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_eps0_calls()))
+@pytest.mark.parametrize("eps0", [0.0, -1.0, validate.EPS0_MAX * 1.5, float("nan")])
+def test_every_shuffle_function_checks_eps0_by_the_one_rule(name, eps0):
+    """eps0 of the shuffle model is in [EPS0_MIN, EPS0_MAX] in every function (validate.eps0), with the
+    message naming eps0 and that range (some accepted eps0 = 0, or 700, or had no upper end)."""
+    with raises_naming("eps0", f"{validate.EPS0_MAX:g}"):
+        _eps0_calls()[name](eps0)
+
+
+def test_no_other_check_of_eps0_in_the_library():
+    """eps0 is checked by validate.eps0 everywhere but randomized response as a mechanism of its
+    own (eps0 = 0 is its perfectly private member), which says so where it checks."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(validate.__file__).parent
+    pattern = re.compile(r"validate\.(real|positive|nonnegative)\(\s*[\"']eps0[\"']|parse_values\(\s*[\"']eps0[\"'][^)]*low=")
+    found = [f"{path.relative_to(root)}:{k}" for path in root.rglob("*.py")
+             for k, line in enumerate(path.read_text().splitlines(), 1)
+             if pattern.search(line) and "perfectly private" not in line]
+    assert found == []

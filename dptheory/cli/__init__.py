@@ -157,13 +157,14 @@ def no_effect(args, rules: dict[str, str | None]) -> None:
             raise DomainError(f"{given[dest]}{shown} has no effect here: {why}")
 
 
-def emit(args, results, parameters: dict | None = None, *, omit=(), **extra) -> None:
+def emit(args, results, parameters: dict | None = None, *, omit=(), out=None, **extra) -> None:
     """Print the one JSON document of every command: ``{"command", "version", "parameters",
     "results", ...}``. ``parameters`` holds every input that shaped the output (each option's
     value, given or default, updated by ``parameters``); ``results`` the command's answer (a
     report's ``as_dict()``: the ``parameters`` it holds are merged into the top-level ones, the
     rest of it is the results, or its own ``results`` with the other keys beside them); ``omit``:
-    options that do not apply to this variant."""
+    options that do not apply to this variant; ``out``: a file open for writing instead of standard
+    output."""
     from ..presentation.json_output import emit_json, jsonable
 
     inputs = {k: v for k, v in vars(args).items() if k not in _NOT_INPUTS and k not in omit and not callable(v)}
@@ -176,7 +177,8 @@ def emit(args, results, parameters: dict | None = None, *, omit=(), **extra) -> 
         if "results" in body:
             extra = {**body, **extra}
             body = extra.pop("results")
-    emit_json({"command": getattr(args, "command", None), "version": version(), "parameters": inputs, "results": body, **extra})
+    emit_json({"command": getattr(args, "command", None), "version": version(), "parameters": inputs, "results": body, **extra},
+              out)
 
 
 #: attributes of the parsed arguments that are not inputs of the computation

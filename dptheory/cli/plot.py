@@ -25,8 +25,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    import json
-
     from .. import plots
     from ..validate import DomainError
 
@@ -53,13 +51,24 @@ def run(args) -> int:
     if not args.name:
         raise DomainError(f"figure: give a name (one of {', '.join(plots.FIGURES)}) or --list")
     plots.figure(args.name)
+    # --data FILE.json holds the one JSON document of every command (as --json prints it), written
+    # from the same computation; a CSV file is written by the library (one row per point)
+    data_json = args.data is not None and args.data.lower().endswith(".json")
+    if args.data is not None:
+        plots.output_path(args.data, plots.DATA_FORMATS)  # a bad path fails before any computation
     params = {}
     for text in args.params:
         key, sep, value = text.partition("=")
         if not sep or not key:
             raise DomainError(f"parameter {text!r} is invalid: write key=value, e.g. eps0=2")
         params[key] = plots.convert(args.name, key, value)
-    path, computed = plots.render_computed(args.name, args.out or f"{args.name}.png", args.data, **params)
+    path, computed = plots.render_computed(args.name, args.out or f"{args.name}.png",
+                                           None if data_json else args.data, **params)
+    if data_json:
+        if computed is None:
+            raise DomainError(f"figure {args.name!r} draws itself: it has no data to write")
+        with open(args.data, "w") as fh:
+            _emit(args, computed, fh)
     report = sys.stderr if args.json else sys.stdout
     print(f"wrote {path}", file=report)
     if args.data:
@@ -68,5 +77,14 @@ def run(args) -> int:
         for note in computed.notes:
             print(f"note: {note}", file=report)
         if args.json:
-            print(json.dumps(computed.as_dict(), indent=1))
+            _emit(args, computed)
     return 0
+
+
+def _emit(args, computed, out=None) -> None:
+    """The JSON document of a figure: the command's envelope, ``parameters`` holding the figure's
+    name and every parameter it was computed with (given or default), ``results`` its
+    description, caption, notes and panels."""
+    from . import emit
+
+    emit(args, computed, {"figure": args.name}, omit=("name", "params", "list", "gallery"), out=out)

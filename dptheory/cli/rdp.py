@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
     p.add_argument("--compositions", default="1", help="number T of adaptive compositions (default 1)")
     p.add_argument("--delta", type=float, help="convert each curve to epsilon at this delta (Lemma 2.1)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(shuffle_rdp.RDP_METHODS)}")
-    p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the exact divergences (default 1e-3, at least {RTOL_MIN:g}; "
+    p.add_argument("--rtol", type=float, default=validate.RENYI_RTOL, help=f"relative width of the exact divergences (default "
+                   f"{validate.RENYI_RTOL:g}, at least {RTOL_MIN:g}; "
                    f"{RTOL_MIN_SMALL_N:g} for n <= {RTOL_FINE_N_MAX:g})")
     p.add_argument("--json", action="store_true")
     add_latex_options(p, "tables", "tab:shuffle-rdp-eps0-1-n-1e6-T-1")

@@ -27,7 +27,8 @@ def add_parser(sub) -> None:
     p.add_argument("--k", type=float, help="subset size (subset-selection)")
     p.add_argument("--l", type=float, help="hash range (local-hash)")
     p.add_argument("--methods", help=f"comma-separated subset of: {', '.join(METHODS)}")
-    p.add_argument("--rtol", type=float, default=1e-3, help=f"relative width of the epsilon brackets (default 1e-3, at least {RTOL_MIN:g})")
+    p.add_argument("--rtol", type=float, default=validate.EPSILON_RTOL, help=f"relative width of the epsilon brackets (default "
+                   f"{validate.EPSILON_RTOL:g}, at least {RTOL_MIN:g})")
     p.add_argument("--json", action="store_true")
     add_latex_options(p, "table", "tab:shuffle-general-eps0-1-n-1e6-delta-1e-8")
     p.set_defaults(func=run)

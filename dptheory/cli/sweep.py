@@ -6,6 +6,8 @@ Grid values: ``0.5,1,2,4`` or ``1e3..1e9`` (log-spaced, a point per decade) or `
 
 from __future__ import annotations
 
+from ..validate import EPSILON_RTOL, RENYI_RTOL
+
 HELP = "a grid of bounds to CSV, in parallel on local processes or a Dask cluster; resumable"
 
 
@@ -25,7 +27,7 @@ def add_parser(sub) -> None:
     s.add_argument("--k", type=float, help="subset size (subset-selection)")
     s.add_argument("--l", type=float, help="hash range (local-hash)")
     s.add_argument("--methods", help="comma-separated methods (default: all; see `dptheory shuffle --help`)")
-    s.add_argument("--rtol", type=float, default=1e-3, help="relative width of the epsilon brackets (default 1e-3)")
+    s.add_argument("--rtol", type=float, default=EPSILON_RTOL, help=f"relative width of the epsilon brackets (default {EPSILON_RTOL:g})")
     _common(s)
     s.set_defaults(func=run_shuffle)
 
@@ -38,7 +40,7 @@ def add_parser(sub) -> None:
     r.add_argument("--compositions", default="1", help="numbers T of adaptive compositions (default 1)")
     r.add_argument("--delta", help="deltas: rows give each method's epsilon at the best order instead of its curve")
     r.add_argument("--methods", help="comma-separated methods (default: all; see `dptheory rdp --help`)")
-    r.add_argument("--rtol", type=float, default=1e-3, help="relative width of the exact divergences (default 1e-3)")
+    r.add_argument("--rtol", type=float, default=RENYI_RTOL, help=f"relative width of the exact divergences (default {RENYI_RTOL:g})")
     _common(r)
     r.set_defaults(func=run_rdp)
 

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .. import executor, sweep
+from .. import executor, sweep, validate
 from ..plots import Panel, Plot, Series
 from .labels import EPS0, N, eps_at, fmt, integer_grid, tex_number
 
@@ -61,7 +61,7 @@ def versus_n(eps0=1.0, n="1e3..1e8", delta=1e-8, methods="", randomizer="general
     """epsilon(delta) of n shuffled users against n, one line per method, for each eps0 given."""
     spec, points = _rows(eps0, n, delta, methods, randomizer, workers)
     panels = []
-    for e0 in sweep.parse_values("eps0", eps0):
+    for e0 in sweep.parse_values("eps0", eps0, check=validate.eps0):
         idx = [i for i, t in enumerate(spec.tasks) if t["eps0"] == e0]
         xs = [spec.tasks[i]["n"] for i in idx]
         panels.append(_panel(f"{spec.tasks[idx[0]]['randomizer']}, {fmt(EPS0, e0)}", N, xs,
@@ -129,7 +129,7 @@ def wang(mechanism: str, n="1e4,1e5", d="16,128", eps0="0.1,0.5,1,2,3,4,5", meth
     from .. import executor
     from ..shuffle import figures as F
 
-    grid = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
+    grid = sweep.parse_values("eps0", eps0, check=validate.eps0)
     slugs = tuple(m.strip() for m in methods.split(",") if m.strip()) or F.FIGURE_METHODS
     rtol = float(rtol)
     ds = integer_grid("d", d, low=2) if mechanism == "subset" else [16]
@@ -207,7 +207,7 @@ def wang_figure_5(n="1e4,1e5", d="64,2048", eps0="0.5,1,2,3,5", workers=2, rtol=
     stated in the paper: chosen here."""
     from .. import executor
 
-    grid = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
+    grid = sweep.parse_values("eps0", eps0, check=validate.eps0)
     ns, ds = integer_grid("n", n, low=2), integer_grid("d", d, low=2)
     tasks = [(nn, dd, e0, float(rtol)) for nn in ns for dd in ds for e0 in grid]
     results = dict(zip(tasks, executor.run_tasks(_range_point, tasks, workers=int(workers), progress=True)))

@@ -25,7 +25,7 @@ def kaissis_figure_2(mu=1.0, b=1.0, points=401) -> Plot:
     bb = validate.real("b", b, low=0.0, low_open=True)
     report = compare(f"gaussian(mu={m!r})", f"laplace(eps={1 / bb!r})")
     kappa = report.forward.upper
-    a = np.linspace(0.0, 1.0, validate.integer("points", points, low=3))
+    a = np.linspace(0.0, 1.0, validate.points("points", points))
     f, g = tradeoff.gaussian(m), tradeoff.laplace(1 / bb)
     shifted = np.where(a + kappa <= 1, np.maximum(f(np.minimum(a + kappa, 1.0)) - kappa, 0.0), 0.0)
     series = [Series(f"$f = G_{{{m:g}}}$ (Gaussian)", a, f(a), "exact", "proven", "gaussian"),
@@ -46,7 +46,7 @@ def kaissis_figure_8(mu=1.0, lines=9, points=401) -> Plot:
 
     m = validate.real("mu", mu, low=0.0, low_open=True)
     k = validate.integer("lines", lines, low=1, high=50)
-    pis = np.linspace(0.0, 1.0, validate.integer("points", points, low=3))
+    pis = np.linspace(0.0, 1.0, validate.points("points", points))
     a = pis
     f = tradeoff.gaussian(m)
     r = gaussian_bayes_error(m, pis)
@@ -93,7 +93,7 @@ def kaissis_figure_1(first="0.485,0.01,1000", second="1.221,0.5,20", epsilon=4.0
 
     mechs = [parse("first", first), parse("second", second)]
     e_mark = validate.real("epsilon", epsilon, low=0.0)
-    eps = np.unique(np.concatenate([np.linspace(0.0, 8.0, validate.integer("points", points, low=3)), [e_mark]]))
+    eps = np.unique(np.concatenate([np.linspace(0.0, 8.0, validate.points("points", points)), [e_mark]]))
     deltas = executor.run_tasks(_sgm_profile, [(*m, eps) for m in mechs], workers=int(workers))
     series = [Series(f"SGM $\\sigma = {s:g}$, $p = {p:g}$, $N = {n}$", eps, d, "upper", "proven", f"sgm({s:g},{p:g},{n})")
               for (s, p, n), d in zip(mechs, deltas)]

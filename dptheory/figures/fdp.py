@@ -7,6 +7,7 @@ import dataclasses
 
 import numpy as np
 
+from .. import validate
 from ..plots import Panel, Plot, Ruler, Series
 from .labels import ALPHA, BAYES, BETA, EPS0, PRIOR, fmt
 
@@ -21,8 +22,8 @@ def shuffle_tradeoff(eps0=2.0, n=50, points=61, reduction="stronger-clones") -> 
     from .. import tradeoff
     from ..shuffle import fdp
 
-    eps0, n = float(eps0), int(float(n))
-    xs = np.linspace(0.0, 1.0, int(points))
+    eps0, n = validate.eps0("eps0", eps0), validate.n("n", n)
+    xs = np.linspace(0.0, 1.0, validate.points("points", points))
     curve = fdp.shuffle_tradeoff(eps0, n, reduction=reduction)
     series = [Series(f"$C(f_{{\\mathrm{{Shuffle}}}})$, Theorem 4.2 ({reduction})", xs, np.asarray(curve(xs), dtype=float),
                      "lower", fdp.status(reduction)[0].value, f"shuffle-tradeoff:{reduction}")]
@@ -47,7 +48,7 @@ def comparison(first="gaussian(mu=1)", second="laplace(eps=1)", points=101) -> P
     from ..comparison import compare
 
     report = compare(first, second)
-    trade, bayes = report.panels(int(points))
+    trade, bayes = report.panels(validate.points("points", points))
     rulers, values = [], []
     for res, (a, b), name in ((report.forward, (0, 1), "first‖second"), (report.backward, (1, 0), "second‖first")):
         pi = res.params.get("prior")

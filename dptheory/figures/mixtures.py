@@ -21,7 +21,7 @@ def wang_su_figure_4(mu=1.0, w=1 / 3, points=201) -> Plot:
 
     m = validate.nonnegative("mu", mu)
     wv = validate.real("w", w, low=0.0, high=1.0, high_open=True)
-    a = np.linspace(0.0, 1.0, validate.integer("points", points, low=3))
+    a = np.linspace(0.0, 1.0, validate.points("points", points))
     exact = advanced.example_f3_exact(m, wv, a)
     l31 = advanced.example_f3_lemma31(m, wv, a)
     l63 = advanced.example_f3_lemma63(m, wv, a)
@@ -46,7 +46,7 @@ def wang_su_figure_3b(eps=1.0, points=201) -> Plot:
     e = validate.real("eps", eps, low=0.0, low_open=True)
     p = np.array([np.exp(e), 1.0]) / (1 + np.exp(e))
     out = advanced.example_f4(p, p[::-1])
-    a = np.linspace(0.0, 1.0, validate.integer("points", points, low=3))
+    a = np.linspace(0.0, 1.0, validate.points("points", points))
     series = [Series("exact (Id: the two mixtures are equal)", a, np.asarray(out["exact"](a), dtype=float), "exact",
                      "proven", "example-f4-exact"),
               Series("Proposition 6.4, $w = 1/2$", a, np.asarray(out["prop64"](a), dtype=float), "lower", "proven",

@@ -41,7 +41,7 @@ def curves(eps0="1", n=1e4, orders="2..64", methods="", compositions=1) -> list[
     o = parse_orders(orders)
     slugs = [m.strip() for m in methods.split(",") if m.strip()] or None
     panels = []
-    for e0 in sweep.parse_values("eps0", eps0, low=0.0, low_open=True):
+    for e0 in sweep.parse_values("eps0", eps0, check=validate.eps0):
         out = rdp.rdp_curves(e0, n, o, slugs, compositions=compositions)
         series = []
         hi, lo = np.full(o.shape, np.inf), np.zeros(o.shape)
@@ -114,7 +114,7 @@ def girgis_figure_2(orders="2,5,10,20,50,100,200,500,1000", n="1e3..1e7:2", eps0
     the caption says so, at the points found."""
     lam = np.asarray([float(v) for v in sweep.parse_values("orders", orders, low=1.0, low_open=True)])
     ns = integer_grid("n", n, low=2)
-    es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
+    es = sweep.parse_values("eps0", eps0, check=validate.eps0)
     k = float(sweep.parse_values("order", order, low=1.0, low_open=True)[0])
     K = _method_kinds(_G2_METHODS)
     at = rf"$\lambda = {k:g}$"
@@ -246,7 +246,7 @@ def girgis_figure_3(n="1e3..1e7", eps0="0.1,0.5,1,1.5,2,2.5,3", delta=1e-6,
         raise DomainError(f"methods = {methods!r} is invalid: must be a subset of {', '.join(_G3_ROUTES)}")
     d = validate.delta("delta", delta)
     ns = integer_grid("n", n, low=2)
-    es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
+    es = sweep.parse_values("eps0", eps0, check=validate.eps0)
     paper_only = [m for m in wanted if m != "efmrtt19"]  # the paper omits Erlingsson et al. from 3b and 3d
     at = f"$\\delta = {tex_number(d)}$"
     specs = [(f"(a) {fmt(EPS0, 0.1)}, {at}", N, ns, "log", lambda x: (0.1, x, d, wanted)),
@@ -353,7 +353,7 @@ def girgis_figure_4(T="1..1e5", n="1e4..1e7", eps0="0.25,0.5,1,1.5,2,3,4", delta
     0.5, T = 1e4; (c) against eps0 at n = 1e5, T = 1e4; (d)-(f) the same at eps0 = 2 (n = 1e6 in (f))."""
     Ts = integer_grid("T", T, low=1)
     ns = integer_grid("n", n, low=2)
-    es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
+    es = sweep.parse_values("eps0", eps0, check=validate.eps0)
     d = validate.delta("delta", delta)
     b = _baseline(baseline)
     pt = lambda e0, nn, t: (float(e0), int(nn), int(t), 1.0, b, True)  # noqa: E731
@@ -383,7 +383,7 @@ def girgis_figure_5(T="1e1..1e5", n="1e6,1e7", eps0=3.0, rate=1e-3, delta=1e-8, 
     Ts = integer_grid("T", T, low=1)
     d = validate.delta("delta", delta)
     g = validate.probability("rate", rate, open_low=True)
-    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0)
     b = _baseline(baseline)
     specs = [(f"({'ab'[i] if i < 2 else i + 1}) {fmt(EPS0, e0)}, $\\gamma = {tex_number(g)}$, $n = {tex_number(nn)}$",
               T_AXIS, Ts, "log", [(e0, nn, t, g, b, False) for t in Ts])
@@ -444,7 +444,7 @@ def chen_figure_2(eps0="0.1..4:8", n=1e4, order=4) -> Plot:
     """Chen, Cao, Ge (2024), Figure 2: RDP at lambda = ``order`` against eps0 (n = 1e4): the exact
     RDP of the clone pair, Corollary 2 and its refinement (approximations), Girgis et al.'s (5),
     Erlingsson et al.'s (9) and the lower bound (6) (Girgis et al. Corollary 3.5)."""
-    es = sweep.parse_values("eps0", eps0, low=0.0, low_open=True)
+    es = sweep.parse_values("eps0", eps0, check=validate.eps0)
     nn = validate.integer("n", n, low=2)
     panel = _panel(f"$\\lambda = {float(order):g}$, $n = {tex_number(nn)}$", EPS0, es,
                    _over(es, lambda e: _chen_curves(e, nn, float(order))), _chen_kinds(), "log")

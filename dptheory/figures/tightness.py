@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from .. import sweep
+from .. import sweep, validate
 from ..plots import Panel, Series
 
 
@@ -18,7 +18,7 @@ def ratios(eps0="1,4", n="1e2..1e3", delta=1e-6, randomizer="binary-rr", methods
     names = [m.strip() for m in methods.split(",") if m.strip()] or None
     ns = sweep.parse_values("n", n, integer=True, low=2)
     panels = []
-    for e0 in sweep.parse_values("eps0", eps0, low=0.0, low_open=True):
+    for e0 in sweep.parse_values("eps0", eps0, check=validate.eps0):
         rows = [T.row(randomizer, e0, nn, float(delta), methods=names) for nn in ns]
         shown = list(dict.fromkeys(m for r in rows for m in r.ratios))
         series = [Series(m, ns, [r.ratios.get(m, math.nan) for r in rows], "upper", "proven") for m in shown]

@@ -215,7 +215,7 @@ def dpgd_tradeoff(gap: MeanGap, *, points: int = 201, cells: int = 20000, t_max:
         A :class:`PiecewiseLinear` below the Theorem 5.1 curve everywhere (its ``delta`` is an
         upper bound on the privacy profile), with ``upper_curve`` and ``max_error``.
     """
-    k = validate.integer("points", points, low=3, high=100001)
+    k = validate.points("points", points)
     n = validate.integer("cells", cells, low=10, high=10**7)
     cs = _cells(gap, n)
     if t_max is None:

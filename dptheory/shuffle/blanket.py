@@ -95,7 +95,7 @@ def log_delta_enclosure(bound: str, kind: str, eps0, n, epsilon, k=None) -> tupl
 
 
 def _log_delta_with_error(bound, kind, eps0, n, epsilon, k=None) -> tuple[float, float]:
-    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0)
     nn = validate.integer("n", n, low=1)
     e = validate.real("epsilon", epsilon, low=0.0, low_open=True)
     if e >= e0:

@@ -110,7 +110,7 @@ def reduction_source(name) -> str:
 def clone_probability(eps0_value, name) -> float:
     """The clone probability of a reduction, to an ulp or two: e^-eps0 ("clones") or
     2/(e^eps0 + 1) = 2 e^-eps0/(1 + e^-eps0) ("stronger-clones", no overflow)."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     t = math.exp(-e0)
     return t if reduction(name) == "clones" else 2.0 * t / (1.0 + t)
 
@@ -143,7 +143,7 @@ def _exact(e0: float, stronger: bool):
 
 def clone_pair(eps0_value, n_value) -> CountPair:
     """The 2021 clone pair for n users of an eps0-DP local randomizer."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     nn = validate.integer("n", n_value, low=1)
     thp, thq = _thetas(e0)
     return CountPair(nn - 1, math.exp(-e0), thp, thq, input_rtol=INPUT_RTOL, theta_rtol=INPUT_RTOL, exact=_exact(e0, False))
@@ -151,7 +151,7 @@ def clone_pair(eps0_value, n_value) -> CountPair:
 
 def stronger_clone_pair(eps0_value, n_value) -> CountPair:
     """The 2023 stronger-clone pair (clone probability 2/(e^eps0 + 1))."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     nn = validate.integer("n", n_value, low=1)
     thp, thq = _thetas(e0)
     return CountPair(nn - 1, 2.0 * thq, thp, thq, input_rtol=INPUT_RTOL, theta_rtol=INPUT_RTOL, exact=_exact(e0, True))

@@ -120,7 +120,7 @@ class Method(protocol.Method):
     def compute(self, subject: Shuffled, quantity: str, at, *, rtol: float | None = None) -> Result:
         self.check_quantity(quantity)
         if quantity == "epsilon":
-            return self.epsilon(subject.randomizer, subject.n, at, 1e-3 if rtol is None else rtol)
+            return self.epsilon(subject.randomizer, subject.n, at, validate.EPSILON_RTOL if rtol is None else rtol)
         return self.delta(subject.randomizer, subject.n, at, 1e-6 if rtol is None else rtol)
 
     def cost(self, subject: Shuffled, quantity: str = "epsilon") -> float:
@@ -137,7 +137,7 @@ class Method(protocol.Method):
             raise NotApplicable(f"{self.name}: {reason}")
         return (*self.status_fn(rz), time.perf_counter())
 
-    def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = 1e-3) -> Result:
+    def epsilon(self, rz: Randomizer, n: int, delta: float, rtol: float = validate.EPSILON_RTOL) -> Result:
         """epsilon(delta) of n shuffled users of ``rz`` by this method, certified."""
         status, note, start = self._begin(rz, n)
         cap = _eps_cap(rz)
@@ -601,7 +601,7 @@ def _candidates(subject: Shuffled):
             yield m
 
 
-def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: float = 1e-3) -> Result:
+def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: float = validate.EPSILON_RTOL) -> Result:
     """epsilon(delta) of n shuffled users of ``randomizer`` by one method, as a certified interval.
 
     ``method="auto"`` returns the tightest applicable bound that is proven for this randomizer
@@ -659,7 +659,7 @@ def delta(randomizer: Randomizer, n, epsilon, method: str = "auto", *, rtol: flo
 
 
 def compare(randomizer: Randomizer, n, *, delta=None, epsilon=None, methods=None,
-            rtol: float = 1e-3) -> list[Result | Inapplicable]:
+            rtol: float = validate.EPSILON_RTOL) -> list[Result | Inapplicable]:
     """Run every method (or those named): a :class:`Result` per method that applies, an
     :class:`Inapplicable` with the failed condition for the others (:meth:`Method.run`). Never
     raises for a method that does not apply. Without ``methods``, a method estimated to take more

@@ -57,7 +57,7 @@ RANGE_QUERY_BETA = register(Formula(
 def parallel(eps0_value, betas, weights=None, name: str = "parallel") -> Randomizer:
     """Algorithm 2 over eps0-LDP randomizers with the given betas, chosen with ``weights``
     (uniform by default): p = q = e^eps0 and beta = the weighted mean (Theorem 6.1)."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     b = validate.real_array("betas", betas, low=0.0, high=math.tanh(e0 / 2) * (1 + 1e-12))
     w = np.full(b.size, 1.0 / b.size) if weights is None else validate.pmf("weights", weights)
     if w.size != b.size:
@@ -73,7 +73,7 @@ def range_query(eps0_value, d_value, approach: str = "advanced"):
     ``separate-best`` / ``separate-worst`` (n / H users per level, beta of GRR on d options / the
     worst case). Returns (randomizer, fraction of the n users each level's analysis sees).
     """
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     dd = validate.integer("d", d_value, low=2)
     levels = int(round(math.log2(dd)))
     if 2**levels != dd:
@@ -94,7 +94,7 @@ def range_query(eps0_value, d_value, approach: str = "advanced"):
 
 def algorithm_2_pmfs(eps0_value, d_value):
     """Exact output pmfs of Algorithm 2 for range queries (level tag, GRR answer), small d."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     dd = validate.integer("d", d_value, low=2)
     levels = int(round(math.log2(dd)))
     blocks = []

@@ -110,7 +110,7 @@ ROUNDS_MAX = 10**6
 
 
 def _check(eps0, n, rounds):
-    e0 = validate.real("eps0", eps0, low=0.0, low_open=True, high=700.0)
+    e0 = validate.eps0("eps0", eps0)
     nn = validate.integer("n", n, low=1, high=N_MAX)
     T = validate.integer("rounds", rounds, low=1, high=ROUNDS_MAX)
     return e0, nn, T

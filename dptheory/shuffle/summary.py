@@ -74,7 +74,7 @@ def build_randomizer(name: str = "general", **parameters) -> rz.Randomizer:
     return factory(*(parameters[p] for p in needed))
 
 
-def shuffle_report(randomizer, n, *, delta=None, epsilon=None, methods=None, rtol: float = 1e-3,
+def shuffle_report(randomizer, n, *, delta=None, epsilon=None, methods=None, rtol: float = validate.EPSILON_RTOL,
                    **randomizer_parameters) -> ShuffleReport:
     """Every method's bound on the central privacy of n shuffled users of ``randomizer`` (a
     :class:`~dptheory.shuffle.randomizers.Randomizer`, or a name of the registry with its

@@ -118,7 +118,7 @@ def test_one_user_is_valid_everywhere(capsys):
 def test_eps0_zero_is_rejected_everywhere(capsys, tmp_path, monkeypatch, argv):
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, *argv)
-    assert code == 2 and "= 0" in err and "(0, 300]" in err, err
+    assert code == 2 and "= 0" in err and "[1e-06, 300]" in err, err
 
 
 def test_eps0_zero_is_rejected_by_the_python_api():

@@ -115,3 +115,30 @@ def test_bad_input(capsys, argv, fragment):
 def test_bad_eps0_with_delta_names_eps0(capsys):
     code, _, err = run(capsys, "rdp", "--eps0", "-1", "--delta", "1e-6")
     assert code == 2 and "eps0 = -1.0" in err
+
+
+def _command_default(*argv):
+    """The value of --rtol when ``argv`` does not give it, from the command's own parser."""
+    from dptheory.cli import build_parser
+
+    return build_parser(argv[0]).parse_args(list(argv)).rtol
+
+
+def test_one_default_rtol_for_the_python_functions_and_the_commands():
+    """A function and the command that calls it use the same default relative width: the README's
+    ``clone_pair_rdp(1.0, 10**6, lam)`` answers as fast as ``dptheory rdp`` (it used 1e-6 against
+    the command's 1e-3, a minute against two seconds)."""
+    import inspect
+
+    from dptheory import sweep
+    from dptheory.shuffle import methods, summary
+
+    renyi = _command_default("rdp")
+    assert renyi == _command_default("sweep", "rdp", "--eps0", "1", "--n", "10", "-o", "x.csv")
+    for fn in (rdp.clone_pair_rdp, rdp.lower_bound, rdp.rdp_curve, rdp.rdp_curves, rdp.epsilons, rdp.epsilon,
+               rdp.epsilon_of, rdp.RdpMethod.rdp, rdp.RdpMethod.compute, rdp.RdpMethod.evaluate, sweep.rdp_sweep):
+        assert inspect.signature(fn).parameters["rtol"].default == renyi, fn.__qualname__
+    bracket = _command_default("shuffle")
+    assert bracket == _command_default("sweep", "shuffle", "--eps0", "1", "--n", "10", "-o", "x.csv")
+    for fn in (methods.epsilon, methods.compare, methods.Method.epsilon, summary.shuffle_report, sweep.shuffle_sweep):
+        assert inspect.signature(fn).parameters["rtol"].default == bracket, fn.__qualname__

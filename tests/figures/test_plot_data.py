@@ -39,10 +39,11 @@ def test_json_on_standard_output(tmp_path, capsys):
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
     assert captured.err.startswith(f"wrote {out}")
-    assert doc["figure"] == "chen-figure-3" and doc["parameters"]["orders"] == "2,4"
-    series = {s["method"]: s for s in doc["panels"][0]["series"]}
+    assert doc["parameters"]["figure"] == "chen-figure-3" and doc["parameters"]["orders"] == "2,4"
+    figure = doc["results"]
+    series = {s["method"]: s for s in figure["panels"][0]["series"]}
     assert series["chen-gdp"]["kind"] == "approximation" and series["chen-gdp"]["status"] == "not a bound"
-    assert series["girgis-upper-1"]["x"] == [2.0, 4.0] and doc["caption"].startswith("Chen, Cao, Ge (2024) Figure 3")
+    assert series["girgis-upper-1"]["x"] == [2.0, 4.0] and figure["caption"].startswith("Chen, Cao, Ge (2024) Figure 3")
 
 
 def test_figure_and_data_come_from_one_computation(tmp_path, monkeypatch):

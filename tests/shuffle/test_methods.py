@@ -103,7 +103,7 @@ def test_bad_inputs():
         shuffle.epsilon(g, 100, 1e-6, method="magic")
     with raises_naming("epsilon"):
         shuffle.delta(g, 100, -1.0)
-    with raises_naming("eps0", "(0, 300]"):
+    with raises_naming("eps0", "[1e-06, 300]"):
         R.general_ldp(-1.0)
     with pytest.raises(shuffle.NotApplicable, match="single-message"):
         shuffle.epsilon(R.balls_into_bins(16, 2, 3), 100, 1e-6, method="clones")

@@ -51,7 +51,7 @@ _U = rounding.EPS / 2  # unit roundoff
 
 
 def _check(eps0, n):
-    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0)
     nn = validate.integer("n", n, low=1, high=N_MAX)  # the range of the certified binomial sums
     return e0, nn
 
@@ -69,7 +69,7 @@ def clone_probability(eps0, reduction=DEFAULT_REDUCTION) -> float:
 
 def weights(eps0) -> tuple[float, float]:
     """(w, 1 - 2w) = (1/(e^eps0 + 1), tanh(eps0/2)), each to an ulp or two (no cancellation)."""
-    e0 = validate.real("eps0", eps0, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0)
     t = math.exp(-e0)
     return t / (1.0 + t), math.tanh(e0 / 2.0)
 

@@ -29,7 +29,7 @@ def shuffled_sgd_epsilon(eps0_value, blocks, epochs, delta, orders=None) -> list
     epochs (Mironov, Proposition 1) and converted with Lemma 2.1 (:func:`dptheory.rdp.epsilon_from_rdp`;
     the order in ``params``).
     """
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     m = validate.integer("blocks", blocks, low=2)
     T = validate.integer("epochs", epochs, low=1)
     d = validate.delta("delta", delta)

@@ -23,7 +23,7 @@ _STRONGER_NOTE = ("the 2023 stronger-clone pair; its general proof was withdrawn
                   "(Feldman, McMillan, Talwar 2023, erratum)")
 
 
-def clone_pair_rdp(eps0_value, n_value, orders, *, stronger: bool = False, rtol: float = 1e-6) -> Curve:
+def clone_pair_rdp(eps0_value, n_value, orders, *, stronger: bool = False, rtol: float = validate.RENYI_RTOL) -> Curve:
     """Exact RDP of the clone pair of Feldman et al. 2021 (Chen et al. Theorem 1, corrected),
     or of the 2023 stronger clones, as a certified :class:`Curve`: an upper bound on the shuffled
     RDP of every eps0-LDP randomizer (status ``proven``; the stronger clones: ``unproven``, their
@@ -42,7 +42,7 @@ def clone_pair_rdp(eps0_value, n_value, orders, *, stronger: bool = False, rtol:
 def clone_pair_tradeoff(eps0_value, n_value):
     """The exact trade-off function of the clone pair (Chen et al. Theorem 1, corrected): built by
     Neyman-Pearson from the pair's pmf over (a, b) (small n)."""
-    e0 = validate.real("eps0", eps0_value, low=0.0, low_open=True)
+    e0 = validate.eps0("eps0", eps0_value)
     nn = validate.integer("n", n_value, low=1, high=2000)
     p, q = _clone_pmf_table(e0, nn, math.exp(-e0), 1.0 / (1.0 + math.exp(-e0)))
     from ...tradeoff import from_pmfs  # scipy.integrate and sympy: only for this exact pair

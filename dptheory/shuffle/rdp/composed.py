@@ -117,6 +117,6 @@ def rdp_route_epsilon(eps0_value, n_value, compositions, delta, *, rate: float =
 
 def _composed_args(eps0_value, n_value, compositions, delta, rate):
     """(eps0, n, T, delta, rate) of a composed shuffle computation, validated."""
-    return (validate.real("eps0", eps0_value, low=0.0, low_open=True), validate.integer("n", n_value, low=2),
+    return (validate.eps0("eps0", eps0_value), validate.integer("n", n_value, low=2),
             validate.integer("compositions", compositions, low=1), validate.delta("delta", delta),
             validate.probability("rate", rate, open_low=True))

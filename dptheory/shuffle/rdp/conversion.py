@@ -36,7 +36,7 @@ def curve_values(curve: Curve) -> np.ndarray:
     return curve.lower if curve.kind is Kind.LOWER else curve.upper
 
 
-def epsilon_of(method, subject, delta, *, compositions=1, orders=None, rtol: float = 1e-3,
+def epsilon_of(method, subject, delta, *, compositions=1, orders=None, rtol: float = validate.RENYI_RTOL,
                around: float | None = None) -> Result:
     """epsilon(delta) of one RDP method's curve (``method``: a
     :class:`~dptheory.shuffle.rdp.methods.RdpMethod`) for ``subject``, composed T times, at the

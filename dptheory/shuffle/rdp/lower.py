@@ -38,7 +38,7 @@ def binomial_central_moments(n_value: int, p, imax: int, digits: int = 50) -> li
 
 def lower_bound_moments(eps0_value, n_value, order: int, digits: int = 50):
     """Theorem 3.4 by its moment formula, with exact central moments (mpmath; integer orders)."""
-    e0 = validate.nonnegative("eps0", eps0_value)
+    e0 = validate.eps0("eps0", eps0_value)
     nn = validate.integer("n", n_value, low=1)
     k = validate.integer("order", order, low=2)
     with mpmath.workdps(digits + 20):
@@ -60,7 +60,7 @@ def rr_pair(e0: float, n_value: int) -> CountPair:
     return CountPair(n_value - 1, 1.0, 1 - flip, flip, victim_prob=1.0, clone_bias=flip)
 
 
-def lower_bound(eps0_value, n_value, orders, *, both_directions: bool = True, rtol: float = 1e-6) -> Curve:
+def lower_bound(eps0_value, n_value, orders, *, both_directions: bool = True, rtol: float = validate.RENYI_RTOL) -> Curve:
     """The exact RDP of shuffled binary randomized response on the datasets of Theorem 3.4
     (real orders), a certified :class:`Curve` (kind ``lower``: it is a lower bound on the
     worst-case RDP over eps0-LDP randomizers). With ``both_directions`` the larger of

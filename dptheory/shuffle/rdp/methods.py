@@ -82,7 +82,7 @@ class RdpMethod(protocol.Method):
             return Kind.APPROXIMATION
         return self.kind
 
-    def compute(self, subject: Shuffled, quantity: str, at, *, rtol: float = 1e-3, compositions=1,
+    def compute(self, subject: Shuffled, quantity: str, at, *, rtol: float = validate.RENYI_RTOL, compositions=1,
                 around: float | None = None, orders=None, cap: bool = False) -> Result | Curve:
         """``"rdp"``: the curve at the orders ``at`` (composed ``compositions`` times);
         ``"epsilon"``: epsilon at the delta ``at`` from that curve at the best order (searched, or
@@ -96,10 +96,10 @@ class RdpMethod(protocol.Method):
         return conversion.epsilon_of(self, subject, at, compositions=compositions, orders=orders, rtol=rtol,
                                      around=around)
 
-    def rdp(self, subject: Shuffled, orders, *, rtol: float = 1e-3, compositions=1, cap: bool = False) -> Curve:
+    def rdp(self, subject: Shuffled, orders, *, rtol: float = validate.RENYI_RTOL, compositions=1, cap: bool = False) -> Curve:
         """The RDP curve at the orders the method accepts of ``orders`` (integer-only methods keep
         the integer ones), composed ``compositions`` times."""
-        e0 = validate.real("eps0", subject.randomizer.eps0, low=0.0, low_open=True)
+        e0 = validate.eps0("eps0", subject.randomizer.eps0)
         nn = validate.n("n", subject.n)
         o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
         oo = o[o == np.floor(o)] if self.integer_orders else o
@@ -116,7 +116,7 @@ class RdpMethod(protocol.Method):
                       params={"eps0": e0, "n": nn})
         return compose(curve, compositions)
 
-    def evaluate(self, eps0_value, n_value, orders, *, rtol: float = 1e-3) -> Curve:
+    def evaluate(self, eps0_value, n_value, orders, *, rtol: float = validate.RENYI_RTOL) -> Curve:
         """The curve for eps0-LDP randomizers (the general class): :meth:`rdp`."""
         return self.rdp(Shuffled(general_ldp(eps0_value), n_value), orders, rtol=rtol)
 
@@ -283,7 +283,7 @@ def _subject(eps0_value, n_value) -> Shuffled:
     return Shuffled(general_ldp(e0), validate.n("n", n_value))
 
 
-def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, compositions=1,
+def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = validate.RENYI_RTOL, compositions=1,
               cap: bool = False) -> Curve | Inapplicable:
     """The RDP curve of one method for eps0-LDP randomizers (composed ``compositions`` times) at
     the orders it accepts of ``orders``, or an :class:`Inapplicable` record where it does not
@@ -295,7 +295,7 @@ def rdp_curve(name: str, eps0_value, n_value, orders, *, rtol: float = 1e-3, com
     return m.run(_subject(eps0_value, n_value), "rdp", orders, rtol=rtol, compositions=compositions, cap=cap)
 
 
-def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3,
+def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = validate.RENYI_RTOL,
                compositions=1, cap: bool = False) -> list[Curve | Inapplicable]:
     """:func:`rdp_curve` of every method named in ``methods`` (default: all of them)."""
     validate.integer("compositions", compositions, low=1)
@@ -306,7 +306,7 @@ def rdp_curves(eps0_value, n_value, orders, methods=None, *, rtol: float = 1e-3,
 
 
 def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders=None,
-             rtol: float = 1e-3) -> list[Result | Inapplicable]:
+             rtol: float = validate.RENYI_RTOL) -> list[Result | Inapplicable]:
     """epsilon(delta) of every method named in ``methods`` (default: all) by the one RDP route
     (:func:`dptheory.shuffle.rdp.conversion.epsilon_of`), the order search started once, near the
     refined Gaussian limit's best order."""
@@ -321,7 +321,7 @@ def epsilons(eps0_value, n_value, delta, methods=None, *, compositions=1, orders
             for name in names]
 
 
-def epsilon(name: str, eps0_value, n_value, delta, *, compositions=1, orders=None, rtol: float = 1e-3,
+def epsilon(name: str, eps0_value, n_value, delta, *, compositions=1, orders=None, rtol: float = validate.RENYI_RTOL,
             around: float | None = None) -> Result | Inapplicable:
     """epsilon(delta) of one method for eps0-LDP randomizers by the one RDP route, at the best
     order (:func:`dptheory.shuffle.rdp.conversion.epsilon_of`), or an :class:`Inapplicable`

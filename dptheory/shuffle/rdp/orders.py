@@ -10,7 +10,7 @@ from ... import validate
 
 def check(eps0_value, n_value, orders, integer: bool = False):
     """(eps0, n, orders as a 1-d array), validated; ``integer`` requires integer orders."""
-    e0 = validate.nonnegative("eps0", eps0_value)
+    e0 = validate.eps0("eps0", eps0_value)
     nn = validate.integer("n", n_value, low=1)
     o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
     if integer and np.any(o != np.floor(o)):

@@ -71,7 +71,7 @@ def test_bad_inputs():
         rdp.upper_2(1.0, 100, [1.0])
     with raises_naming("orders", "integer"):
         rdp.upper_1(1.0, 100, [2.5])
-    with raises_naming("eps0", "[0, inf)"):
+    with raises_naming("eps0", "[1e-06, 300]"):
         rdp.upper_1(-1.0, 100, [2])
     with raises_naming("n", "[1, inf]"):
         rdp.upper_2(1.0, 0, [2.0])
