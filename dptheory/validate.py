@@ -233,9 +233,10 @@ EPSILON_RTOL = RENYI_RTOL = 1e-3
 POINTS_MAX = 100_001
 
 
-def points(name: str, value: Any, *, low: int = 3) -> int:
-    """A number of points of a computed curve: an integer in [``low``, :data:`POINTS_MAX`]."""
-    return integer(name, value, low=low, high=POINTS_MAX)
+def points(name: str, value: Any, *, low: int = 3, high: int = POINTS_MAX) -> int:
+    """A number of points of a computed curve: an integer in [``low``, ``high``] (at most
+    :data:`POINTS_MAX`; a curve whose points are costly evaluations sets a smaller ``high``)."""
+    return integer(name, value, low=low, high=min(high, POINTS_MAX))
 
 
 def rtol(name: str, value: Any) -> float:

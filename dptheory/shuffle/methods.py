@@ -66,6 +66,12 @@ BUDGET_SECONDS = 1.0
 #: :func:`dptheory.precision.binom_tail_rtol`, is itself 1e-12 + 4e-14 sqrt(n))
 RTOL_MIN = 1e-7
 
+#: a method whose bound is certified above delta at epsilon = (1 - this) log p amplifies eps0 by less
+#: than this fraction: where its cheap probe (``Method.probe_log_delta``) shows it, the inversion
+#: is not run and the method's epsilon is given as that bracket (the labelled bound of a non-uniform
+#: randomizer at n = 1e6: 1 evaluation for [0.95, 1] against 497 for [0.98987, 0.99000])
+NEGLIGIBLE_AMPLIFICATION = 0.05
+
 #: delta evaluations an epsilon(delta) inversion needs (8-12 measured; used to estimate its cost)
 INVERSION_EVALUATIONS = 12
 
@@ -108,6 +114,10 @@ class Method(protocol.Method):
     formula: str = ""
     #: (randomizer, n, epsilon) -> what attains the value (a randomizer and its worst dataset), or None
     attained_fn: Callable | None = None
+    #: (randomizer, n, epsilon) -> a certified lower bound on log of the method's own delta at
+    #: epsilon from one or a few cheap evaluations, or None where it has none: the test, before the
+    #: inversion, that the method amplifies by less than :data:`NEGLIGIBLE_AMPLIFICATION`
+    probe_log_delta: Callable | None = None
 
     # ------------------------------------------------------------------ the protocol
     def why_not(self, subject: Shuffled) -> str | None:
@@ -165,6 +175,15 @@ class Method(protocol.Method):
                                    f"within {rtol:g} relative of $\\log p = {cap:.6g}$, which shuffling an "
                                    "$\\epsilon_0$-LDP randomizer never exceeds (checked first: the Gaussian "
                                    "approximation predicted no amplification)")
+                return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
+                              params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
+            negligible = _negligible_amplification(self, rz, n, delta, cap)
+            if negligible is not None:
+                lo, hi = negligible
+                note = _join(note, f"amplifies $\\epsilon_0$ by less than {NEGLIGIBLE_AMPLIFICATION:.0%}: the bound is certified "
+                                   f"above delta at epsilon = {lo:.6g} (a cheap lower bound on it), below $\\log p = "
+                                   f"{cap:.6g}$, which shuffling an $\\epsilon_0$-LDP randomizer never exceeds; the "
+                                   "bracket is not refined")
                 return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
                               params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
 
@@ -239,6 +258,20 @@ def _no_amplification(method: "Method", rz: Randomizer, n: int, delta: float, ca
     probe = rounding.down(cap * (1 - rtol), rel_err=rounding.EPS)
     enc = method.log_delta(rz, n, probe, 0.5)
     if enc.log_lower > rounding.log_up(delta):
+        return probe, cap
+    return None
+
+
+def _negligible_amplification(method: "Method", rz: Randomizer, n: int, delta: float,
+                              cap: float | None) -> tuple[float, float] | None:
+    """(lower, upper) = ((1 - NEGLIGIBLE_AMPLIFICATION) cap, cap) where the method's cheap probe
+    certifies its delta above delta at that lower end (so its epsilon lies in the bracket); None
+    otherwise (the inversion proceeds)."""
+    if cap is None or method.probe_log_delta is None:
+        return None
+    probe = rounding.down(cap * (1 - NEGLIGIBLE_AMPLIFICATION), rel_err=rounding.EPS)
+    low = method.probe_log_delta(rz, n, probe)
+    if low is not None and low > rounding.log_up(delta):
         return probe, cap
     return None
 
@@ -410,6 +443,25 @@ def _labelled_log_delta(rz, n, e, tol):
                                  exact=_exact_parameters(rz))
 
 
+def _labelled_probe(rz, n, e):
+    """A certified lower bound on log of the labelled bound's delta at ``e`` for a randomizer that
+    is not uniform (where the bound is the maximum over beta' <= beta): the bound at the beta'
+    where one other user in 2, one or one in a half sends a clone (2 r (N + 1) = 1/2, 1, 2), where the
+    maximum sits at large n (the factor grows with beta', the clones' amplification falls).
+    None where it does not apply (a uniform randomizer: the bound is one evaluation anyway)."""
+    if rz.uniform_beta or math.isinf(rz.p):
+        return None
+    others = rz.others(n)
+    best = None
+    for clones_expected in (0.5, 1.0, 2.0):
+        r = clones_expected / (2.0 * (others + 1))
+        beta = r * rz.q / rz.p * (rz.p - 1)
+        if 0 < beta < rz.beta:
+            enc = vr.labelled_log_delta(rz.p, beta, rz.q, others, max(e, 0.0), uniform=True, rtol=0.5)
+            best = enc.log_lower if best is None else max(best, enc.log_lower)
+    return best
+
+
 def _lower_log_delta(rz, n, e, tol):
     source = rz if rz.pmfs is not None else binary_rr(rz.eps0)
     enc, _ = vr.lower_log_delta(source.pmfs, n - 1, e, rtol=tol, exact=source.pmfs_exact)
@@ -548,7 +600,8 @@ METHODS = protocol.Registry("shuffle", [
            "(docs/errata.md#derived-labelled-variation-ratio)",
            _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
            log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide,
-           decide_when=lambda rz: not rz.uniform_beta, title="Labelled variation-ratio pair"),
+           decide_when=lambda rz: not rz.uniform_beta, title="Labelled variation-ratio pair",
+           probe_log_delta=_labelled_probe),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),

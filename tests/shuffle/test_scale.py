@@ -367,3 +367,40 @@ def test_no_amplification_is_known_after_one_evaluation(monkeypatch, name, eps0,
     if n == 10 and m.kind.value == "upper":
         exact = methods.METHODS["exact"].epsilon(binary_rr(eps0), n, 1e-8)
         assert exact.lower <= quick.upper
+
+
+def test_labelled_bound_that_cannot_amplify_knows_it_in_a_few_evaluations(monkeypatch):
+    """The labelled bound of a non-uniform randomizer is a maximum over beta' <= beta, which at
+    large n sits where about one other user sends a clone: it barely amplifies (Laplace, eps0 = 1,
+    n = 1e6, delta = 1e-8: 0.990 of eps0), and its inversion took 497 pair evaluations (10 s). A
+    probe at three such beta' certifies delta above the target at 0.95 log p: the method's epsilon
+    is in [0.95 log p, log p], after 3 evaluations. The probe's lower end is checked against the
+    pair's mpmath sum at 50 digits."""
+    from dptheory.shuffle.randomizers import laplace
+
+    rz, n, delta = laplace(1.0), 10**6, 1e-8
+    count = [0]
+    original = pairs.CountPair.log_delta
+
+    def counting(self, *args, **kwargs):
+        count[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pairs.CountPair, "log_delta", counting)
+    res = methods.METHODS["variation-ratio-labelled"].epsilon(rz, n, delta)
+    assert count[0] <= 3 and "less than 5%" in res.note
+    cap = math.log(rz.p)
+    assert res.lower == pytest.approx(0.95 * cap) and cap <= res.upper <= cap * (1 + 1e-12)
+    # the oracle: the labelled bound at the probe's beta' (1/2, 1, 2 expected clones) at 50 digits
+    e = res.lower
+    oracles = []
+    for clones_expected in (0.5, 1.0, 2.0):
+        beta = clones_expected / (2 * n) * rz.q / rz.p * (rz.p - 1)
+        factor, pair = vr.labelled_pair(rz.p, beta, rz.q, n - 1)
+        value, _ = pair.mp_delta(e, digits=50)
+        with mpmath.workdps(50):
+            oracles.append(mpmath.mpf(factor) * value)
+    probe = methods._labelled_probe(rz, n, e)
+    assert max(oracles) > delta and probe <= float(mpmath.log(max(oracles))) + 1e-9
+    # a uniform randomizer has no probe (its bound is one evaluation): general eps0-LDP inverts as before
+    assert methods._labelled_probe(general_ldp(1.0), n, e) is None
