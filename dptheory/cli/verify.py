@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
                        "proven is violated.")
     p.add_argument("--digits", default="50", help=f"decimal digits of the mpmath oracles ({validate.DIGITS_MIN} to "
                    f"{validate.DIGITS_MAX}; default 50)")
-    p.add_argument("--quick", action="store_true", help="the small grid (about a minute; what CI runs)")
+    p.add_argument("--quick", action="store_true", help="the small grid (about 15 s of CPU; what CI runs)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--workers", help="worker processes for the cases (default: serially in this process)")
     p.add_argument("--scheduler", help="run the cases on a Dask cluster: 'local' starts one, else a scheduler address")

@@ -43,13 +43,18 @@ import numpy as np
 from .. import validate
 from ..results import Enclosure
 from ..rounding import EPS, mp_down, mp_up
-from ..precision import logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
+from ..precision import binom_logpmf, logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf
 from .binomial_sums import N_MAX, supported_others, bucket_edges, log_binom_range, log_hockey_stick_binary_count, log_mul, refine_buckets
 
 _NEG_INF = -np.inf
 
 #: above this epsilon, e^epsilon overflows float64
 _EPSILON_FLOAT_MAX = 700.0
+
+#: below this log delta a float lower end of -inf (the sums' float error, absolute, swamps a value
+#: whose logarithm is large: at n = 1e15, epsilon = 0.1 the clone pair's delta is e^-1.6e12) is
+#: replaced by a certified positive one in log space (:meth:`CountPair._log_lower_one_atom`)
+LOG_LOWER_BELOW = -700.0
 
 #: largest number of other users for which :meth:`CountPair.log_delta` falls back to the mpmath sum
 #: when the float64 error bound is not small against the value (the sum costs O(N) tails)
@@ -321,9 +326,106 @@ class CountPair:
         def bounds(ma, mb):
             return self._bucket_bounds(ma, mb, eps)[1:]
 
-        enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
-                                   base=base, base_err=base_err, max_rounds=max_rounds)
+        enc, ma, mb = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
+                                     base=base, base_err=base_err, max_rounds=max_rounds)
+        if enc.log_lower == _NEG_INF and _NEG_INF < enc.log_upper < LOG_LOWER_BELOW:
+            low = self._log_lower_one_atom(eps, np.concatenate([ma, mb]))
+            if low is not None and low <= enc.log_upper:
+                return Enclosure(low, enc.log_upper)
         return enc
+
+    def _log_lower_one_atom(self, eps: float, counts) -> float | None:
+        """A certified lower bound on log H_{e^eps}(P||Q) in log space, for a value far below the
+        float range: the divergence is at least the contribution of one outcome (a, b) where P
+        exceeds e^eps Q (every term of the sum is non-negative), P(K = m) [A1 B(a - 1) + A0 B(a)]
+        with K = m total messages, a of type 0 (A1 = tp - gamma tq, A0 = (1 - tp) - gamma (1 - tq)
+        from the conditional thetas, B the pmf of the m - 1 clones' type-0 count). The outcome
+        is chosen by a float search over the total counts ``counts`` (and their neighbourhood) and
+        the counts a just above the likelihood-ratio threshold; its value is computed with mpmath
+        from the exact parameters (``exact``; the floats where the pair has no input error) at
+        two precisions, their difference taken off (derived here). None where no outcome is
+        found positive or the parameters have no exact form."""
+        if self.exact is None and (self.input_rtol > 0 or self.theta_rtol > 0):
+            return None
+        n, rho = self.others, self.clone_bias
+        gamma = math.exp(eps)
+        m = np.unique(np.clip(np.asarray(counts, dtype=float), 2.0, n + 1.0))
+        if m.size == 0 or not 0 < rho < 1:
+            return None
+        best = self._best_atoms(m, gamma)
+        if best is None:
+            return None
+        # around the best total count: geometric steps both ways (the search is in floats; any
+        # outcome gives a valid bound, a better one a tighter bound)
+        m0 = best[1]
+        steps = np.unique(np.round(np.concatenate([[0.0], np.geomspace(1.0, max(m0, 2.0), 48)])))
+        near = np.unique(np.clip(np.concatenate([m0 - steps, m0 + steps]), 2.0, n + 1.0))
+        best = max(best, self._best_atoms(near, gamma) or best)
+        _, m_star, a_star = best
+        return self._mp_log_atom(eps, int(m_star), int(a_star))
+
+    def _best_atoms(self, m, gamma):
+        """(float log value, m, a) of the largest single-outcome contribution over the total
+        counts m, with a searched above the threshold of each; None where none is positive."""
+        rho = self.clone_bias
+        lw, _ = self._log_weights(m, m)
+        tp, tq = self._theta_given(m)
+        a1 = tp - gamma * tq
+        a0 = (1 - tp) - gamma * (1 - tq)
+        ok = (a1 > 0) & np.isfinite(lw)
+        if not np.any(ok):
+            return None
+        m, lw, a1, a0 = m[ok], lw[ok], a1[ok], a0[ok]
+        j = m - 1.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = np.maximum(-a0 / a1, 0.0)  # the outcome counts where x_a = B(a-1)/B(a) exceeds x
+            threshold = x * rho * (j + 1) / ((1 - rho) + x * rho)
+        offsets = np.concatenate([[0.0, 1.0, 2.0, 3.0], np.round(np.geomspace(4.0, 1e15, 40))])
+        a = np.clip(np.floor(threshold)[:, None] + 1 + offsets[None, :], 1.0, (j + 1)[:, None])
+        jj = np.broadcast_to(j[:, None], a.shape)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            log_b = binom_logpmf(a, jj, rho, 1 - rho)
+            xa = np.where(a <= jj, a * (1 - rho) / ((jj - a + 1) * rho), np.inf)
+            bracket = np.where(np.isinf(xa), a1[:, None], a1[:, None] * xa + a0[:, None])
+            log_term = np.where(np.isinf(xa), binom_logpmf(a - 1, jj, rho, 1 - rho) + np.log(a1)[:, None],
+                                log_b + np.log(np.where(bracket > 0, bracket, np.nan)))
+            value = lw[:, None] + log_term
+        value = np.where(np.isfinite(value), value, _NEG_INF)
+        i, k = np.unravel_index(int(np.argmax(value)), value.shape)
+        if value[i, k] == _NEG_INF:
+            return None
+        return float(value[i, k]), float(m[i]), float(a[i, k])
+
+    def _mp_log_atom(self, eps: float, m: int, a: int, digits: int = 40) -> float | None:
+        """Certified lower end of log P(K = m) [A1 B(a - 1) + A0 B(a)] (see
+        :meth:`_log_lower_one_atom`), by mpmath at ``digits`` and ``digits + 20`` digits."""
+        def value(dps):
+            with mpmath.workdps(dps):
+                if self.exact is not None:
+                    S, TP, TQ, V, R = (mpmath.mpf(x) for x in self.exact())
+                else:
+                    S, TP, TQ, V, R = (mpmath.mpf(x) for x in (self.clone_prob, self.theta_p, self.theta_q,
+                                                               self.victim_prob, self.clone_bias))
+                n = self.others
+                wp = V * mp_binom_pmf(m - 1, n, S)
+                wa = (1 - V) * mp_binom_pmf(m, n, S) if m <= n else mpmath.mpf(0)
+                w = wp + wa
+                if w <= 0:
+                    return None
+                pi = wp / w
+                tp, tq = pi * TP + (1 - pi) * R, pi * TQ + (1 - pi) * R
+                g = mpmath.exp(mpmath.mpf(eps))
+                b0, b1 = mp_binom_pmf(a - 1, m - 1, R), mp_binom_pmf(a, m - 1, R)
+                return w * ((tp - g * tq) * b0 + ((1 - tp) - g * (1 - tq)) * b1)
+
+        with mpmath.workdps(digits + 60):
+            v1, v2 = value(digits), value(digits + 20)
+            if v1 is None or v2 is None or not v2 > 0:
+                return None
+            low = v2 - abs(v2 - v1) - v2 * mpmath.mpf(10) ** (-digits)
+            if not low > 0:
+                return None
+            return mp_down(mpmath.log(low))
 
     def _initial_edges(self, central: int = 32) -> np.ndarray:
         """Bucket edges over m = 1 .. N+1 (the total count K = C + V)."""

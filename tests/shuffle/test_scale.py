@@ -404,3 +404,44 @@ def test_labelled_bound_that_cannot_amplify_knows_it_in_a_few_evaluations(monkey
     assert max(oracles) > delta and probe <= float(mpmath.log(max(oracles))) + 1e-9
     # a uniform randomizer has no probe (its bound is one evaluation): general eps0-LDP inverts as before
     assert methods._labelled_probe(general_ldp(1.0), n, e) is None
+
+
+def test_a_delta_far_below_the_float_range_has_a_positive_lower_end_in_log_space():
+    """At n = 1e15, epsilon = 0.1 the clone pair's delta is about e^-2.15e12: the bucketed sum's
+    float error (absolute) swamped it and the lower end was -inf (shown as 0). The lower end is now
+    one outcome's contribution computed in log space; checked against that outcome's probability
+    written out here with mpmath log-gammas at 50 digits (the divergence is at least it)."""
+    from dptheory.shuffle import clones
+
+    n, e = 10**15, 0.1
+    pair = clones.clone_pair(1.0, n)
+    enc = pair.log_delta(e, rtol=1e-3)
+    assert -3e12 < enc.log_lower <= enc.log_upper < -1e12
+    best = pair._best_atoms(np.array([float(n) * math.exp(-1.0)]), math.exp(e))
+    m, a = int(best[1]), int(best[2])
+    with mpmath.workdps(50):
+        s = mpmath.exp(-1)  # the clone pair's clone probability e^-eps0, victim always present
+        tp = mpmath.e / (mpmath.e + 1)
+        tq = 1 - tp
+        g = mpmath.exp(mpmath.mpf(e))
+        def log_binom(k, trials, prob):
+            return (mpmath.loggamma(trials + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(trials - k + 1)
+                    + k * mpmath.log(prob) + (trials - k) * mpmath.log(1 - prob))
+        half = mpmath.mpf(1) / 2
+        log_w = log_binom(m - 1, n - 1, s)
+        b0, b1 = log_binom(a - 1, m - 1, half), log_binom(a, m - 1, half)
+        atom = log_w + b1 + mpmath.log((tp - g * tq) * mpmath.exp(b0 - b1) + (1 - tp) - g * (1 - tq))
+    assert pair._mp_log_atom(e, m, a) <= float(atom) + 1e-6 * abs(float(atom))
+    assert pair._mp_log_atom(e, m, a) >= float(atom) - 1e-6 * abs(float(atom))
+
+
+def test_one_outcome_lower_end_is_below_the_full_sum_at_50_digits():
+    """The one-outcome lower end (used where the float lower end is lost) is below the pair's full
+    mpmath sum and within a few e-folds of it (n = 300, a value the float path also gets)."""
+    from dptheory.shuffle import clones
+
+    pair = clones.clone_pair(1.0, 300)
+    value, omitted = pair.mp_delta(0.9, digits=50)
+    low = pair._log_lower_one_atom(0.9, pair._initial_edges())
+    truth = float(mpmath.log(value))
+    assert truth - 5 < low <= truth
