@@ -22,7 +22,11 @@ def add_parser(sub) -> None:
                    "perfectly private mechanism, as mu = 0 for gaussian)")
     p.add_argument("--k", type=float, default=2, help="randomized response: number of options (rr; default 2)")
     p.add_argument("--q", type=float, help="sgm: Poisson sampling rate")
-    p.add_argument("--steps", type=float, default=1, help="sgm: number of composed steps (default 1)")
+    p.add_argument("--steps", type=float, default=1, help="sgm: number of composed steps (default 1). With --delta or "
+                   "--epsilon the PLD accounting needs one step's losses within 2^22 grid points and the composed "
+                   "steps within 2^23 (e.g. sigma >= 0.2 at q = 0.01, and 1e4 steps at sigma = 0.5); beyond, the "
+                   "input is refused with the reason. The exact RDP curve (--orders) takes any steps, with at most "
+                   "5e6 terms over its orders (an order lambda costs about lambda)")
     p.add_argument("--delta", type=float, help="epsilon at this delta (default 1e-6; sgm: one of --delta, --epsilon, --orders)")
     p.add_argument("--epsilon", type=float, help="sgm: delta at this epsilon")
     p.add_argument("--orders", help=f"Renyi orders: a list like 2,4,8 or a range like 2..64 (default {DEFAULT_ORDERS})")
