@@ -83,10 +83,22 @@ def versus_eps0(eps0="0.25,0.5,1,1.5,2,3,4,5", n=1e5, delta=1e-8, methods="", ra
 
 #: the ratio's y axis
 RATIO = r"amplification ratio $\varepsilon_0 / \varepsilon$"
-#: methods that depend only on eps0 and n (computed once for every d)
-_GENERAL = ("clones", "blanket-hoeffding", "blanket-bennett", "efmrtt19")
+#: methods whose value depends only on eps0 and n (computed once for every d; the stronger-clone
+#: pair's status depends on the randomizer and is set per d: :func:`_stronger_status`)
+_GENERAL = ("clones", "blanket-hoeffding", "blanket-bennett", "efmrtt19", "stronger-clones")
 #: the largest l of a local hash whose exact pmfs on a two-value domain the lower bound can use (l^3 <= 20000)
 _LOWER_MAX_L = 27
+
+
+_STRENGTH = ("refuted", "not a bound", "unproven", "proven")
+
+
+def weakest(statuses) -> str:
+    """The weakest of the statuses of a curve's points (refuted, not a bound, unproven, proven):
+    the status a line drawn through them carries (e.g. the variation-ratio bound of the local hash
+    is unproven at l = 2 and refuted at larger l)."""
+    got = set(statuses)
+    return next((s for s in _STRENGTH if s in got), next(iter(got), "proven"))
 
 
 def _wang_point(task) -> list[dict]:
@@ -114,6 +126,13 @@ def _local_hash_lower(e0, nn, rtol) -> list[dict]:
     res = METHODS["variation-ratio-lower"].epsilon(R.local_hash(e0, l, 2), nn, 0.01 / nn, rtol)
     return [{"eps0": e0, "method": "variation-ratio-lower", "epsilon": res.lower, "ratio": e0 / res.lower,
              "kind": str(res.kind), "status": str(res.status), "randomizer": f"local-hash(l={l}), two values"}]
+
+
+def _stronger_status(mechanism: str, e0: float, dd: int) -> str:
+    """The status of the stronger-clone bound for the figure's randomizer at (eps0, d)."""
+    from ..shuffle import clones, figures as F
+
+    return str(clones.stronger_clone_status(F.mechanism(mechanism, e0, dd).pmfs)[0])
 
 
 def wang(mechanism: str, n="1e4,1e5", d="16,128", eps0="0.1,0.5,1,2,3,4,5", methods="", workers=2,
@@ -146,12 +165,14 @@ def wang(mechanism: str, n="1e4,1e5", d="16,128", eps0="0.1,0.5,1,2,3,4,5", meth
         for dd in ds:
             rows = [r for t, out in results.items() if t[1] == nn and (t[2] == dd or t[4] == general or t[4] == ("lower",))
                     for r in out]
+            rows = [{**r, "status": _stronger_status(mechanism, r["eps0"], dd)} if r["method"] == "stronger-clones" else r
+                    for r in rows]
             order = {m: i for i, m in enumerate(slugs + ("variation-ratio-lower",))}
             series = []
             for m in sorted(dict.fromkeys(r["method"] for r in rows), key=lambda m: order.get(m, 99)):
                 mine = sorted((r for r in rows if r["method"] == m), key=lambda r: r["eps0"])
                 series.append(Series(m, [r["eps0"] for r in mine], [r["ratio"] for r in mine],
-                                     mine[0]["kind"], mine[0]["status"], m))
+                                     mine[0]["kind"], weakest(r["status"] for r in mine), m))
             by = {r["method"]: {} for r in rows}
             for r in rows:
                 by[r["method"]][r["eps0"]] = r["epsilon"]
@@ -165,7 +186,7 @@ def wang(mechanism: str, n="1e4,1e5", d="16,128", eps0="0.1,0.5,1,2,3,4,5", meth
         notes.append("The paper states that its bound for the optimal local hash is tight (Section 7.1); the lower bound "
                      "of Theorem 5.1 computed here (datasets in a two-value sub-domain, l <= 27, so eps0 <= 3.2) "
                      f"leaves a factor {min(gaps):.2f} to {max(gaps):.2f} between the variation-ratio bound and it: "
-                     "tightness is not confirmed at these parameters.")
+                     "tightness is not confirmed at these parameters (docs/errata.md#wang2024-section-7-1).")
     return Plot(panels, notes)
 
 
@@ -215,8 +236,8 @@ def wang_figure_5(n="1e4,1e5", d="64,2048", eps0="0.5,1,2,3,5", workers=2, rtol=
     for nn in ns:
         for dd in ds:
             cols = [results[(nn, dd, e0, float(rtol))] for e0 in grid]
-            series = [Series(_APPROACHES[a], grid, [e0 / c[a][0] for e0, c in zip(grid, cols)], *cols[0][a][1:])
-                      for a in _APPROACHES]
+            series = [Series(_APPROACHES[a], grid, [e0 / c[a][0] for e0, c in zip(grid, cols)], cols[0][a][1],
+                             weakest(c[a][2] for c in cols), cols[0][a][3]) for a in _APPROACHES]
             savings += [1 - c["advanced"][0] / c["basic"][0] for c in cols]
             panels.append(Panel(f"$n = {tex_number(nn)}$, $d = {dd}$, $\\delta = 0.01/n$", EPS0, RATIO, series,
                                 yscale="log2"))
@@ -251,7 +272,7 @@ def _multi_panel(title: str, rows: list[dict]) -> tuple[Panel, list[str]]:
         mine = sorted((r for r in rows if r["method"] == slug), key=lambda r: r["eps_prime"])
         if mine:
             series.append(Series(label, [r["eps_prime"] for r in mine], [r["ratio"] for r in mine],
-                                 mine[0]["kind"], mine[0]["status"], slug))
+                                 mine[0]["kind"], weakest(r["status"] for r in mine), slug))
     return Panel(title, EPS_PRIME, EXTRA_RATIO, series, yscale="log2"), notes
 
 
