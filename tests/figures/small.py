@@ -27,6 +27,6 @@ SMALL["kaissis-figure-1"] = dict(points=3, workers=1)
 SMALL.update({
     "wang-figure-3": dict(n="1e5", eps="0.5,1.5"),
     "wang-figure-4": dict(eps="0.5,1.5"),
-    "kaissis-figure-4": dict(first="1.5,0.5,5", second="1,0.1,20", points=201),
-    "kaissis-figure-6": dict(p="0.5", steps="20", base="0.5,10", epsilon=2.0, workers=1),
+    "kaissis-figure-4": dict(first="1.5,0.5,2", second="1,0.1,4", points=201),
+    "kaissis-figure-6": dict(p="0.6", steps="2", base="0.5,2", epsilon=2.0, workers=1),
 })

@@ -348,9 +348,9 @@ def test_calibration_of_an_sgm():
     from dptheory.figures.comparison import calibrate_sgm
     from dptheory.subsampled import SubsampledGaussian
 
-    sigma, eps = calibrate_sgm(0.5, 10, 2.0, 1e-5)
+    sigma, eps = calibrate_sgm(0.5, 2, 2.0, 1e-5)
     assert abs(eps - 2.0) <= 4e-4
-    assert SubsampledGaussian(sigma, 0.5, 10).epsilon(1e-5).upper == eps
+    assert SubsampledGaussian(sigma, 0.5, 2).epsilon(1e-5).upper == eps
 
 
 @pytest.mark.slow
