@@ -67,6 +67,16 @@ def kaissis_figure_8(mu=1.0, lines=9, points=401) -> Plot:
                                      "each line lies below f (a lower bound) and touches it where its slope is -π/(1-π)."])
 
 
+def sgm_parameters(name: str, text) -> tuple[float, float, int]:
+    """(sigma, p, steps) of a subsampled Gaussian mechanism written ``sigma,p,steps`` (a figure's
+    parameter); DomainError naming ``name`` otherwise."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) != 3:
+        raise validate.DomainError(f"{name} = {text!r} is invalid: write sigma,p,steps (e.g. 0.485,0.01,1000)")
+    return (validate.real(f"{name} sigma", parts[0], low=0.0, low_open=True),
+            validate.probability(f"{name} p", parts[1], open_low=True), validate.integer(f"{name} steps", parts[2], low=1))
+
+
 def _sgm_profile(task):
     """(epsilons, upper deltas) of one SGM's privacy profile (an executor task)."""
     from ..subsampled import SubsampledGaussian
@@ -84,14 +94,7 @@ def kaissis_figure_1(first="0.485,0.01,1000", second="1.221,0.5,20", epsilon=4.0
     certified upper bound (PLD, pessimistic discretisation; :class:`dptheory.subsampled.SubsampledGaussian`)."""
     from .. import executor
 
-    def parse(name, text):
-        parts = [p.strip() for p in str(text).split(",")]
-        if len(parts) != 3:
-            raise validate.DomainError(f"{name} = {text!r} is invalid: write sigma,p,steps (e.g. 0.485,0.01,1000)")
-        return (validate.real(f"{name} sigma", parts[0], low=0.0, low_open=True),
-                validate.probability(f"{name} p", parts[1], open_low=True), validate.integer(f"{name} steps", parts[2], low=1))
-
-    mechs = [parse("first", first), parse("second", second)]
+    mechs = [sgm_parameters("first", first), sgm_parameters("second", second)]
     e_mark = validate.real("epsilon", epsilon, low=0.0)
     eps = np.unique(np.concatenate([np.linspace(0.0, 8.0, validate.integer("points", points, low=3)), [e_mark]]))
     deltas = executor.run_tasks(_sgm_profile, [(*m, eps) for m in mechs], workers=int(workers))
@@ -170,14 +173,7 @@ def kaissis_figure_4(first="1.36,0.5,20", second="0.485,0.01,1000", points=4001)
     :func:`dptheory.comparison.compare` (PLD, pessimistic and optimistic)."""
     from ..comparison import compare
 
-    def parse(name, text):
-        parts = [p.strip() for p in str(text).split(",")]
-        if len(parts) != 3:
-            raise validate.DomainError(f"{name} = {text!r} is invalid: write sigma,p,steps (e.g. 1.36,0.5,20)")
-        return (validate.real(f"{name} sigma", parts[0], low=0.0, low_open=True),
-                validate.probability(f"{name} p", parts[1], open_low=True), validate.integer(f"{name} steps", parts[2], low=1))
-
-    (s1, p1, n1), (s2, p2, n2) = parse("first", first), parse("second", second)
+    (s1, p1, n1), (s2, p2, n2) = sgm_parameters("first", first), sgm_parameters("second", second)
     report = compare(f"sgm(sigma={s1!r},p={p1!r},steps={n1})", f"sgm(sigma={s2!r},p={p2!r},steps={n2})")
     pis = prior_grid(validate.integer("points", points, low=101))
     lo_a, hi_a = report.curves[0].enclosure().bounds(pis)
