@@ -176,7 +176,7 @@ def kaissis_figure_4(first="1.36,0.5,20", second="0.485,0.01,1000", points=4001)
 
     (s1, p1, n1), (s2, p2, n2) = sgm_parameters("first", first), sgm_parameters("second", second)
     report = compare(f"sgm(sigma={s1!r},p={p1!r},steps={n1})", f"sgm(sigma={s2!r},p={p2!r},steps={n2})")
-    pis = prior_grid(validate.integer("points", points, low=101))
+    pis = prior_grid(validate.points("points", points, low=101))
     lo_a, hi_a = report.curves[0].enclosure().bounds(pis)
     lo_b, hi_b = report.curves[1].enclosure().bounds(pis)
     names = (f"$\\mathcal{{M}}$: SGM $\\sigma = {s1:g}$, $p = {p1:g}$, $N = {n1}$",
