@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import resource
+import signal
 import subprocess
 import sys
 
@@ -175,15 +176,16 @@ def run_bounded(argv, cwd):
 
     env = {**os.environ, "MPLBACKEND": "Agg"}
     with tempfile.TemporaryFile("w+") as err:
+        # a session of its own, so that a child stopped for time takes its worker processes with it
         proc = subprocess.Popen([sys.executable, "-m", "dptheory", *argv], cwd=cwd, env=env,
-                                stdout=subprocess.DEVNULL, stderr=err, preexec_fn=_limit_memory)
+                                stdout=subprocess.DEVNULL, stderr=err, preexec_fn=_limit_memory, start_new_session=True)
         start = time.monotonic()
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.monotonic() - start > KILL_AFTER:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)
                 pid, status, usage = os.wait4(proc.pid, 0)
                 break
             time.sleep(0.05)
