@@ -49,27 +49,3 @@ def test_bad_input_exits_2_and_writes_nothing(args, match, tmp_path, monkeypatch
     assert err.startswith("dptheory plot: error: ") and match in err
     assert list(tmp_path.iterdir()) == []
 
-
-def test_json_and_json_data_are_the_one_envelope_and_the_csv_names_the_inputs(tmp_path, monkeypatch, capsys):
-    """--json and --data FILE.json give the document every command prints ({command, version,
-    parameters, results}: the figure's parameters, given or default, under parameters); the CSV
-    has a column with those parameters, so that each file says what was computed."""
-    import csv
-    import json
-
-    from dptheory import __version__
-
-    monkeypatch.chdir(tmp_path)
-    argv = ["plot", "chen-figure-3", "orders=2,4", "--out", "c3.png"]
-    assert main([*argv, "--json", "--data", "c3.json"]) == 0
-    printed = json.loads(capsys.readouterr().out)
-    written = json.loads((tmp_path / "c3.json").read_text())
-    for doc in (printed, written):
-        assert list(doc) == ["command", "version", "parameters", "results"]
-        assert doc["command"] == "plot" and doc["version"] == __version__
-        assert {"figure": "chen-figure-3", "orders": "2,4", "eps0": 2.0, "n": 10000}.items() <= doc["parameters"].items()
-        assert doc["results"]["panels"][0]["series"][0]["x"] == [2.0, 4.0]
-    assert printed["results"] == written["results"]
-    assert main([*argv, "--data", "c3.csv"]) == 0
-    rows = list(csv.DictReader((tmp_path / "c3.csv").open()))
-    assert rows and {r["parameters"] for r in rows} == {"orders=2,4 eps0=2.0 n=10000"}

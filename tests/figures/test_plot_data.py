@@ -24,6 +24,8 @@ def test_data_csv_holds_every_point_of_every_curve(tmp_path, capsys):
     assert printed.startswith(f"wrote {out}\nwrote {data}\nnote: Disagreement with the paper: in panel (a) UB1")
     rows = list(csv.DictReader(data.open()))
     assert {r["method"] for r in rows} == {"girgis-upper-1", "girgis-upper-2", "girgis-lower", "erlingsson-rdp"}
+    # every row says what was computed: the figure's parameters, given or default, as the command takes them
+    assert {r["parameters"] for r in rows} == {"orders=2,100,500 n=1e4 eps0=3 order=100"}
     assert {(r["method"], r["kind"], r["status"]) for r in rows} >= {("girgis-lower", "lower", "proven"),
                                                                       ("girgis-upper-1", "upper", "proven")}
     # the same numbers as the library's own curves
@@ -34,11 +36,18 @@ def test_data_csv_holds_every_point_of_every_curve(tmp_path, capsys):
 
 
 def test_json_on_standard_output(tmp_path, capsys):
-    out = tmp_path / "c3.png"
-    assert main(["plot", "chen-figure-3", "orders=2,4", "--json", "--out", str(out)]) == 0
+    """--json and --data FILE.json give the document every command prints: {command, version,
+    parameters, results}, the figure's parameters (given or default) under parameters."""
+    from dptheory import __version__
+
+    out, data = tmp_path / "c3.png", tmp_path / "c3.json"
+    assert main(["plot", "chen-figure-3", "orders=2,4", "--json", "--out", str(out), "--data", str(data)]) == 0
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
     assert captured.err.startswith(f"wrote {out}")
+    assert json.loads(data.read_text()) == doc
+    assert list(doc) == ["command", "version", "parameters", "results"]
+    assert doc["command"] == "plot" and doc["version"] == __version__ and doc["parameters"]["n"] == 10000
     assert doc["parameters"]["figure"] == "chen-figure-3" and doc["parameters"]["orders"] == "2,4"
     figure = doc["results"]
     series = {s["method"]: s for s in figure["panels"][0]["series"]}
