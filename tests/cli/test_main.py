@@ -1,6 +1,7 @@
 """The command line: every subcommand runs, --json is valid, bad input exits 2 with a message."""
 
 import json
+import math
 
 import pytest
 
@@ -200,3 +201,17 @@ def test_an_empty_list_item_is_an_error_not_every_method(capsys, argv):
     item is a mistake, named with the parameter (exit 2)."""
     code, out, err = run(capsys, *argv)
     assert code == 2 and not out and argv[-2].lstrip("-") in err and "Traceback" not in err
+
+
+def test_a_positive_delta_is_never_shown_as_0(capsys):
+    """At eps0 = 1, n = 1000, epsilon = 0.999999 delta is about 9e-143: every applicable row has a
+    positive lower end (log_lower finite in JSON), and the summary's lower line is not 0 (it said
+    "delta >= 0" with 0 in nine rows)."""
+    argv = ["shuffle", "--eps0", "1", "--n", "1000", "--epsilon", "0.999999", "--methods",
+            "variation-ratio-labelled,variation-ratio-lower,binary-rr-exact-lower"]
+    code, out, _ = run(capsys, *argv, "--json")
+    doc = json.loads(out)
+    rows = [r for r in doc["results"] if r.get("applicable", True)]
+    assert code == 0 and len(rows) == 3
+    assert all(math.isfinite(r["log_lower"]) and r["log_lower"] > -400 for r in rows), rows
+    assert doc["summary"]["lower"]["lower"] > 8.9e-143
