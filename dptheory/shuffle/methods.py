@@ -23,7 +23,7 @@ import numpy as np
 from .. import protocol, results as results_module, validate
 from ..formula import Formula, Parts, register
 from .. import rounding
-from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
+from ..inverse import SearchParameters, delta_bracket, epsilon_bracket, gaussian_model_epsilon
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
 from . import blanket, clones, exact, exact_rr, variation_ratio as vr
@@ -108,6 +108,9 @@ class Method(protocol.Method):
     formula: str = ""
     #: (randomizer, n, epsilon) -> what attains the value (a randomizer and its worst dataset), or None
     attained_fn: Callable | None = None
+    #: (randomizer) -> the clone probability of the method's pair, for the starting guess of an
+    #: inversion (None: the variation-ratio pair's)
+    clone_prob_fn: Callable | None = None
 
     # ------------------------------------------------------------------ the protocol
     def why_not(self, subject: Shuffled) -> str | None:
@@ -150,8 +153,9 @@ class Method(protocol.Method):
         else:
             target = math.log(delta)
             # beyond e^700 float64 overflows: a bound still above delta there gives [700, inf]
-            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta), rtol=rtol, max_epsilon=700.0,
-                                      tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)))
+            clone_prob = None if self.clone_prob_fn is None else self.clone_prob_fn(rz)
+            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta, clone_prob), rtol=rtol, max_epsilon=700.0,
+                                      tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)), shape="gaussian")
 
             def enclosure(e, tol):
                 enc = self.log_delta(rz, n, e, tol)
@@ -214,15 +218,21 @@ def _join(*notes: str) -> str:
     return "; ".join(x for x in notes if x)
 
 
-def _guess(rz: Randomizer, n: int, delta: float) -> float:
-    """A starting epsilon: the Gaussian approximation of the variation-ratio pair (clones give
-    mu ~ 2 (p-1)/(p+1) / sqrt(N s), the Gaussian limit of a clone pair mixed by the victim's coin;
-    docs/errata.md#derived-chen-refined-limit)."""
-    s = 2 * vr.clone_rate(rz.p, rz.beta, rz.q) if rz.beta > 0 else 1.0
+def _guess(rz: Randomizer, n: int, delta: float, clone_prob: float | None = None) -> float:
+    """A starting epsilon: where the profile of the Gaussian approximation of the pair meets delta
+    (:func:`dptheory.inverse.gaussian_model_epsilon`, the small-mu form of the mu-GDP profile,
+    which keeps the factor mu that sqrt(2 log(1/delta)) mu drops: within 1% at n = 1e8 and
+    1e12 where that was 1.7 and 2.9 times too large), with mu ~ 2 (p-1)/(p+1) / sqrt(N s), the
+    Gaussian limit of a clone pair mixed by the victim's coin (docs/errata.md#derived-chen-refined-limit);
+    s the clone probability of the method's pair (``clone_prob``; by default the variation-ratio
+    pair's)."""
+    s = clone_prob if clone_prob is not None else 2 * vr.clone_rate(rz.p, rz.beta, rz.q) if rz.beta > 0 else 1.0
     others = max(rz.others(n), 1)
     shrink = 1.0 if math.isinf(rz.p) else (rz.p - 1) / (rz.p + 1)
     mu = 2 * shrink / math.sqrt(max(others * min(s, 1.0), 1e-300))
-    guess = mu * math.sqrt(2 * math.log(1 / delta)) + mu * mu / 2
+    guess = gaussian_model_epsilon(math.log(delta), mu) if mu > 0 else 0.0
+    if guess <= 0:
+        guess = mu * math.sqrt(2 * math.log(1 / delta)) + mu * mu / 2
     cap = _eps_cap(rz)
     return min(guess, cap) if cap else guess
 
@@ -556,7 +566,8 @@ METHODS = protocol.Registry("shuffle", [
            closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2", formula=vr.THEOREM_4_2.name),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
            closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3", formula=vr.THEOREM_4_3.name),
-    Method("clones", Kind.UPPER, clones.SOURCE_2021, _counted(_needs_ldp), _proven(), log_delta=_clones_log_delta, title="Clones"),
+    Method("clones", Kind.UPPER, clones.SOURCE_2021, _counted(_needs_ldp), _proven(), log_delta=_clones_log_delta, title="Clones",
+           clone_prob_fn=lambda rz: math.exp(-rz.eps0)),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
            closed_epsilon=_clones_closed, title="Clones, closed form", formula=clones.CLOSED_FORM.name),
     Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _counted(_needs_ldp), _stronger_status,

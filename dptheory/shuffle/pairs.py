@@ -256,8 +256,12 @@ class CountPair:
         lw, lw_err, tp_hi, tq_hi, tp_lo, tq_lo, ep_hi, eq_hi, ep_lo, eq_lo = self._epsilon_free(ma, mb)
         rho = self.clone_bias
         rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
-        l_hi, e_hi = log_hockey_stick_binary_count(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, ep_hi, eq_hi, rho_rtol)
-        l_lo, e_lo = log_hockey_stick_binary_count(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, ep_lo, eq_lo, rho_rtol)
+        # both ends in one vectorised call (its cost is mostly per call, not per bucket)
+        both, both_err = log_hockey_stick_binary_count(
+            np.concatenate([tp_hi, tp_lo]), np.concatenate([tq_hi, tq_lo]), np.concatenate([ma - 1.0, mb - 1.0]), rho,
+            log_gamma, np.concatenate([ep_hi, ep_lo]), np.concatenate([eq_hi, eq_lo]), rho_rtol)
+        k = len(ma)
+        l_hi, l_lo, e_hi, e_lo = both[:k], both[k:], both_err[:k], both_err[k:]
         # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
         # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
         # (they carry weight only through the inputs' error)
