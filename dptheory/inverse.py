@@ -284,14 +284,16 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
     * from one side only (the other end a theory limit or infinity), the profile of the Gaussian
       mechanism (:func:`gaussian_model_log_delta`) is fitted through the point nearest the target
       (its mu solved for) and the next point is where the fitted profile meets the target
-      (growth or shrinking at most fourfold per step; epsilon = 0 is tried once, when the fitted
-      profile is at most the target there);
+      (growth or shrinking at most fourfold per step, at least rtol times 2^k after k steps that
+      did not cross; epsilon = 0 is tried once, when the fitted profile meets the target below
+      a hundredth of the point, or after one fitted step from above);
     * with both sides, the inverse quadratic interpolation of epsilon in y = sqrt(-log delta)
-      through the three points nearest the target (y is close to linear in epsilon for a
-      near-Gaussian privacy loss, log delta close to a parabola), else the regula falsi in y,
-      else bisection (after two steps on the same side);
+      through the three points nearest the target where they are within a log of it (y is close
+      to linear in epsilon for a near-Gaussian privacy loss, log delta close to a parabola), else
+      the fitted Gaussian profile, else the regula falsi in y, else bisection (after three steps
+      on the same side);
     * the point evaluated is the estimate moved by AIM_OFF of the allowed width (rtol epsilon +
-      atol) towards the farther bracket end, and an enclosure that does not decide at the
+      atol) towards the end it would end the search with (else the farther end), and an enclosure that does not decide at the
       tolerance (the point is within its width of the answer) is followed by the two points
       AIM_OFF of the width either side of it, before any refinement (:func:`_straddle`).
 
@@ -322,17 +324,31 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
             upper, seen_below = e, True
         history.append((e, mid, side))
 
+    def fitted(side: int | None = None) -> float:
+        """where the Gaussian profile through the point nearest the target (of ``side``, or of
+        either) meets the target; nan where no point serves"""
+        pts = [p for p in reversed(history) if (side is None or p[2] == side) and p[0] > 0 and math.isfinite(p[1])]
+        if not pts:
+            return math.nan
+        e1, m1, _ = min(pts, key=lambda p: abs(p[1] - target))
+        return gaussian_model_epsilon(target, gaussian_model_mu(e1, m1))
+
     def two_sided() -> float:
+        if same_side >= 3:
+            return lower + 0.5 * (upper - lower)
         pts = sorted((p for p in history if math.isfinite(p[1]) and lower <= p[0] <= upper),
                      key=lambda p: abs(y_of(p[1]) - y_target))[:3]
-        if same_side >= 2:
-            return lower + 0.5 * (upper - lower)
         ys = [y_of(p[1]) for p in pts]
-        if len(pts) == 3 and len(set(ys)) == 3:
+        # close to the target: inverse quadratic interpolation in y through the three nearest
+        if len(pts) == 3 and len(set(ys)) == 3 and all(abs(p[1] - target) <= 1.0 for p in pts):
             r = sum(pts[i][0] * math.prod((y_target - ys[j]) / (ys[i] - ys[j]) for j in range(3) if j != i)
                     for i in range(3))
             if lower < r < upper:
                 return r
+        # further out: the Gaussian profile through the nearest point
+        r = fitted()
+        if lower < r < upper:
+            return r
         below = [p for p in pts if p[2] > 0]
         above = [p for p in pts if p[2] < 0]
         if below and above:
@@ -343,13 +359,6 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
                 if lower < r < upper:
                     return r
         return lower + 0.5 * (upper - lower)
-
-    def one_sided(side: int) -> float:
-        e1, m1, _ = min((p for p in history if p[2] == side), key=lambda p: abs(p[1] - target))
-        if not math.isfinite(m1) or e1 <= 0:
-            return e1 * 4.0 if side > 0 else e1 / 4.0
-        mu = gaussian_model_mu(e1, m1)
-        return gaussian_model_epsilon(target, mu)
 
     try:
         e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
@@ -372,10 +381,12 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
             have_below = any(p[2] > 0 for p in history)
             have_above = any(p[2] < 0 for p in history)
             if have_above and not have_below:
-                r = one_sided(-1)
+                r = fitted(-1)
+                r = r if math.isfinite(r) else upper / 4.0
                 e0 = upper
-                if lower == 0 and not zero_tried and r <= 0.5 * e0:
-                    # the fitted profile is at most the target at (or near) epsilon = 0: try 0
+                if lower == 0 and not zero_tried and (r <= 0.01 * e0 or len(history) >= 2):
+                    # the fitted profile is at most the target at (or near) epsilon = 0, or one
+                    # fitted step did not reach it: try 0
                     zero_tried = True
                     s0, m0 = classify(0.0, coarse=True)
                     if s0 == 0:
@@ -389,7 +400,7 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
                         zero_tried = True
                 if not have_below:
                     trial = r - max(AIM_OFF * width(r), 0.05 * (e0 - r))
-                    trial = min(max(trial, e0 / 4.0), e0 * (1 - params.rtol))
+                    trial = min(max(trial, e0 / 4.0), e0 * (1 - min(0.75, params.rtol * 2.0 ** same_side)))
                     if trial <= lower:
                         trial = lower + 0.5 * (e0 - lower)
                     if not lower < trial < e0:
@@ -397,10 +408,12 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
                     e = trial
                     continue
             if have_below and not have_above:
-                r = one_sided(1)
+                r = fitted(1)
+                r = r if math.isfinite(r) else 4.0 * lower
                 e0 = lower
                 trial = r + max(AIM_OFF * width(r), 0.05 * (r - e0))
-                trial = max(trial, e0 * (1 + params.rtol) + params.atol)
+                # a fitted step that does not cross: the least growth doubles with each one
+                trial = max(trial, e0 * (1 + params.rtol * 2.0 ** same_side) + params.atol)
                 if e0 > 0:
                     trial = min(trial, 4.0 * e0)
                 if trial >= upper:
@@ -413,7 +426,13 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
                 continue
             span = upper - lower
             r = two_sided()
-            trial = r + AIM_OFF * width(r) if upper - r > r - lower else r - AIM_OFF * width(r)
+            step = AIM_OFF * width(r)
+            if r + step - lower <= width(r + step):
+                trial = r + step  # on the expected side, it ends the search
+            elif upper - (r - step) <= width(upper):
+                trial = r - step
+            else:
+                trial = r + step if upper - r > r - lower else r - step
             e = min(max(trial, lower + 0.01 * span), upper - 0.01 * span)
     except _Budget:
         raise _Budget(lower, upper, seen_below) from None

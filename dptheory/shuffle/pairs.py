@@ -320,7 +320,7 @@ class CountPair:
                 moved = math.log(u * v) + n * math.log1p(-s) + math.log(whole) if u > 0 and 0 < v < 1 and s < 1 else _NEG_INF
                 base_err = float(np.logaddexp(base + math.log(math.expm1(min(rel, 700.0))) if base > _NEG_INF else _NEG_INF,
                                               moved))
-        edges = self._initial_edges()
+        edges = self._initial_edges(_central_buckets(self.others))
 
         def bounds(ma, mb):
             return self._bucket_bounds(ma, mb, eps)[1:]
@@ -366,6 +366,15 @@ class CountPair:
             log_lo = mp_down(mpmath.log(lo)) if lo > 0 else -math.inf
             log_hi = mp_up(mpmath.log(hi)) if hi > 0 else -math.inf
         return Enclosure(log_lo, log_hi)
+
+
+def _central_buckets(others: int) -> int:
+    """Buckets across the bulk (12 sd either side of the mean) that :meth:`CountPair.log_delta`
+    starts from: more at small N, where the conditional divergence changes faster from count to
+    count and 32 buckets took three or four refinement rounds at N = 1e4 (each round costs a
+    vectorised call, whatever its number of buckets), fewer at large N, where the float64 tails
+    near the mean cost 10-300 microseconds a count (benchmarks/bench_shuffle_inversion.py)."""
+    return 128 if others < 10**5 else 64 if others < 10**7 else 32
 
 
 #: count pairs whose epsilon-free bucket data are kept (:meth:`CountPair._epsilon_free`), the
