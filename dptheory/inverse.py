@@ -166,8 +166,10 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         tols = [tol0 * 1e-2 ** i for i in range(5 if tighten else 1)]
         if coarse and not tighten and tol0 < COARSE_TOL:
             tols.insert(0, COARSE_TOL)
+        lo = hi = math.nan
         for tol in tols:
-            lo, hi = enclose(e, max(tol, 1e-15))
+            if not -math.expm1(lo - hi) <= tol:  # (an enclosure as narrow as asked is not asked again)
+                lo, hi = enclose(e, max(tol, 1e-15))
             # the estimate of log delta for the interpolation: the middle of the enclosure, or
             # with ``decide`` its lower end (its upper end may be only a valid bound)
             if lo > target_up:

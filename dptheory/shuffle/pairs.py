@@ -326,7 +326,7 @@ class CountPair:
             return self._bucket_bounds(ma, mb, eps)[1:]
 
         enc, _, _ = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
-                                   base=base, base_err=base_err, max_rounds=max_rounds)
+                                   base=base, base_err=base_err, max_rounds=max_rounds, split_to_width=True)
         return enc
 
     def _initial_edges(self, central: int = 32) -> np.ndarray:
