@@ -286,8 +286,8 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
     * from one side only (the other end a theory limit or infinity), the profile of the Gaussian
       mechanism (:func:`gaussian_model_log_delta`) is fitted through the point nearest the target
       (its mu solved for) and the next point is where the fitted profile meets the target
-      (growth or shrinking at most fourfold per step, at least rtol times 2^k after k steps that
-      did not cross; epsilon = 0 is tried once, when the fitted profile meets the target below
+      (growth or shrinking at most fourfold per step, at least AIM_OFF of the allowed width times
+      2^k after k steps that did not cross; epsilon = 0 is tried once, when the fitted profile meets the target below
       a hundredth of the point, or after one fitted step from above);
     * with both sides, the inverse quadratic interpolation of epsilon in y = sqrt(-log delta)
       through the three points nearest the target where they are within a log of it (y is close
@@ -402,7 +402,7 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
                         zero_tried = True
                 if not have_below:
                     trial = r - max(AIM_OFF * width(r), 0.05 * (e0 - r))
-                    trial = min(max(trial, e0 / 4.0), e0 * (1 - min(0.75, params.rtol * 2.0 ** same_side)))
+                    trial = min(max(trial, e0 / 4.0), e0 - min(0.75 * e0, AIM_OFF * width(e0) * 2.0 ** same_side))
                     if trial <= lower:
                         trial = lower + 0.5 * (e0 - lower)
                     if not lower < trial < e0:
@@ -414,8 +414,8 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
                 r = r if math.isfinite(r) else 4.0 * lower
                 e0 = lower
                 trial = r + max(AIM_OFF * width(r), 0.05 * (r - e0))
-                # a fitted step that does not cross: the least growth doubles with each one
-                trial = max(trial, e0 * (1 + params.rtol * 2.0 ** same_side) + params.atol)
+                # a fitted step that does not cross: the least step doubles with each one
+                trial = max(trial, e0 + AIM_OFF * width(e0) * 2.0 ** same_side)
                 if e0 > 0:
                     trial = min(trial, 4.0 * e0)
                 if trial >= upper:

@@ -410,6 +410,11 @@ def _vr_log_delta(rz, n, e, tol):
     return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol, exact=_exact_parameters(rz))
 
 
+def _vr_decide(rz, n, e, tol, band, state):
+    return vr.log_delta(rz.p, rz.beta, rz.q, rz.others(n), e, rtol=tol, exact=_exact_parameters(rz),
+                        start=state.setdefault("buckets", {}))
+
+
 def _labelled_decide(rz, n, e, tol, band, state):
     return vr.labelled_log_delta(rz.p, rz.beta, rz.q, rz.others(n), max(e, 0.0), uniform=rz.uniform_beta, rtol=tol,
                                  exact=_exact_parameters(rz), band=band, memory=state.setdefault("labelled", {}))
@@ -435,6 +440,15 @@ def _lower_decide(rz, n, e, tol, band, state):
 
 def _clones_log_delta(rz, n, e, tol):
     return clones.clone_pair(rz.eps0, n).log_delta(e, rtol=tol)
+
+
+def _pair_decide(pair_of):
+    """The inverter's ``decide`` of a method whose bound is one count pair's divergence: the
+    pair's enclosure, refined from the buckets of the inversion's previous point
+    (:meth:`dptheory.shuffle.pairs.CountPair.log_delta`, ``start``)."""
+    def decide(rz, n, e, tol, band, state):
+        return pair_of(rz, n).log_delta(e, rtol=tol, start=state.setdefault("buckets", {}))
+    return decide
 
 
 def _stronger_log_delta(rz, n, e, tol):
@@ -552,13 +566,13 @@ def _finite_p(rz, n):
 #: every method of the notion, in the order of the tables (:class:`dptheory.protocol.Registry`)
 METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
-           _counted(_always), vr.reduction_status, log_delta=_vr_log_delta, title="Variation-ratio reduction"),
+           _counted(_always), vr.reduction_status, log_delta=_vr_log_delta, decide_log_delta=_vr_decide,
+           title="Variation-ratio reduction"),
     Method("variation-ratio-labelled", Kind.UPPER,
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
            _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
-           log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide,
-           decide_when=lambda rz: not rz.uniform_beta, title="Labelled variation-ratio pair"),
+           log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide, title="Labelled variation-ratio pair"),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
            log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
@@ -567,11 +581,13 @@ METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
            closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3", formula=vr.THEOREM_4_3.name),
     Method("clones", Kind.UPPER, clones.SOURCE_2021, _counted(_needs_ldp), _proven(), log_delta=_clones_log_delta, title="Clones",
+           decide_log_delta=_pair_decide(lambda rz, n: clones.clone_pair(rz.eps0, n)),
            clone_prob_fn=lambda rz: math.exp(-rz.eps0)),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
            closed_epsilon=_clones_closed, title="Clones, closed form", formula=clones.CLOSED_FORM.name),
     Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _counted(_needs_ldp), _stronger_status,
-           log_delta=_stronger_log_delta, title="Stronger clones"),
+           log_delta=_stronger_log_delta, title="Stronger clones",
+           decide_log_delta=_pair_decide(lambda rz, n: clones.stronger_clone_pair(rz.eps0, n))),
     Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
            log_delta=_blanket_log_delta("hoeffding"), title="Privacy blanket, Hoeffding"),
     Method("blanket-bennett", Kind.UPPER, blanket.SOURCE + ", Bennett", _blanket_applies, _proven(),
