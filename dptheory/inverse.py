@@ -197,12 +197,7 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
 
     try:
         # 1. a first point, then grow or shrink until the answer is bracketed by evaluated points
-        e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
-        e = max(e, lower)
-        if math.isfinite(upper):
-            e = min(e, upper)
-            if e == upper and upper > lower:
-                e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
+        e = _first_point(params, lower, upper)
         while not done():
             side, mid = classify(e, coarse=True)
             if side == 0:
@@ -271,6 +266,18 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     except _Budget:
         return Bracket(lower, upper, count, theory_upper and not seen_below, budget_exhausted=True)
     return Bracket(lower, upper, count, theory_upper and not seen_below)
+
+
+def _first_point(params: SearchParameters, lower: float, upper: float) -> float:
+    """The first epsilon of a search: the initial guess (1e-3 without one) inside [lower, upper],
+    the middle of the bracket where the guess is at or above a theory upper end."""
+    e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
+    e = max(e, lower)
+    if math.isfinite(upper):
+        e = min(e, upper)
+        if e == upper and upper > lower:
+            e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
+    return e
 
 
 #: the points of the ``"gaussian"`` search placed this fraction of the allowed width either side
@@ -363,12 +370,7 @@ def _search_gaussian(classify, target: float, params: SearchParameters, count) -
         return lower + 0.5 * (upper - lower)
 
     try:
-        e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
-        e = max(e, lower)
-        if math.isfinite(upper):
-            e = min(e, upper)
-            if e == upper and upper > lower:
-                e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
+        e = _first_point(params, lower, upper)
         while not done():
             # a coarse enclosure first where the point may be far from the target
             side, mid = classify(e, coarse=not any(abs(p[1] - target) <= 1.0 for p in history))
