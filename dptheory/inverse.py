@@ -168,14 +168,19 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
             tols.insert(0, COARSE_TOL)
         lo = hi = math.nan
         for tol in tols:
-            if not -math.expm1(lo - hi) <= tol:  # (an enclosure as narrow as asked is not asked again)
+            # (the "gaussian" search does not ask again for an enclosure already as narrow as asked)
+            if params.shape != "gaussian" or not -math.expm1(lo - hi) <= tol:
                 lo, hi = enclose(e, max(tol, 1e-15))
             # the estimate of log delta for the interpolation: the middle of the enclosure, or
             # with ``decide`` its lower end (its upper end may be only a valid bound)
+            # (with ``decide`` the upper end may be only a valid bound: 0 where the decision
+            # stopped the refinement; the "gaussian" search takes the middle of an enclosure
+            # whose upper end is below 0, a real one)
+            truncated = decide is not None and (params.shape != "gaussian" or hi >= 0)
             if lo > target_up:
-                return 1, (lo if decide is not None else 0.5 * (lo + hi))
+                return 1, (lo if truncated else 0.5 * (lo + hi))
             if hi <= target_down:
-                return -1, (hi if not math.isfinite(lo) else lo if decide is not None else 0.5 * (lo + hi))
+                return -1, (hi if not math.isfinite(lo) else lo if truncated else 0.5 * (lo + hi))
         return 0, 0.5 * (lo + hi) if math.isfinite(lo) else hi
 
     lower = float(params.lower)
@@ -282,7 +287,7 @@ def _first_point(params: SearchParameters, lower: float, upper: float) -> float:
 
 #: the points of the ``"gaussian"`` search placed this fraction of the allowed width either side
 #: of the estimate of the answer (two such points, certified, end the search)
-AIM_OFF = 0.45
+AIM_OFF = 0.25
 
 
 def _search_gaussian(classify, target: float, params: SearchParameters, count) -> Bracket:

@@ -160,9 +160,10 @@ class Method(protocol.Method):
             target = math.log(delta)
             # beyond e^700 float64 overflows: a bound still above delta there gives [700, inf]
             clone_prob = None if self.clone_prob_fn is None else self.clone_prob_fn(rz)
-            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta, clone_prob), rtol=rtol, max_epsilon=700.0,
-                                      tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)),
-                                      shape="gaussian" if self.one_pair_fn is not None and self.one_pair_fn(rz) else "any")
+            one_pair = self.one_pair_fn is not None and self.one_pair_fn(rz)
+            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta, clone_prob, fitted=one_pair), rtol=rtol,
+                                      max_epsilon=700.0, tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)),
+                                      shape="gaussian" if one_pair else "any")
 
             def enclosure(e, tol):
                 enc = self.log_delta(rz, n, e, tol)
@@ -225,19 +226,20 @@ def _join(*notes: str) -> str:
     return "; ".join(x for x in notes if x)
 
 
-def _guess(rz: Randomizer, n: int, delta: float, clone_prob: float | None = None) -> float:
+def _guess(rz: Randomizer, n: int, delta: float, clone_prob: float | None = None, fitted: bool = False) -> float:
     """A starting epsilon: where the profile of the Gaussian approximation of the pair meets delta
     (:func:`dptheory.inverse.gaussian_model_epsilon`, the small-mu form of the mu-GDP profile,
     which keeps the factor mu that sqrt(2 log(1/delta)) mu drops: within 1% at n = 1e8 and
     1e12 where that was 1.7 and 2.9 times too large), with mu ~ 2 (p-1)/(p+1) / sqrt(N s), the
     Gaussian limit of a clone pair mixed by the victim's coin (docs/errata.md#derived-chen-refined-limit);
     s the clone probability of the method's pair (``clone_prob``; by default the variation-ratio
-    pair's)."""
+    pair's). Without ``fitted`` (the methods that are not one count pair, whose searches and so
+    brackets stay as they were) mu sqrt(2 log(1/delta)) + mu^2/2."""
     s = clone_prob if clone_prob is not None else 2 * vr.clone_rate(rz.p, rz.beta, rz.q) if rz.beta > 0 else 1.0
     others = max(rz.others(n), 1)
     shrink = 1.0 if math.isinf(rz.p) else (rz.p - 1) / (rz.p + 1)
     mu = 2 * shrink / math.sqrt(max(others * min(s, 1.0), 1e-300))
-    guess = gaussian_model_epsilon(math.log(delta), mu) if mu > 0 else 0.0
+    guess = gaussian_model_epsilon(math.log(delta), mu) if fitted and mu > 0 else 0.0
     if guess <= 0:
         guess = mu * math.sqrt(2 * math.log(1 / delta)) + mu * mu / 2
     cap = _eps_cap(rz)
