@@ -61,6 +61,15 @@ class SearchParameters:
         Stop growing the bracket here: if the profile is still above delta, the bracket is
         ``[max_epsilon, inf]`` (a profile that stays above delta, as that of a mechanism with
         an unbounded likelihood ratio, has epsilon(delta) = inf).
+    shape : str
+        What the search may assume of the profile's shape to choose its points (never for the
+        certification: every point is certified by its enclosure either way). ``"any"`` (the
+        default): log delta is interpolated linearly in epsilon. ``"gaussian"``: -log delta grows
+        about like epsilon^2 (a privacy loss that is close to Gaussian, as for shuffling and
+        subsampling), so sqrt(-log delta) is interpolated and extrapolated linearly, from one
+        side too (no bisection towards a theory limit far above the answer), and once the
+        estimate is good the points are placed just either side of it, so that two certified
+        points end the search (no enclosure straddling the target to refine).
     """
 
     lower: float = 0.0
@@ -71,8 +80,11 @@ class SearchParameters:
     tol: float | None = None
     max_evaluations: int = 400
     max_epsilon: float = 1e6
+    shape: str = "any"
 
     def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise validate.DomainError(f"shape = {self.shape!r} is invalid: must be one of {', '.join(SHAPES)}")
         validate.real("lower", self.lower, low=0.0)
         if self.upper is not None:
             validate.real("upper", self.upper, low=self.lower)
@@ -94,6 +106,10 @@ class Bracket:
     at_theory_limit: bool = False
     #: ``max_evaluations`` ran out before the tolerance was reached (the bracket is still certified)
     budget_exhausted: bool = False
+
+
+#: the profile shapes :class:`SearchParameters` knows
+SHAPES = ("any", "gaussian")
 
 
 class _Budget(Exception):
@@ -150,14 +166,21 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
         tols = [tol0 * 1e-2 ** i for i in range(5 if tighten else 1)]
         if coarse and not tighten and tol0 < COARSE_TOL:
             tols.insert(0, COARSE_TOL)
+        lo = hi = math.nan
         for tol in tols:
-            lo, hi = enclose(e, max(tol, 1e-15))
+            # (the "gaussian" search does not ask again for an enclosure already as narrow as asked)
+            if params.shape != "gaussian" or not -math.expm1(lo - hi) <= tol:
+                lo, hi = enclose(e, max(tol, 1e-15))
             # the estimate of log delta for the interpolation: the middle of the enclosure, or
             # with ``decide`` its lower end (its upper end may be only a valid bound)
+            # (with ``decide`` the upper end may be only a valid bound: 0 where the decision
+            # stopped the refinement; the "gaussian" search takes the middle of an enclosure
+            # whose upper end is below 0, a real one)
+            truncated = decide is not None and (params.shape != "gaussian" or hi >= 0)
             if lo > target_up:
-                return 1, (lo if decide is not None else 0.5 * (lo + hi))
+                return 1, (lo if truncated else 0.5 * (lo + hi))
             if hi <= target_down:
-                return -1, (hi if not math.isfinite(lo) else lo if decide is not None else 0.5 * (lo + hi))
+                return -1, (hi if not math.isfinite(lo) else lo if truncated else 0.5 * (lo + hi))
         return 0, 0.5 * (lo + hi) if math.isfinite(lo) else hi
 
     lower = float(params.lower)
@@ -170,14 +193,16 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     def done() -> bool:
         return math.isfinite(upper) and upper - lower <= params.rtol * upper + params.atol
 
+    if params.shape == "gaussian":
+        try:
+            return _search_gaussian(classify, target, params, lambda: count)
+        except _Budget as exc:
+            lower, upper, seen_below = exc.args
+            return Bracket(lower, upper, count, theory_upper and not seen_below, budget_exhausted=True)
+
     try:
         # 1. a first point, then grow or shrink until the answer is bracketed by evaluated points
-        e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
-        e = max(e, lower)
-        if math.isfinite(upper):
-            e = min(e, upper)
-            if e == upper and upper > lower:
-                e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
+        e = _first_point(params, lower, upper)
         while not done():
             side, mid = classify(e, coarse=True)
             if side == 0:
@@ -246,6 +271,250 @@ def epsilon_bracket(log_delta: LogDeltaEnclosure, delta: float, params: SearchPa
     except _Budget:
         return Bracket(lower, upper, count, theory_upper and not seen_below, budget_exhausted=True)
     return Bracket(lower, upper, count, theory_upper and not seen_below)
+
+
+def _first_point(params: SearchParameters, lower: float, upper: float) -> float:
+    """The first epsilon of a search: the initial guess (1e-3 without one) inside [lower, upper],
+    the middle of the bracket where the guess is at or above a theory upper end."""
+    e = params.initial_guess if params.initial_guess and params.initial_guess > 0 else 1e-3
+    e = max(e, lower)
+    if math.isfinite(upper):
+        e = min(e, upper)
+        if e == upper and upper > lower:
+            e = lower + 0.5 * (upper - lower) if lower > 0 else 0.5 * upper
+    return e
+
+
+#: the points of the ``"gaussian"`` search placed this fraction of the allowed width either side
+#: of the estimate of the answer (two such points, certified, end the search)
+AIM_OFF = 0.25
+
+
+def _search_gaussian(classify, target: float, params: SearchParameters, count) -> Bracket:
+    """The search of :func:`epsilon_bracket` for ``shape = "gaussian"``. Every bracket end is a
+    certified point (or ``params.lower`` / ``params.upper``), as in the default search; only the
+    choice of the points differs:
+
+    * from one side only (the other end a theory limit or infinity), the profile of the Gaussian
+      mechanism (:func:`gaussian_model_log_delta`) is fitted through the point nearest the target
+      (its mu solved for) and the next point is where the fitted profile meets the target
+      (growth or shrinking at most fourfold per step, at least AIM_OFF of the allowed width times
+      2^k after k steps that did not cross; epsilon = 0 is tried once, when the fitted profile meets the target below
+      a hundredth of the point, or after one fitted step from above);
+    * with both sides, the inverse quadratic interpolation of epsilon in y = sqrt(-log delta)
+      through the three points nearest the target where they are within a log of it (y is close
+      to linear in epsilon for a near-Gaussian privacy loss, log delta close to a parabola), else
+      the fitted Gaussian profile, else the regula falsi in y, else bisection (after three steps
+      on the same side);
+    * the point evaluated is the estimate moved by AIM_OFF of the allowed width (rtol epsilon +
+      atol) towards the end it would end the search with (else the farther end), and an enclosure that does not decide at the
+      tolerance (the point is within its width of the answer) is followed by the two points
+      AIM_OFF of the width either side of it, before any refinement (:func:`_straddle`).
+
+    Raises ``_Budget(lower, upper, seen_below)`` when the budget runs out.
+    """
+    y_target = math.sqrt(-target)
+    lower = float(params.lower)
+    upper = math.inf if params.upper is None else float(params.upper)
+    history = []  # (epsilon, estimate of log delta, side) of the certified points
+    seen_below = zero_tried = False
+    same_side = 0  # consecutive two-sided steps that moved the same end
+
+    def done() -> bool:
+        return math.isfinite(upper) and upper - lower <= params.rtol * upper + params.atol
+
+    def width(e: float) -> float:
+        return params.rtol * e + params.atol
+
+    def y_of(mid: float) -> float:
+        return math.sqrt(max(-mid, 0.0))
+
+    def record(e, side, mid):
+        nonlocal lower, upper, seen_below, same_side
+        same_side = same_side + 1 if history and history[-1][2] == side else 0
+        if side > 0:
+            lower = e
+        else:
+            upper, seen_below = e, True
+        history.append((e, mid, side))
+
+    def fitted(side: int | None = None) -> float:
+        """where the Gaussian profile through the point nearest the target (of ``side``, or of
+        either) meets the target; nan where no point serves"""
+        pts = [p for p in reversed(history) if (side is None or p[2] == side) and p[0] > 0 and math.isfinite(p[1])]
+        if not pts:
+            return math.nan
+        e1, m1, _ = min(pts, key=lambda p: abs(p[1] - target))
+        return gaussian_model_epsilon(target, gaussian_model_mu(e1, m1))
+
+    def two_sided() -> float:
+        if same_side >= 3:
+            return lower + 0.5 * (upper - lower)
+        pts = sorted((p for p in history if math.isfinite(p[1]) and lower <= p[0] <= upper),
+                     key=lambda p: abs(y_of(p[1]) - y_target))[:3]
+        ys = [y_of(p[1]) for p in pts]
+        # close to the target: inverse quadratic interpolation in y through the three nearest
+        if len(pts) == 3 and len(set(ys)) == 3 and all(abs(p[1] - target) <= 1.0 for p in pts):
+            r = sum(pts[i][0] * math.prod((y_target - ys[j]) / (ys[i] - ys[j]) for j in range(3) if j != i)
+                    for i in range(3))
+            if lower < r < upper:
+                return r
+        # further out: the Gaussian profile through the nearest point
+        r = fitted()
+        if lower < r < upper:
+            return r
+        below = [p for p in pts if p[2] > 0]
+        above = [p for p in pts if p[2] < 0]
+        if below and above:
+            (e1, m1, _), (e2, m2, _) = below[0], above[0]
+            y1, y2 = y_of(m1), y_of(m2)
+            if y2 > y1:
+                r = e1 + (e2 - e1) * (y_target - y1) / (y2 - y1)
+                if lower < r < upper:
+                    return r
+        return lower + 0.5 * (upper - lower)
+
+    try:
+        e = _first_point(params, lower, upper)
+        while not done():
+            # a coarse enclosure first where the point may be far from the target
+            side, mid = classify(e, coarse=not any(abs(p[1] - target) <= 1.0 for p in history))
+            if side == 0:
+                lower, upper = _straddle_near(classify, e, lower, upper, params)
+                if not done():
+                    lower, upper = _straddle(classify, e, lower, upper, params)
+                return Bracket(lower, upper, count(), False)
+            record(e, side, mid)
+            if done():
+                break
+            have_below = any(p[2] > 0 for p in history)
+            have_above = any(p[2] < 0 for p in history)
+            if have_above and not have_below:
+                r = fitted(-1)
+                r = r if math.isfinite(r) else upper / 4.0
+                e0 = upper
+                if lower == 0 and not zero_tried and (r <= 0.01 * e0 or len(history) >= 2):
+                    # the fitted profile is at most the target at (or near) epsilon = 0, or one
+                    # fitted step did not reach it: try 0
+                    zero_tried = True
+                    s0, m0 = classify(0.0, coarse=True)
+                    if s0 == 0:
+                        s0, m0 = classify(0.0, tighten=True)
+                    if s0 < 0:
+                        return Bracket(0.0, 0.0, count(), False)
+                    if s0 > 0:
+                        record(0.0, s0, m0)
+                        have_below = True
+                    else:
+                        zero_tried = True
+                if not have_below:
+                    trial = r - max(AIM_OFF * width(r), 0.05 * (e0 - r))
+                    trial = min(max(trial, e0 / 4.0), e0 - min(0.75 * e0, AIM_OFF * width(e0) * 2.0 ** same_side))
+                    if trial <= lower:
+                        trial = lower + 0.5 * (e0 - lower)
+                    if not lower < trial < e0:
+                        break
+                    e = trial
+                    continue
+            if have_below and not have_above:
+                r = fitted(1)
+                r = r if math.isfinite(r) else 4.0 * lower
+                e0 = lower
+                trial = r + max(AIM_OFF * width(r), 0.05 * (r - e0))
+                # a fitted step that does not cross: the least step doubles with each one
+                trial = max(trial, e0 + AIM_OFF * width(e0) * 2.0 ** same_side)
+                if e0 > 0:
+                    trial = min(trial, 4.0 * e0)
+                if trial >= upper:
+                    trial = lower + 0.5 * (upper - lower)
+                if math.isinf(upper) and trial > params.max_epsilon:
+                    if lower >= params.max_epsilon:
+                        return Bracket(lower, math.inf, count(), False)
+                    trial = params.max_epsilon
+                e = trial
+                continue
+            span = upper - lower
+            r = two_sided()
+            step = AIM_OFF * width(r)
+            if r + step - lower <= width(r + step):
+                trial = r + step  # on the expected side, it ends the search
+            elif upper - (r - step) <= width(upper):
+                trial = r - step
+            else:
+                trial = r + step if upper - r > r - lower else r - step
+            e = min(max(trial, lower + 0.01 * span), upper - 0.01 * span)
+    except _Budget:
+        raise _Budget(lower, upper, seen_below) from None
+    return Bracket(lower, upper, count(), params.upper is not None and not seen_below)
+
+
+_LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+
+
+def _log_normal_loss(t: float) -> float:
+    """log E[(Z - t)_+] = log(phi(t) - t Phi(-t)) for a standard normal Z and t >= 0 (the
+    asymptotic series of phi(t) (1 - t R(t)), R the Mills ratio, from t = 8 on)."""
+    if t < 8.0:
+        v = math.exp(-0.5 * t * t - _LOG_SQRT_2PI) - 0.5 * t * math.erfc(t / math.sqrt(2.0))
+        if v > 0:
+            return math.log(v)
+    u = 1.0 / (t * t)
+    return -0.5 * t * t - _LOG_SQRT_2PI + math.log(u * (1 - 3 * u * (1 - 5 * u * (1 - 7 * u * (1 - 9 * u)))))
+
+
+def gaussian_model_log_delta(epsilon: float, mu: float) -> float:
+    """log delta(epsilon) of a Gaussian mechanism of small mu, to first order in mu:
+    log(mu E[(Z - epsilon/mu)_+]) (the mu-GDP profile, Dong, Roth, Su 2022, Corollary 2.13,
+    Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), expanded for small mu and eps). Used only
+    to choose the points of the ``"gaussian"`` search (never to certify): a privacy loss close
+    to Gaussian has a profile of this shape."""
+    return math.log(mu) + _log_normal_loss(max(epsilon, 0.0) / mu)
+
+
+def gaussian_model_epsilon(log_delta: float, mu: float) -> float:
+    """The epsilon >= 0 where :func:`gaussian_model_log_delta` equals ``log_delta`` (0 where it
+    is below it at 0): bisection in t = epsilon/mu."""
+    goal = log_delta - math.log(mu)
+    if goal >= _log_normal_loss(0.0):
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while _log_normal_loss(hi) > goal and hi < 1e4:
+        lo, hi = hi, 2.0 * hi
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if _log_normal_loss(mid) > goal:
+            lo = mid
+        else:
+            hi = mid
+    return mu * 0.5 * (lo + hi)
+
+
+def gaussian_model_mu(epsilon: float, log_delta: float) -> float:
+    """The mu for which :func:`gaussian_model_log_delta` at ``epsilon`` (> 0) equals
+    ``log_delta`` (it increases with mu): bisection in log mu."""
+    lo, hi = -700.0, 700.0
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        if gaussian_model_log_delta(epsilon, math.exp(mid)) < log_delta:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(0.5 * (lo + hi))
+
+
+def _straddle_near(classify, e: float, lower: float, upper: float, params: SearchParameters):
+    """The enclosure at ``e`` straddles the target at the tolerance: ``e`` is within its width of
+    the answer, so the points AIM_OFF of the allowed width either side of it are tried at the
+    same tolerance first (they usually decide, and end the search)."""
+    step = AIM_OFF * (params.rtol * e + params.atol)
+    for x in (e + step, e - step):
+        if lower < x < upper:
+            side, _ = classify(x)
+            if side > 0:
+                lower = x
+            elif side < 0:
+                upper = x
+    return lower, upper
 
 
 def _straddle(classify, e: float, lower: float, upper: float, params: SearchParameters) -> tuple[float, float]:

@@ -299,6 +299,10 @@ def stirlerr(n):
     large n (the reason :func:`binom_logpmf` is hand-written).
     """
     n = np.asarray(n, dtype=float)
+    s0, s1, s2, s3, s4 = 1.0 / 12, 1.0 / 360, 1.0 / 1260, 1.0 / 1680, 1.0 / 1188
+    if n.size and n.min() > 500:  # the large-n branch only (the usual case of the binomial sums)
+        out = (s0 - s1 / (n * n)) / n
+        return out if out.ndim else float(out)
     out = np.empty_like(n)
     small = n <= 15.0
     if np.any(small):
@@ -317,7 +321,6 @@ def stirlerr(n):
     if np.any(big):
         nb = n[big]
         nn = nb * nb
-        s0, s1, s2, s3, s4 = 1.0 / 12, 1.0 / 360, 1.0 / 1260, 1.0 / 1680, 1.0 / 1188
         vals = np.where(
             nb > 500, (s0 - s1 / nn) / nb,
             np.where(nb > 80, (s0 - (s1 - s2 / nn) / nn) / nb,
@@ -346,15 +349,14 @@ def bd0(x, m):
             s = (xc - mc) * v
             ej = 2.0 * xc * v
             vv = v * v
-            done = np.zeros(xc.shape, dtype=bool)
+            # the terms have one sign and shrink (|v| < 0.1): once a term leaves a sum unchanged,
+            # every later one does too, so the loop stops when no sum changes
             for j in range(1, 1000):
                 ej = ej * vv
                 s1 = s + ej / (2 * j + 1)
-                newly = (s1 == s) & ~done
-                done |= newly
-                s = np.where(done, s, s1)
-                if done.all():
+                if np.all(s1 == s):
                     break
+                s = s1
             out[close] = s
     return out if out.ndim else float(out)
 
@@ -393,8 +395,12 @@ def binom_logpmf(k, n, p, q=None):
         mid = gen & (k > 0) & (k < n)
         if np.any(mid):
             km, nm, pm, qm = k[mid], n[mid], p[mid], q[mid]
-            lc = (stirlerr(nm) - stirlerr(km) - stirlerr(nm - km)
-                  - bd0(km, nm * pm) - bd0(nm - km, nm * qm))
+            # the three Stirling errors and the two deviances each in one vectorised call
+            size = km.size
+            st = stirlerr(np.concatenate([nm, km, nm - km]))
+            dev = bd0(np.concatenate([km, nm - km]), np.concatenate([nm * pm, nm * qm]))
+            lc = (st[:size] - st[size:2 * size] - st[2 * size:]
+                  - dev[:size] - dev[size:])
             out[mid] = lc + 0.5 * (np.log(nm) - np.log(km) - np.log(nm - km) - LOG_2PI)
     return out if out.ndim else float(out)
 

@@ -146,3 +146,99 @@ def test_bisect_monotone_brackets_the_threshold_of_a_monotone_test():
     calls.clear()
     lo, hi = bisect_monotone(holds, 0.0, 2.0, max_steps=3)
     assert len(calls) == 3 and (lo, hi) == (1.25, 1.5)
+
+
+# ----------------------------------------------------------------------------- shape = "gaussian"
+
+
+def _gdp_profile(mu):
+    """The mu-GDP profile in log space to 50 digits (mpmath, Dong, Roth, Su 2022, Corollary 2.13),
+    enclosed to +-1e-12, and the evaluations counted."""
+    import mpmath
+
+    calls = []
+
+    def profile(e, tol):
+        calls.append((e, tol))
+        with mpmath.workdps(50):
+            m, x = mpmath.mpf(mu), mpmath.mpf(e)
+            d = mpmath.ncdf(-x / m + m / 2) - mpmath.exp(x) * mpmath.ncdf(-x / m - m / 2)
+            v = float(mpmath.log(d))
+        return v - 1e-12, v + 1e-12
+
+    return profile, calls
+
+
+def _gdp_epsilon(mu, delta):
+    """epsilon(delta) of mu-GDP by bisection at 50 digits (mpmath; an independent inverse)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        m = mpmath.mpf(mu)
+        f = lambda x: mpmath.ncdf(-x / m + m / 2) - mpmath.exp(x) * mpmath.ncdf(-x / m - m / 2) - mpmath.mpf(delta)  # noqa: E731
+        lo, hi = mpmath.mpf(0), 50 * m + 40
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
+        return float(lo)
+
+
+@pytest.mark.parametrize("mu, delta, guess, most", [(1e-4, 1e-8, 3e-4, 4), (1e-6, 1e-30, 1e-4, 6), (0.05, 1e-6, 0.2, 5),
+                                                    (1e-3, 1e-100, 1e-3, 6), (2.0, 1e-5, 1.0, 10)])
+def test_gaussian_shape_brackets_the_gdp_inverse_in_few_evaluations(mu, delta, guess, most):
+    """The "gaussian" search on the mu-GDP profile (evaluated with mpmath; its inverse found by
+    bisection at 50 digits): the bracket contains the inverse, is as narrow as asked, and takes
+    at most ``most`` evaluations from a guess up to 20 times off, with a theory limit far above
+    (more at mu = 2, where the small-mu profile the search fits is a poor model)."""
+    profile, calls = _gdp_profile(mu)
+    b = epsilon_bracket(profile, delta, SearchParameters(upper=50.0, initial_guess=guess, rtol=1e-3, shape="gaussian"))
+    truth = _gdp_epsilon(mu, delta)
+    assert b.lower <= truth <= b.upper and b.upper - b.lower <= 1e-3 * b.upper
+    assert b.evaluations == len(calls) <= most, calls
+
+
+@given(st.floats(1e-300, 0.9), st.floats(1e-9, 1e-3), st.floats(1e-3, 1e3))
+@settings(max_examples=60, deadline=None)
+def test_gaussian_shape_is_certified_on_a_profile_of_another_shape(delta, rtol, guess):
+    """The shape only chooses the points: on delta(eps) = e^-eps (log delta linear, not a
+    parabola) the bracket still contains log(1/delta) and is as narrow as asked."""
+    b = epsilon_bracket(exponential(), delta, SearchParameters(rtol=rtol, atol=1e-15, initial_guess=guess,
+                                                               shape="gaussian"))
+    truth = math.log(1 / delta)
+    assert b.lower <= truth <= b.upper
+    assert b.upper - b.lower <= rtol * b.upper + 1e-15 + 4e-12
+
+
+def test_gaussian_shape_limits_and_zero():
+    """The ends of the "gaussian" search: a profile below delta at 0 gives [0, 0]; one that stays
+    above gives the theory limit, or [max_epsilon, inf] without one; a budget returns the bracket
+    reached so far; an unknown shape is refused."""
+    b = epsilon_bracket(lambda e, tol: (-10.0 - e, -10.0 - e), 1e-3, SearchParameters(initial_guess=1.0, shape="gaussian"))
+    assert (b.lower, b.upper) == (0.0, 0.0) and b.evaluations <= 3
+    b = epsilon_bracket(lambda e, tol: (-1.0, -1.0), 1e-3, SearchParameters(upper=2.0, rtol=1e-6, shape="gaussian"))
+    assert b.upper == 2.0 and b.at_theory_limit and b.lower < 2.0
+    b = epsilon_bracket(lambda e, tol: (-1.0, -1.0), 1e-3, SearchParameters(max_epsilon=100.0, shape="gaussian"))
+    assert b.lower == 100.0 and b.upper == math.inf
+    b = epsilon_bracket(exponential(), 1e-5, SearchParameters(rtol=1e-15, atol=0, max_evaluations=3, shape="gaussian"))
+    assert b.lower <= math.log(1e5) <= b.upper and b.evaluations <= 3 and b.budget_exhausted
+    with pytest.raises(DomainError, match="shape"):
+        SearchParameters(shape="parabola")
+
+
+def test_gaussian_shape_steps_off_a_point_that_straddles_the_target():
+    """A point whose enclosure straddles the target at the tolerance is within that width of the
+    answer: its two neighbours AIM_OFF of the allowed width away are tried at the same tolerance
+    before any tighter enclosure is asked for (the profile here decides them at once)."""
+    from dptheory.inverse import COARSE_TOL
+
+    asked = []
+    truth = math.log(1e8) / 4.0  # delta(eps) = e^{-4 eps}... enclosed to +-tol/2
+
+    def profile(e, tol):
+        asked.append((e, tol))
+        return -4 * e - tol / 2, -4 * e + tol / 2
+
+    b = epsilon_bracket(profile, 1e-8, SearchParameters(initial_guess=truth, rtol=1e-3, tol=1e-3, shape="gaussian"))
+    assert b.lower <= truth <= b.upper and b.upper - b.lower <= 1e-3 * b.upper
+    assert min(t for _, t in asked) >= 1e-3 and len(asked) <= 4, asked
+    assert all(t in (1e-3, COARSE_TOL) for _, t in asked)

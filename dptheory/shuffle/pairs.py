@@ -245,6 +245,11 @@ class CountPair:
         across the epsilon evaluations of an inversion (:func:`_bucket_cache`: keyed by the
         pair's parameters, as the pair is built anew at each epsilon), computed for new buckets only."""
         cache = _bucket_cache(self)
+        # a whole set of buckets seen before (the first buckets of every evaluation) in one look-up
+        whole = cache.setdefault(_WHOLE, {})
+        whole_key = (np.ascontiguousarray(ma, dtype=float).tobytes(), np.ascontiguousarray(mb, dtype=float).tobytes())
+        if whole_key in whole:
+            return whole[whole_key]
         keys = list(zip(ma.tolist(), mb.tolist()))
         missing = [i for i, key in enumerate(keys) if key not in cache]
         if missing:
@@ -254,15 +259,23 @@ class CountPair:
                 lw, lw_err, *self._theta_given(b), *self._theta_given(a), *self._theta_err(b), *self._theta_err(a)))
             for k, i in enumerate(missing):
                 cache[keys[i]] = rows[k]
-        return np.array([cache[key] for key in keys], dtype=float).reshape(len(keys), 10).T
+        out = np.array([cache[key] for key in keys], dtype=float).reshape(len(keys), 10).T
+        out.flags.writeable = False
+        if len(whole) < _WHOLE_SETS:
+            whole[whole_key] = out
+        return out
 
     def _bucket_bounds(self, ma, mb, log_gamma):
         """(log weight, log hi, log lo, log err) of each bucket [ma, mb] (m >= 1)."""
         lw, lw_err, tp_hi, tq_hi, tp_lo, tq_lo, ep_hi, eq_hi, ep_lo, eq_lo = self._epsilon_free(ma, mb)
         rho = self.clone_bias
         rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
-        l_hi, e_hi = log_hockey_stick_binary_count(tp_hi, tq_hi, ma - 1.0, rho, log_gamma, ep_hi, eq_hi, rho_rtol)
-        l_lo, e_lo = log_hockey_stick_binary_count(tp_lo, tq_lo, mb - 1.0, rho, log_gamma, ep_lo, eq_lo, rho_rtol)
+        # both ends in one vectorised call (its cost is mostly per call, not per bucket)
+        both, both_err = log_hockey_stick_binary_count(
+            np.concatenate([tp_hi, tp_lo]), np.concatenate([tq_hi, tq_lo]), np.concatenate([ma - 1.0, mb - 1.0]), rho,
+            log_gamma, np.concatenate([ep_hi, ep_lo]), np.concatenate([eq_hi, eq_lo]), rho_rtol)
+        k = len(ma)
+        l_hi, l_lo, e_hi, e_lo = both[:k], both[k:], both_err[:k], both_err[k:]
         # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
         # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
         # (they carry weight only through the inputs' error)
@@ -275,7 +288,7 @@ class CountPair:
         err = logsumexp(np.vstack([log_mul(lw_err, psi_top), log_mul(lw, e_hi), log_mul(lw, e_lo)]), axis=0)
         return lw, log_mul(lw, l_hi), log_mul(lw, l_lo), err
 
-    def log_delta(self, epsilon, *, rtol: float = 1e-6, max_rounds: int = 60) -> Enclosure:
+    def log_delta(self, epsilon, *, rtol: float = 1e-6, max_rounds: int = 60, start: dict | None = None) -> Enclosure:
         """Certified enclosure of log H_{e^epsilon}(P||Q) (float64, any n; mpmath where needed).
 
         The buckets are refined until the enclosure's relative width is at most ``rtol`` (or every
@@ -287,16 +300,22 @@ class CountPair:
         computed from the exact parameters, and is not intersected with the float one (two
         enclosures that should both hold can only be intersected when both are certified; a
         float bound that misses the truth would then make the result wrong or empty).
+
+        ``start``: a dict kept by the caller over one epsilon(delta) inversion (never across
+        computations, so that a result depends on its own arguments only): the buckets the
+        previous evaluation of this pair ended with are refined from, and this one's are kept
+        there (any buckets give a certified enclosure; near the previous epsilon, the refined
+        ones need no further round).
         """
         eps = validate.real("epsilon", epsilon)
         rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-        enc = self._float_log_delta(eps, rtol=rtol, max_rounds=max_rounds)
+        enc = self._float_log_delta(eps, rtol=rtol, max_rounds=max_rounds, start=start)
         n, u = self.others, self.input_rtol
         if enc.relative_width() > rtol and n <= MP_FALLBACK_MAX_OTHERS and (self.exact is not None or (u == 0 and self.theta_rtol == 0)):
             return self.mp_log_delta(eps, digits=max(20, int(-math.log10(rtol)) + 12))
         return enc
 
-    def _float_log_delta(self, eps: float, *, rtol: float, max_rounds: int = 60) -> Enclosure:
+    def _float_log_delta(self, eps: float, *, rtol: float, max_rounds: int = 60, start: dict | None = None) -> Enclosure:
         """The float64 enclosure of :meth:`log_delta` (no mpmath fallback)."""
         if eps > _EPSILON_FLOAT_MAX:
             # e^eps overflows: delta is non-increasing in epsilon, so delta(_EPSILON_FLOAT_MAX) bounds it
@@ -321,13 +340,21 @@ class CountPair:
                 moved = math.log(u * v) + n * math.log1p(-s) + math.log(whole) if u > 0 and 0 < v < 1 and s < 1 else _NEG_INF
                 base_err = float(np.logaddexp(base + math.log(math.expm1(min(rel, 700.0))) if base > _NEG_INF else _NEG_INF,
                                               moved))
-        edges = self._initial_edges()
+        key = (self.others, self.clone_prob, self.theta_p, self.theta_q, self.victim_prob, self.clone_bias)
+        if start is not None and start.get("pair") == key:
+            ma, mb = start["buckets"]
+        else:
+            edges = self._initial_edges(_central_buckets(self.others))
+            ma, mb = edges[:-1].astype(float), (edges[1:] - 1).astype(float)
 
         def bounds(ma, mb):
             return self._bucket_bounds(ma, mb, eps)[1:]
 
-        enc, ma, mb = refine_buckets(bounds, edges[:-1].astype(float), (edges[1:] - 1).astype(float), rtol,
-                                     base=base, base_err=base_err, max_rounds=max_rounds)
+        enc, ma, mb = refine_buckets(bounds, ma, mb, rtol, base=base, base_err=base_err, max_rounds=max_rounds,
+                                     split_to_width=True)
+        if start is not None:
+            order = np.argsort(ma, kind="stable")
+            start["pair"], start["buckets"] = key, (ma[order], mb[order])
         if enc.log_lower == _NEG_INF and _NEG_INF < enc.log_upper < LOG_LOWER_BELOW:
             low = self._log_lower_one_atom(eps, np.concatenate([ma, mb]))
             if low is not None and low <= enc.log_upper:
@@ -465,6 +492,19 @@ class CountPair:
             log_hi = mp_up(mpmath.log(hi)) if hi > 0 else -math.inf
         return Enclosure(log_lo, log_hi)
 
+
+def _central_buckets(others: int) -> int:
+    """Buckets across the bulk (12 sd either side of the mean) that :meth:`CountPair.log_delta`
+    starts from: more at small N, where the conditional divergence changes faster from count to
+    count and 32 buckets took three or four refinement rounds at N = 1e4 (each round costs a
+    vectorised call, whatever its number of buckets), fewer at large N, where the float64 tails
+    near the mean cost 10-300 microseconds a count (benchmarks/bench_shuffle_inversion.py)."""
+    return 128 if others < 10**5 else 64 if others < 10**7 else 32
+
+
+#: the key under which a pair's bucket cache keeps whole sets of buckets (their rows as one array),
+#: and how many sets it keeps
+_WHOLE, _WHOLE_SETS = "whole sets", 32
 
 #: count pairs whose epsilon-free bucket data are kept (:meth:`CountPair._epsilon_free`), the
 #: most recently used first out

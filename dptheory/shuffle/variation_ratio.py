@@ -137,12 +137,14 @@ def generalized_pair(p0, beta_value, q0, q1, others: int) -> CountPair:
                      input_rtol=input_rtol(pv), theta_rtol=THETA_RTOL)
 
 
-def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6, exact=None) -> Enclosure:
+def log_delta(p_value, beta_value, q_value, others: int, epsilon, *, rtol: float = 1e-6, exact=None,
+              start: dict | None = None) -> Enclosure:
     """Certified log of max(D(P||Q), D(Q||P)) for the variation-ratio pair (Theorem 4.8; the pair
-    is symmetric, so one direction suffices)."""
+    is symmetric, so one direction suffices). ``start``: as in
+    :meth:`dptheory.shuffle.pairs.CountPair.log_delta` (a dict of one inversion)."""
     if check_parameters(p_value, beta_value, q_value)[1] == 0:
         return Enclosure(-math.inf, -math.inf)  # beta = 0: both laws are (0, 0)
-    return pair(p_value, beta_value, q_value, others, exact=exact).log_delta(epsilon, rtol=rtol)
+    return pair(p_value, beta_value, q_value, others, exact=exact).log_delta(epsilon, rtol=rtol, start=start)
 
 
 def mp_delta(p_value, beta_value, q_value, others: int, epsilon, digits: int = 50):
@@ -445,7 +447,8 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
     ``band`` = (below, above), two log deltas, for a caller that only needs the side (the
     inverter's ``decide``): the maximisation stops once its lower end is above ``above`` (the upper
     end returned is then 0, a valid bound) or its upper end is at most ``below``. ``memory`` (a dict
-    kept over one inversion) holds the maximiser found at the previous epsilon, evaluated first.
+    kept over one inversion) holds the maximiser found at the previous epsilon, evaluated first,
+    and with ``uniform`` the buckets of the previous point (the pair's ``start``).
     Each grid point is first evaluated coarsely (relative width 1/2) and refined to ``rtol`` only
     where its interval can still hold the maximum (branch and bound: a coarse upper end is as
     sound as a fine one).
@@ -467,7 +470,11 @@ def labelled_log_delta(p_value, beta_value, q_value, others: int, epsilon, *, un
         return lf, enc
 
     if uniform:
-        lf, enc = at(bv)
+        factor, pr = labelled_pair(pv, bv, qv, others, exact=exact)
+        enc = pr.log_delta(e, rtol=rtol, start=None if memory is None else memory.setdefault("buckets", {}))
+        lf = math.log(factor) if factor > 0 else -math.inf
+        if 0 < factor < 1:
+            enc = Enclosure(enc.log_lower - slack, enc.log_upper + slack)
         return Enclosure(lf + enc.log_lower, lf + enc.log_upper)
     # maximise over beta' in [0, beta]: refine the interval whose upper bound is largest. At large
     # n the maximiser is a tiny beta' (where the clones stop amplifying), so an interval is split
