@@ -26,8 +26,8 @@ from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
-from . import blanket, clones, exact, exact_rr, variation_ratio as vr
-from .randomizers import Randomizer, binary_rr
+from . import blanket, clones, exact, exact_grr, exact_rr, variation_ratio as vr
+from .randomizers import Randomizer, binary_rr, grr
 from .pairs import supported_others
 from .subject import Shuffled, randomizer_of
 
@@ -304,10 +304,21 @@ def _binary_rr_search(rz, n) -> bool:
     return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.rr_parameters(rz) is not None
 
 
+#: users beyond which GRR on 3 options uses the certified search instead of the enumeration
+GRR_SEARCH_FROM = 21
+
+
+def _grr_search(rz, n) -> bool:
+    """GRR on 3 options beyond the enumeration's cheap sizes: the certified search over every
+    dataset (:mod:`dptheory.shuffle.exact_grr`) instead."""
+    return (exact_grr.grr_size(rz) == 3 and GRR_SEARCH_FROM <= n
+            and exact_grr.supported(3, n))
+
+
 def _needs_pmfs_small(rz, n):
     if rz.pmfs is None:
         return "needs a finite randomizer with known pmfs"
-    if _binary_rr_search(rz, n):
+    if _binary_rr_search(rz, n) or _grr_search(rz, n):
         return None
     if math.isinf(exact.estimate_seconds(rz, n)):
         return f"exact enumeration: too many datasets or histograms at n = {n}"
@@ -317,6 +328,8 @@ def _needs_pmfs_small(rz, n):
 def _exact_cost(rz, n, evaluations):
     if _binary_rr_search(rz, n):
         return exact_rr.estimate_seconds(n, evaluations)
+    if _grr_search(rz, n):
+        return exact_grr.estimate_seconds(3, n, evaluations)
     return exact.estimate_seconds(rz, n, evaluations)
 
 
@@ -443,12 +456,16 @@ def _blanket_log_delta(bound):
 def _exact_log_delta(rz, n, e, tol):
     if _binary_rr_search(rz, n):
         return exact_rr.engine(rz, n).log_delta(e)
+    if _grr_search(rz, n):
+        return exact_grr.engine(rz, n).log_delta(e)
     return exact.engine(rz, n).log_delta(e, rtol=tol)
 
 
 def _exact_decide(rz, n, e, tol, band, state):
     if _binary_rr_search(rz, n):
         return exact_rr.engine(rz, n).decide_log_delta(e, band, state)
+    if _grr_search(rz, n):
+        return exact_grr.engine(rz, n).decide_log_delta(e, band, state)
     return exact.engine(rz, n).log_delta(e, rtol=tol)
 
 
@@ -478,6 +495,8 @@ def _rr_attained(rz, n, epsilon):
 def _exact_attained(rz, n, epsilon):
     if _binary_rr_search(rz, n):
         return _attained_text(rz, n, epsilon)
+    if _grr_search(rz, n):
+        return _grr_attained_text(rz, n, epsilon)
     if not math.isfinite(epsilon):
         return None
     _, _, _, a, b = exact.engine(rz, n).evaluate(epsilon)
@@ -512,6 +531,70 @@ def _rr_lower_log_delta(rz, n, e, tol):
 
 def _rr_lower_cost(rz, n, evaluations):
     return exact_rr.estimate_seconds(n, evaluations)
+
+
+def _grr_source(rz):
+    """The GRR whose searched worst case bounds ``rz`` below: its own pmfs for GRR on k >= 3
+    options, GRR on 3 options at eps0 for the general eps0-LDP class."""
+    return rz if rz.name != "general" else grr(rz.eps0, 3)
+
+
+def _grr_lower_applies(rz, n):
+    if n < 2 or not (rz.name == "general" and rz.eps0 is not None or exact_grr.grr_size(rz) is not None):
+        return ("applies to generalized randomized response on k >= 3 options and to the general eps0-LDP class "
+                "(GRR on 3 options is one of its members)")
+    source = _grr_source(rz)
+    k = exact_grr.grr_size(source)
+    if k is None:
+        return f"GRR on 3 options at eps0 = {rz.eps0} keeps its value with a probability that rounds to 1"
+    if not exact_grr.supported(k, n):
+        limit = exact_grr.MAX_N.get(k, exact_grr.MAX_N_LARGE_K)
+        return f"the search over GRR's datasets is offered up to n = {limit} for k = {k} (estimated over 10 s beyond)"
+    return None
+
+
+def _grr_lower_status(rz):
+    source = _grr_source(rz)
+    k = exact_grr.grr_size(source)
+    note = "attained by GRR on its worst dataset found"
+    if k is not None and k > 3:
+        note += (" (the search covers the datasets whose others hold values 1, 2 and one more value; it is the exact "
+                 "worst case if that concentrated arrangement is the worst, as an exhaustive search finds at small n: "
+                 "not proven, docs/tightness.md#generalized-randomized-response)")
+    return Status.PROVEN, note
+
+
+def _grr_lower_log_delta(rz, n, e, tol):
+    enc = exact_grr.engine(_grr_source(rz), n).log_delta(e)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _grr_lower_decide(rz, n, e, tol, band, state):
+    enc = exact_grr.engine(_grr_source(rz), n).decide_log_delta(e, band, state)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _grr_lower_cost(rz, n, evaluations):
+    source = _grr_source(rz)
+    return exact_grr.estimate_seconds(exact_grr.grr_size(source) or 3, n, evaluations)
+
+
+def _grr_attained_text(source, n: int, epsilon: float) -> str | None:
+    """GRR and its worst dataset found at ``epsilon`` (None where the search gives up)."""
+    try:
+        eng = exact_grr.engine(source, n)
+        counts = eng.search(epsilon)[2]
+    except NotApplicable:
+        return None
+    eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
+    return (f"generalized randomized response on {eng.k} options{eps0} on its worst dataset: "
+            + exact_grr.describe(counts, n, eng.k))
+
+
+def _grr_attained(rz, n, epsilon):
+    if not math.isfinite(epsilon):
+        return None
+    return _grr_attained_text(_grr_source(rz), n, epsilon)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
@@ -568,8 +651,8 @@ METHODS = protocol.Registry("shuffle", [
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
            closed_epsilon=_erlingsson, title="Erlingsson et al.", formula=ERLINGSSON.name),
     Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry "
-           "orbit); binary randomized response: certified search over every dataset (dptheory, derived here: "
-           "docs/tightness.md)",
+           "orbit); binary randomized response and GRR on 3 options: certified search over every dataset (dptheory, "
+           "derived here: docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
            decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
            attained_fn=_exact_attained),
@@ -578,6 +661,11 @@ METHODS = protocol.Registry("shuffle", [
            "(derived here: docs/tightness.md)",
            _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
            log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)"),
+    Method("grr-exact-lower", Kind.LOWER,
+           "dptheory: the worst case of shuffled generalized randomized response over the datasets searched, an "
+           "eps0-LDP randomizer (derived here: docs/tightness.md#generalized-randomized-response)",
+           _grr_lower_applies, _grr_lower_status, log_delta=_grr_lower_log_delta, decide_log_delta=_grr_lower_decide,
+           cost_fn=_grr_lower_cost, attained_fn=_grr_attained, title="GRR, worst dataset (lower bound)"),
 ], subject="Shuffled(randomizer, n)")
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms
