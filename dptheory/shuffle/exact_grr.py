@@ -140,6 +140,7 @@ class GRR:
         self._laws: dict = {}
         self._kept = 0
         self._computed = 0
+        self._memo: dict = {}
 
     @property
     def proven(self) -> bool:
@@ -262,6 +263,16 @@ class GRR:
         to evaluate first.
         """
         e = validate.real("epsilon", epsilon, low=0.0)
+        plain = band is None and floor is None and not first and max_entries is None
+        if plain and e in self._memo:
+            # a delta(epsilon) and the dataset that attains it ask the same search
+            return self._memo[e]
+        out = self._search(e, band=band, floor=floor, first=first, max_entries=max_entries)
+        if plain:
+            self._memo = {e: out}
+        return out
+
+    def _search(self, e, *, band, floor, first, max_entries):
         m = self.m
         self._computed = 0
         budget = MAX_SEARCH_ENTRIES if max_entries is None else max_entries
@@ -336,13 +347,17 @@ class GRR:
 
     def decide_log_delta(self, epsilon: float, band: tuple[float, float], state: dict) -> Enclosure:
         """An enclosure of log delta(epsilon) certain of its side of ``band`` (logs of delta), for
-        one epsilon(delta) inversion: ``state`` carries the tail allowance and the last worst dataset."""
+        one epsilon(delta) inversion: ``state`` carries the tail allowance and the last worst dataset,
+        and records in ``state["above"]`` the largest epsilon at which a dataset was certified above
+        the band, with that dataset (it attains the bracket's lower end)."""
         below, above = math.exp(band[0]), math.exp(band[1])
         floor = state.setdefault("floor", max(10.0 ** math.floor(math.log10(max(below, 1e-300) * TAIL_FRACTION)),
                                               1e-300))
         first = (state["c"],) if "c" in state else ()
         lo, hi, c = self.search(epsilon, floor=floor, band=(below, above), first=first)
         state["c"] = c
+        if lo > above and epsilon >= state.get("above", (-1.0, 0))[0]:
+            state["above"] = (epsilon, c)
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
     def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
@@ -387,7 +402,7 @@ def worst_dataset(counts: tuple, n: int, k: int) -> tuple[list[int], list[int]]:
 
 def describe(counts: tuple, n: int, k: int) -> str:
     """The dataset in words (values numbered from 1)."""
-    parts = [f"{c} hold value {v + 1}" for v, c in enumerate(counts) if c]
+    parts = [f"{c} {'holds' if c == 1 else 'hold'} value {v + 1}" for v, c in enumerate(counts) if c]
     others = ", ".join(parts) if parts else "no other user"
     return f"the victim holds value 1 or 2; of the other {n - 1} users, {others}"
 

@@ -106,7 +106,8 @@ class Method(protocol.Method):
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
     formula: str = ""
-    #: (randomizer, n, epsilon) -> what attains the value (a randomizer and its worst dataset), or None
+    #: (randomizer, n, epsilon, inversion state) -> what attains the value (a randomizer and its worst
+    #: dataset), or None
     attained_fn: Callable | None = None
 
     # ------------------------------------------------------------------ the protocol
@@ -141,6 +142,7 @@ class Method(protocol.Method):
         """epsilon(delta) of n shuffled users of ``rz`` by this method, certified."""
         status, note, start = self._begin(rz, n)
         cap = _eps_cap(rz)
+        state: dict = {}  # this inversion's only (what it learns from point to point)
         if self.closed_epsilon is not None:
             try:
                 value = float(self.closed_epsilon(rz, n, delta))
@@ -157,7 +159,6 @@ class Method(protocol.Method):
                 enc = self.log_delta(rz, n, e, tol)
                 return enc.log_lower, enc.log_upper
 
-            state: dict = {}  # this inversion's only
             probe = _no_amplification(self, rz, n, delta, cap, rtol)
             if probe is not None:
                 lo, hi = probe
@@ -184,7 +185,7 @@ class Method(protocol.Method):
                                    "which shuffling an $\\epsilon_0$-LDP randomizer never exceeds")
         return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
                       params={"n": n, "delta": delta, "seconds": time.perf_counter() - start,
-                              **self._attained(rz, n, hi if math.isfinite(hi) else lo)})
+                              **self._attained(rz, n, hi if math.isfinite(hi) else lo, state)})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
         """delta(epsilon) of n shuffled users of ``rz`` by this method, certified."""
@@ -202,11 +203,12 @@ class Method(protocol.Method):
                           params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start,
                                   **self._attained(rz, n, epsilon)})
 
-    def _attained(self, rz: Randomizer, n: int, epsilon: float) -> dict:
-        """{"attained_by": ...} where the method says what attains its value, else {}."""
+    def _attained(self, rz: Randomizer, n: int, epsilon: float, state: dict | None = None) -> dict:
+        """{"attained_by": ...} where the method says what attains its value, else {} (``state``:
+        an epsilon(delta) inversion's, which may already know the dataset)."""
         if self.attained_fn is None:
             return {}
-        text = self.attained_fn(rz, n, epsilon)
+        text = self.attained_fn(rz, n, epsilon, state or {})
         return {"attained_by": text} if text else {}
 
 
@@ -474,13 +476,16 @@ def _rr_lower_decide(rz, n, e, tol, band, state):
     return Enclosure(enc.log_lower, enc.log_lower)
 
 
-def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
+def _attained_text(source: Randomizer, n: int, epsilon: float, state: dict) -> str | None:
     """Binary randomized response and its worst dataset at ``epsilon`` (the search's; None where
-    the search gives up)."""
-    try:
-        c = exact_rr.engine(source, n).search(epsilon)[2]
-    except NotApplicable:
-        return None
+    the search gives up), or the dataset an epsilon(delta) inversion certified at its lower end."""
+    if "above" in state:
+        c = state["above"][1]
+    else:
+        try:
+            c = exact_rr.engine(source, n).search(epsilon)[2]
+        except NotApplicable:
+            return None
     eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
     others = (f"the other {n - 1} users all hold 0" if c == 0 else
               f"the other {n - 1} users all hold 1" if c == n - 1 else
@@ -488,15 +493,15 @@ def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
     return f"binary randomized response{eps0} on its worst dataset: the victim holds 0 or 1, {others}"
 
 
-def _rr_attained(rz, n, epsilon):
-    return _attained_text(_rr_source(rz), n, epsilon)
+def _rr_attained(rz, n, epsilon, state):
+    return _attained_text(_rr_source(rz), n, epsilon, state)
 
 
-def _exact_attained(rz, n, epsilon):
+def _exact_attained(rz, n, epsilon, state):
     if _binary_rr_search(rz, n):
-        return _attained_text(rz, n, epsilon)
+        return _attained_text(rz, n, epsilon, state)
     if _grr_search(rz, n):
-        return _grr_attained_text(rz, n, epsilon)
+        return _grr_attained_text(rz, n, epsilon, state)
     if not math.isfinite(epsilon):
         return None
     _, _, _, a, b = exact.engine(rz, n).evaluate(epsilon)
@@ -579,22 +584,26 @@ def _grr_lower_cost(rz, n, evaluations):
     return exact_grr.estimate_seconds(exact_grr.grr_size(source) or 3, n, evaluations)
 
 
-def _grr_attained_text(source, n: int, epsilon: float) -> str | None:
-    """GRR and its worst dataset found at ``epsilon`` (None where the search gives up)."""
-    try:
-        eng = exact_grr.engine(source, n)
-        counts = eng.search(epsilon)[2]
-    except NotApplicable:
-        return None
+def _grr_attained_text(source, n: int, epsilon: float, state: dict) -> str | None:
+    """GRR and its worst dataset found at ``epsilon`` (None where the search gives up), or the
+    dataset an epsilon(delta) inversion certified at its lower end."""
+    eng = exact_grr.engine(source, n)
+    if "above" in state:
+        counts = state["above"][1]
+    else:
+        try:
+            counts = eng.search(epsilon)[2]
+        except NotApplicable:
+            return None
     eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
     return (f"generalized randomized response on {eng.k} options{eps0} on its worst dataset: "
             + exact_grr.describe(counts, n, eng.k))
 
 
-def _grr_attained(rz, n, epsilon):
+def _grr_attained(rz, n, epsilon, state):
     if not math.isfinite(epsilon):
         return None
-    return _grr_attained_text(_grr_source(rz), n, epsilon)
+    return _grr_attained_text(_grr_source(rz), n, epsilon, state)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
