@@ -17,6 +17,11 @@ from ..results import Kind, Result, Status
 from . import methods as M, randomizers as R
 
 
+#: estimated seconds of the exact method (an enumeration, for GRR on k > 3 options) beyond which a
+#: row of GRR uses the search's worst concentrated dataset instead
+ENUMERATION_SECONDS = 120.0
+
+
 @dataclasses.dataclass(frozen=True)
 class TightnessRow:
     """One setting: the exact epsilon(delta) and each proven upper bound's ratio to it."""
@@ -55,7 +60,11 @@ def row(name: str, eps0: float, n: int, delta: float = 1e-6, methods=None, rtol:
     # GRR on k > 3 options beyond the enumeration: the worst dataset the search finds (a proven
     # lower bound, exact if the concentrated arrangement is the worst; the ratios are then upper
     # ends all the same, since the true value is at least this one)
-    which = "exact" if M.METHODS["exact"].applies(subject) else "grr-exact-lower"
+    which = "exact"
+    lower = M.METHODS["grr-exact-lower"]
+    if lower.applies(subject) and (not M.METHODS["exact"].applies(subject)
+                                   or M.METHODS["exact"].cost(subject) > ENUMERATION_SECONDS):
+        which = "grr-exact-lower"
     exact = M.epsilon(rz, n, delta, which, rtol=rtol)
     names = [m.name for m in M.METHODS.values() if m.kind is Kind.UPPER] if methods is None else list(methods)
     uppers, ratios = {}, {}
