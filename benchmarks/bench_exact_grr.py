@@ -10,18 +10,17 @@ Run: python benchmarks/bench_exact_grr.py [--quick]   (--quick: n up to 100)
 """
 
 import sys
-import time
 
 from dptheory.shuffle import exact, exact_grr, randomizers as R
+from timing import best
 
 EPS0 = 1.0
 DELTA = 1e-6
 
 
 def cpu(fn):
-    start = time.process_time()
-    out = fn()
-    return time.process_time() - start, out
+    """CPU seconds of one call (each call here builds a fresh engine), and its value."""
+    return best(fn, 1)
 
 
 def main(argv):

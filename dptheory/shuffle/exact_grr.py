@@ -36,10 +36,10 @@ import math
 import numpy as np
 
 from .. import rounding, validate
-from ..inverse import SearchParameters, epsilon_bracket
 from ..precision import binom_cdf, binom_sf, binom_tail_rtol
 from ..results import Enclosure, NotApplicable
 from . import exact
+from .exact_rr import search_epsilon_bracket
 
 #: float64 unit roundoff
 _U = rounding.EPS / 2
@@ -250,7 +250,9 @@ class GRR:
         total = his[0]
         for (j, _), prev, cur in zip(rungs[1:], his, his[1:]):
             total -= self.survival_lower(free, j) * (prev - cur) * (1 - 4 * _U)
-        return rounding.up(max(total, 0.0) + tail, abs_err=4 * _U * his[0])
+        # each product carries at most 3 roundings (inside the factor 1 - 4u), each subtraction
+        # one of at most u his[0]
+        return rounding.up(max(total, 0.0) + tail, abs_err=(len(rungs) + 4) * _U * his[0])
 
     # ------------------------------------------------------------------ the search
     def search(self, epsilon: float, *, band: tuple[float, float] | None = None, floor: float | None = None,
@@ -364,19 +366,8 @@ class GRR:
 
     def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
         """Certified bracket of epsilon(delta) of the largest delta over the datasets searched
-        (:func:`dptheory.inverse.epsilon_bracket` deciding each point with :meth:`decide_log_delta`)."""
-        cap = rounding.up(math.log(self.p / self.r), abs_err=4 * self.pmf_rel + 8 * _U)
-        state: dict = {}
-
-        def enclosure(e, _tol):
-            enc = self.log_delta(e)
-            return enc.log_lower, enc.log_upper
-
-        def decide(e, _tol, band):
-            enc = self.decide_log_delta(e, band, state)
-            return enc.log_lower, enc.log_upper
-
-        return epsilon_bracket(enclosure, delta, SearchParameters(upper=cap, rtol=rtol, atol=1e-15), decide=decide)
+        (:func:`dptheory.shuffle.exact_rr.search_epsilon_bracket`)."""
+        return search_epsilon_bracket(self, delta, rtol, math.log(self.p / self.r))
 
 
 @functools.lru_cache(maxsize=4)

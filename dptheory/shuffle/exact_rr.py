@@ -516,20 +516,8 @@ class BinaryRR:
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
     def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
-        """Certified bracket of the worst-case epsilon(delta) (:func:`dptheory.inverse.epsilon_bracket`
-        deciding each point with :meth:`decide_log_delta`)."""
-        cap = rounding.up(math.log(self.p / self.q), abs_err=4 * self.pmf_rel + 8 * _U)
-        state: dict = {}
-
-        def enclosure(e, _tol):
-            enc = self.log_delta(e)
-            return enc.log_lower, enc.log_upper
-
-        def decide(e, _tol, band):
-            enc = self.decide_log_delta(e, band, state)
-            return enc.log_lower, enc.log_upper
-
-        return epsilon_bracket(enclosure, delta, SearchParameters(upper=cap, rtol=rtol, atol=1e-15), decide=decide)
+        """Certified bracket of the worst-case epsilon(delta) (:func:`search_epsilon_bracket`)."""
+        return search_epsilon_bracket(self, delta, rtol, math.log(self.p / self.q))
 
     def worst(self, epsilon: float) -> tuple[float, float, list[int], list[int]]:
         """(lower, upper, inputs0, inputs1): the certified worst-case delta(epsilon) and a dataset
@@ -537,6 +525,25 @@ class BinaryRR:
         lo, hi, c, _, _ = self.search(epsilon)
         a, b = worst_dataset(c, self.n)
         return lo, hi, a, b
+
+
+def search_epsilon_bracket(engine, delta: float, rtol: float, log_ratio: float):
+    """Certified bracket of the epsilon(delta) of a search engine (:class:`BinaryRR`, or
+    :class:`dptheory.shuffle.exact_grr.GRR`): :func:`dptheory.inverse.epsilon_bracket` with the
+    engine's ``log_delta`` and ``decide_log_delta`` (one state for the inversion), capped at
+    ``log_ratio``, the log of the largest likelihood ratio of one message (p/q), rounded up."""
+    cap = rounding.up(log_ratio, abs_err=4 * engine.pmf_rel + 8 * _U)
+    state: dict = {}
+
+    def enclosure(e, _tol):
+        enc = engine.log_delta(e)
+        return enc.log_lower, enc.log_upper
+
+    def decide(e, _tol, band):
+        enc = engine.decide_log_delta(e, band, state)
+        return enc.log_lower, enc.log_upper
+
+    return epsilon_bracket(enclosure, delta, SearchParameters(upper=cap, rtol=rtol, atol=1e-15), decide=decide)
 
 
 @functools.lru_cache(maxsize=4)
