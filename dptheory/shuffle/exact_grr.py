@@ -411,8 +411,9 @@ def supported(k: int, n: int) -> bool:
 
 
 def estimate_seconds(k: int, n: int, evaluations: int = 1) -> float:
-    """Estimated seconds of ``evaluations`` searches (later ones reuse the laws): about
-    4 s at k = 3, n = 300 and 1 s at k = 8, n = 40 for one search (benchmarks/bench_exact_grr.py,
-    a loaded 2-core machine), scaled as n^3 (k = 3) and n^4 (k > 3, four output classes)."""
+    """Estimated seconds of ``evaluations`` searches (an epsilon(delta) inversion reuses the laws
+    and decides most points with one dataset): one search takes about 4 s at k = 3, n = 300 and
+    1 s at k = 8, n = 40 (benchmarks/bench_exact_grr.py, CPU time on a loaded 2-core machine; an
+    inversion 1.0-1.6 times one search), scaled as n^3 (k = 3) and n^4 (k > 3, four classes)."""
     base = 4.0 * (n / 300) ** 3 if k == 3 else 1.0 * (n / 40) ** 4
-    return base * (1 + 0.3 * max(evaluations - 1, 0))
+    return base * (1 + 0.05 * max(evaluations - 1, 0))
