@@ -98,3 +98,16 @@ def test_general_class_lower_bound_is_grr_worst_dataset():
 def test_not_grr_is_refused():
     with pytest.raises(DomainError, match="not generalized"):
         exact_grr.engine(R.binary_rr(1.0), 10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("eps0, e", [(1.0, 0.3), (2.0, 1.0)])
+def test_reported_dataset_at_50_digits_n100(eps0, e):
+    n = 100
+    rz = R.grr(eps0, 3)
+    lo, hi, counts = exact_grr.GRR(rz, n).search(e)
+    a, b = exact_grr.worst_dataset(counts, n, 3)
+    v = exact.delta(rz, a, b, e, digits=50)
+    with mpmath.workdps(50):
+        assert mpmath.mpf(lo) <= v <= mpmath.mpf(hi)
+    assert hi - lo <= 1e-6 * hi
