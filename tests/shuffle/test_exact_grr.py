@@ -65,7 +65,7 @@ def test_grr3_every_dataset_n40():
 def test_reported_dataset_at_50_digits():
     """The worst dataset's value at 50 digits (the library's mpmath enumeration of that one pair,
     from the exact pmfs) lies in the search's enclosure."""
-    n, eps0, e = 30, 1.0, 0.4
+    n, eps0, e = 16, 1.0, 0.4
     rz = R.grr(eps0, 3)
     lo, hi, counts = exact_grr.GRR(rz, n).search(e)
     a, b = exact_grr.worst_dataset(counts, n, 3)
@@ -76,17 +76,17 @@ def test_reported_dataset_at_50_digits():
 
 def test_exact_method_between_proven_bounds_and_names_the_dataset():
     rz = R.grr(1.0, 3)
-    n = 30
+    n = M.GRR_SEARCH_FROM
     exact_res = M.epsilon(rz, n, 1e-6, "exact", rtol=1e-4)
     upper = M.epsilon(rz, n, 1e-6, "stronger-clones")
     lower = M.epsilon(rz, n, 1e-6, "variation-ratio-lower")
     assert lower.lower <= exact_res.upper and exact_res.lower <= upper.upper
     assert exact_res.upper - exact_res.lower <= 2e-4 * exact_res.upper
-    assert "of the other 29 users" in exact_res.params["attained_by"]
+    assert f"of the other {n - 1} users" in exact_res.params["attained_by"]
 
 
 def test_general_class_lower_bound_is_grr_worst_dataset():
-    n = 30
+    n = M.GRR_SEARCH_FROM
     low = M.epsilon(R.general_ldp(1.0), n, 1e-6, "grr-exact-lower")
     ex = M.epsilon(R.grr(1.0, 3), n, 1e-6, "exact")
     assert low.kind.value == "lower"
