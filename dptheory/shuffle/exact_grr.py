@@ -8,22 +8,25 @@ with probability ``p = e^eps0 / (e^eps0 + k - 1)`` and each other value with pro
 * **Which pairs.** Relabelling the values maps any pair of neighbouring datasets onto one where the
   victim holds value 1 in the first dataset and 2 in the second; a dataset is then the count vector
   c of the m = n - 1 others. Exchanging values 1 and 2 maps H_gamma(P2 || P1) at c onto
-  H_gamma(P1 || P2) at c with c_1, c_2 exchanged, so one direction over every c suffices; the values
-  3..k are interchangeable, so their counts are taken non-increasing.
+  H_gamma(P1 || P2) at c with c_1, c_2 exchanged, so one direction over every c suffices.
 * **Bounds over a family of datasets.** Every GRR row is ``k r`` times the uniform row plus
   ``p - r`` times the point mass at the user's value. Every dataset with c >= L (componentwise,
   w = m - |L| free users) is therefore the dataset L plus w users each of whom sends a uniform
   message with probability k r and its own value otherwise; given which of them send uniform
   messages, the pair is that of L plus N ~ Bin(w, k r) uniform users, shifted by the others'
   known values (a bijection of the histograms). Joint convexity and data processing (a further
-  uniform user is independent of the victim) give
-  ``H_gamma <= P(N < j) + H_gamma(L + j uniform users)`` for every j and every dataset of the family.
-* **The search.** Best-first branch and bound: boxes of (c_1, c_2) first (the values 3..k free), then
-  the counts of the values 3..k in non-increasing order, one value at a time. A family whose bound
-  is below the best dataset's certified value is excluded; single datasets get the exact enclosure
-  of :mod:`dptheory.shuffle.exact` (the histogram law with identical output columns merged, every
-  float64 error counted). The laws do not depend on epsilon: they are kept, and an epsilon(delta)
-  inversion re-evaluates them.
+  uniform user is independent of the victim) give ``H_gamma <= E_N H_gamma(L + N uniform users)``,
+  bounded on a ladder of N (:meth:`GRR.bound`).
+* **The search.** Best-first branch and bound over the triangle of (c_1, c_2, c_3): a family of
+  side w is covered by its three corner families of side ceil(2w/3). A family whose bound is
+  below the best dataset's certified value is excluded; single datasets get their exact law (a
+  dense dynamic programme over the counts of the output classes, every entry a sum of
+  non-negative products, its error bounded as in :mod:`dptheory.shuffle.exact`). The laws do not
+  depend on epsilon: they are kept, and an epsilon(delta) inversion re-evaluates them.
+* **k > 3.** The search covers the datasets whose others hold values 1, 2 and 3 (the others'
+  values 3..k concentrated on one; output classes 1, 2, 3 and the rest merged). Its largest value
+  is a proven lower bound of the worst case, and the worst case itself where the concentrated
+  arrangement is the worst, which an exhaustive search finds at small n but nobody has proven.
 """
 
 from __future__ import annotations
