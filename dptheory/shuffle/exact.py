@@ -454,12 +454,13 @@ class Engine:
     def _segments(self, g: float, g_rel: float):
         """Per dataset and direction: (lower, value, upper) arrays of the hockey-stick sums."""
         if not self._kept:
-            out = []
+            # the same layout as below: every dataset's first direction, then every second one
+            forward, backward = [], []
             for pair in self._pairs:
                 p0, p1, _, _ = _pair_distributions(self.table, pair.x0, pair.x1, pair.counts, 0.0)
-                out.append(_hockey(p0, p1, g, g_rel, pair.eta))
-                out.append(_hockey(p1, p0, g, g_rel, pair.eta))
-            lo, v, hi = map(np.array, zip(*out))
+                forward.append(_hockey(p0, p1, g, g_rel, pair.eta))
+                backward.append(_hockey(p1, p0, g, g_rel, pair.eta))
+            lo, v, hi = map(np.array, zip(*(forward + backward)))
             return lo, v, hi
         kappa = (self._eta + g_rel + 2 * _U) * (1 + 4 * _U) * (1 + self._eta)
         sizes = np.concatenate([self._sizes, self._sizes])

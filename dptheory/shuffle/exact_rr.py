@@ -82,6 +82,11 @@ def max_laws_for(n: int) -> int:
     """Distribution functions one search may compute before it gives up (NotApplicable)."""
     return 2000 + n // 100
 
+#: datasets of one search an epsilon(delta) inversion evaluates first in its next search
+TOP_FIRST = 6
+#: and the datasets within this many users of the last worst one
+NEAR_FIRST = 3
+
 #: datasets the mpmath worst case evaluates at most (those the float search cannot exclude)
 MP_MAX_CANDIDATES = 64
 
@@ -175,6 +180,7 @@ class BinaryRR:
         self._kept = 0
         self._pieces: dict = {}
         self._piece_entries = 0
+        self._memo: dict = {}
         # the float tails' own error (binom_cdf, binom_sf)
         self._log_rel = float(binom_tail_rtol(self.m)) + 4 * _U
         # a relative error r of q (and r q / p <= r of p = 1 - q) moves log Bin(c, q)(k) by at
@@ -375,6 +381,17 @@ class BinaryRR:
         bound reaches ``keep_above`` instead (only ranges certified below it are dropped).
         """
         e = validate.real("epsilon", epsilon, low=0.0)
+        plain = floor is None and band is None and not first and keep_above is None and max_laws is None
+        if plain and (e, strict) in self._memo:
+            # a delta(epsilon) and the dataset that attains it ask the same search
+            return self._memo[(e, strict)]
+        out = self._search(e, strict=strict, max_laws=max_laws, floor=floor, band=band, first=first,
+                           keep_above=keep_above)
+        if plain:
+            self._memo = {(e, strict): out}
+        return out
+
+    def _search(self, e, *, strict, max_laws, floor, band, first, keep_above):
         budget = max_laws_for(self.n) if max_laws is None else max_laws
         coeffs = self._coefficients(e)
         a, b, da, _ = coeffs
@@ -399,6 +416,8 @@ class BinaryRR:
             return cache[c]
 
         singles: dict[int, tuple[float, float]] = {}
+        #: the datasets this search evaluated (an inversion starts its next search with the best)
+        self.last_singles = singles
 
         def block(lo_c, hi_c):
             # every dataset in lo_c..hi_c is the dataset of the m - w fixed others (lo_c of them
@@ -478,29 +497,27 @@ class BinaryRR:
 
     def decide_log_delta(self, epsilon: float, band: tuple[float, float], state: dict) -> Enclosure:
         """An enclosure of log delta(epsilon) certain of its side of ``band`` (logs of delta), for
-        one epsilon(delta) inversion: ``state`` carries the truncation and the last worst dataset."""
+        one epsilon(delta) inversion: ``state`` carries the truncation and the best datasets of the
+        last search (evaluated first: near the answer the worst dataset changes little with
+        epsilon, and the worst one's neighbours), and records in ``state["above"]`` the largest epsilon at which a dataset was
+        certified above the band, with that dataset (it attains the bracket's lower end)."""
         below, above = math.exp(band[0]), math.exp(band[1])
         floor = state.setdefault("floor", max(10.0 ** math.floor(math.log10(max(below, 1e-300) * TRUNCATION)), 1e-300))
-        first = (state["c"],) if "c" in state else ()
+        first = ()
+        if "c" in state:
+            c0 = state["c"]
+            near = (c0 + d for d in range(-NEAR_FIRST, NEAR_FIRST + 1) if d and 0 <= c0 + d <= self.m)
+            first = tuple(dict.fromkeys((c0, *state.get("top", ()), *near)))
         lo, hi, c, _, _ = self.search(epsilon, floor=floor, band=(below, above), first=first)
         state["c"] = c
+        state["top"] = tuple(sorted(self.last_singles, key=lambda k: -self.last_singles[k][0])[:TOP_FIRST])
+        if lo > above and epsilon >= state.get("above", (-1.0, 0))[0]:
+            state["above"] = (epsilon, c)
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
     def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
-        """Certified bracket of the worst-case epsilon(delta) (:func:`dptheory.inverse.epsilon_bracket`
-        deciding each point with :meth:`decide_log_delta`)."""
-        cap = rounding.up(math.log(self.p / self.q), abs_err=4 * self.pmf_rel + 8 * _U)
-        state: dict = {}
-
-        def enclosure(e, _tol):
-            enc = self.log_delta(e)
-            return enc.log_lower, enc.log_upper
-
-        def decide(e, _tol, band):
-            enc = self.decide_log_delta(e, band, state)
-            return enc.log_lower, enc.log_upper
-
-        return epsilon_bracket(enclosure, delta, SearchParameters(upper=cap, rtol=rtol, atol=1e-15), decide=decide)
+        """Certified bracket of the worst-case epsilon(delta) (:func:`search_epsilon_bracket`)."""
+        return search_epsilon_bracket(self, delta, rtol, math.log(self.p / self.q))
 
     def worst(self, epsilon: float) -> tuple[float, float, list[int], list[int]]:
         """(lower, upper, inputs0, inputs1): the certified worst-case delta(epsilon) and a dataset
@@ -508,6 +525,25 @@ class BinaryRR:
         lo, hi, c, _, _ = self.search(epsilon)
         a, b = worst_dataset(c, self.n)
         return lo, hi, a, b
+
+
+def search_epsilon_bracket(engine, delta: float, rtol: float, log_ratio: float):
+    """Certified bracket of the epsilon(delta) of a search engine (:class:`BinaryRR`, or
+    :class:`dptheory.shuffle.exact_grr.GRR`): :func:`dptheory.inverse.epsilon_bracket` with the
+    engine's ``log_delta`` and ``decide_log_delta`` (one state for the inversion), capped at
+    ``log_ratio``, the log of the largest likelihood ratio of one message (p/q), rounded up."""
+    cap = rounding.up(log_ratio, abs_err=4 * engine.pmf_rel + 8 * _U)
+    state: dict = {}
+
+    def enclosure(e, _tol):
+        enc = engine.log_delta(e)
+        return enc.log_lower, enc.log_upper
+
+    def decide(e, _tol, band):
+        enc = engine.decide_log_delta(e, band, state)
+        return enc.log_lower, enc.log_upper
+
+    return epsilon_bracket(enclosure, delta, SearchParameters(upper=cap, rtol=rtol, atol=1e-15), decide=decide)
 
 
 @functools.lru_cache(maxsize=4)

@@ -26,8 +26,8 @@ from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket, gaussian_model_epsilon
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
-from . import blanket, clones, exact, exact_rr, variation_ratio as vr
-from .randomizers import Randomizer, binary_rr
+from . import blanket, clones, exact, exact_grr, exact_rr, variation_ratio as vr
+from .randomizers import Randomizer, binary_rr, grr
 from .pairs import supported_others
 from .subject import Shuffled, randomizer_of
 
@@ -112,7 +112,8 @@ class Method(protocol.Method):
     title: str = ""
     quantities: tuple[str, ...] = ("epsilon", "delta")
     formula: str = ""
-    #: (randomizer, n, epsilon) -> what attains the value (a randomizer and its worst dataset), or None
+    #: (randomizer, n, epsilon, inversion state) -> what attains the value (a randomizer and its worst
+    #: dataset), or None
     attained_fn: Callable | None = None
     #: (randomizer, n, epsilon) -> a certified lower bound on log of the method's own delta at
     #: epsilon from one or a few cheap evaluations, or None where it has none: the test, before the
@@ -160,6 +161,7 @@ class Method(protocol.Method):
         """epsilon(delta) of n shuffled users of ``rz`` by this method, certified."""
         status, note, start = self._begin(rz, n)
         cap = _eps_cap(rz)
+        state: dict = {}  # this inversion's only (what it learns from point to point)
         if self.closed_epsilon is not None:
             try:
                 value = float(self.closed_epsilon(rz, n, delta))
@@ -179,7 +181,6 @@ class Method(protocol.Method):
                 enc = self.log_delta(rz, n, e, tol)
                 return enc.log_lower, enc.log_upper
 
-            state: dict = {}  # this inversion's only
             probe = _no_amplification(self, rz, n, delta, cap, rtol)
             if probe is not None:
                 lo, hi = probe
@@ -215,7 +216,7 @@ class Method(protocol.Method):
                                    "which shuffling an $\\epsilon_0$-LDP randomizer never exceeds")
         return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
                       params={"n": n, "delta": delta, "seconds": time.perf_counter() - start,
-                              **self._attained(rz, n, hi if math.isfinite(hi) else lo)})
+                              **self._attained(rz, n, hi if math.isfinite(hi) else lo, state)})
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
         """delta(epsilon) of n shuffled users of ``rz`` by this method, certified."""
@@ -233,11 +234,12 @@ class Method(protocol.Method):
                           params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start,
                                   **self._attained(rz, n, epsilon)})
 
-    def _attained(self, rz: Randomizer, n: int, epsilon: float) -> dict:
-        """{"attained_by": ...} where the method says what attains its value, else {}."""
+    def _attained(self, rz: Randomizer, n: int, epsilon: float, state: dict | None = None) -> dict:
+        """{"attained_by": ...} where the method says what attains its value, else {} (``state``:
+        an epsilon(delta) inversion's, which may already know the dataset)."""
         if self.attained_fn is None:
             return {}
-        text = self.attained_fn(rz, n, epsilon)
+        text = self.attained_fn(rz, n, epsilon, state or {})
         return {"attained_by": text} if text else {}
 
 
@@ -356,10 +358,21 @@ def _binary_rr_search(rz, n) -> bool:
     return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.rr_parameters(rz) is not None
 
 
+#: users beyond which GRR on 3 options uses the certified search instead of the enumeration
+GRR_SEARCH_FROM = 21
+
+
+def _grr_search(rz, n) -> bool:
+    """GRR on 3 options beyond the enumeration's cheap sizes: the certified search over every
+    dataset (:mod:`dptheory.shuffle.exact_grr`) instead."""
+    return (exact_grr.grr_size(rz) == 3 and GRR_SEARCH_FROM <= n
+            and exact_grr.supported(3, n))
+
+
 def _needs_pmfs_small(rz, n):
     if rz.pmfs is None:
         return "needs a finite randomizer with known pmfs"
-    if _binary_rr_search(rz, n):
+    if _binary_rr_search(rz, n) or _grr_search(rz, n):
         return None
     if math.isinf(exact.estimate_seconds(rz, n)):
         return f"exact enumeration: too many datasets or histograms at n = {n}"
@@ -369,6 +382,8 @@ def _needs_pmfs_small(rz, n):
 def _exact_cost(rz, n, evaluations):
     if _binary_rr_search(rz, n):
         return exact_rr.estimate_seconds(n, evaluations)
+    if _grr_search(rz, n):
+        return exact_grr.estimate_seconds(3, n, evaluations)
     return exact.estimate_seconds(rz, n, evaluations)
 
 
@@ -532,12 +547,16 @@ def _blanket_log_delta(bound):
 def _exact_log_delta(rz, n, e, tol):
     if _binary_rr_search(rz, n):
         return exact_rr.engine(rz, n).log_delta(e)
+    if _grr_search(rz, n):
+        return exact_grr.engine(rz, n).log_delta(e)
     return exact.engine(rz, n).log_delta(e, rtol=tol)
 
 
 def _exact_decide(rz, n, e, tol, band, state):
     if _binary_rr_search(rz, n):
         return exact_rr.engine(rz, n).decide_log_delta(e, band, state)
+    if _grr_search(rz, n):
+        return exact_grr.engine(rz, n).decide_log_delta(e, band, state)
     return exact.engine(rz, n).log_delta(e, rtol=tol)
 
 
@@ -546,13 +565,16 @@ def _rr_lower_decide(rz, n, e, tol, band, state):
     return Enclosure(enc.log_lower, enc.log_lower)
 
 
-def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
+def _attained_text(source: Randomizer, n: int, epsilon: float, state: dict) -> str | None:
     """Binary randomized response and its worst dataset at ``epsilon`` (the search's; None where
-    the search gives up)."""
-    try:
-        c = exact_rr.engine(source, n).search(epsilon)[2]
-    except NotApplicable:
-        return None
+    the search gives up), or the dataset an epsilon(delta) inversion certified at its lower end."""
+    if "above" in state:
+        c = state["above"][1]
+    else:
+        try:
+            c = exact_rr.engine(source, n).search(epsilon)[2]
+        except NotApplicable:
+            return None
     eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
     others = (f"the other {n - 1} users all hold 0" if c == 0 else
               f"the other {n - 1} users all hold 1" if c == n - 1 else
@@ -560,13 +582,15 @@ def _attained_text(source: Randomizer, n: int, epsilon: float) -> str | None:
     return f"binary randomized response{eps0} on its worst dataset: the victim holds 0 or 1, {others}"
 
 
-def _rr_attained(rz, n, epsilon):
-    return _attained_text(_rr_source(rz), n, epsilon)
+def _rr_attained(rz, n, epsilon, state):
+    return _attained_text(_rr_source(rz), n, epsilon, state)
 
 
-def _exact_attained(rz, n, epsilon):
+def _exact_attained(rz, n, epsilon, state):
     if _binary_rr_search(rz, n):
-        return _attained_text(rz, n, epsilon)
+        return _attained_text(rz, n, epsilon, state)
+    if _grr_search(rz, n):
+        return _grr_attained_text(rz, n, epsilon, state)
     if not math.isfinite(epsilon):
         return None
     _, _, _, a, b = exact.engine(rz, n).evaluate(epsilon)
@@ -601,6 +625,74 @@ def _rr_lower_log_delta(rz, n, e, tol):
 
 def _rr_lower_cost(rz, n, evaluations):
     return exact_rr.estimate_seconds(n, evaluations)
+
+
+def _grr_source(rz):
+    """The GRR whose searched worst case bounds ``rz`` below: its own pmfs for GRR on k >= 3
+    options, GRR on 3 options at eps0 for the general eps0-LDP class."""
+    return rz if rz.name != "general" else grr(rz.eps0, 3)
+
+
+def _grr_lower_applies(rz, n):
+    if n < 2 or not (rz.name == "general" and rz.eps0 is not None or exact_grr.grr_size(rz) is not None):
+        return ("applies to generalized randomized response on k >= 3 options and to the general eps0-LDP class "
+                "(GRR on 3 options is one of its members)")
+    source = _grr_source(rz)
+    k = exact_grr.grr_size(source)
+    if k is None:
+        return f"GRR on 3 options at eps0 = {rz.eps0} keeps its value with a probability that rounds to 1"
+    if not exact_grr.supported(k, n):
+        limit = exact_grr.MAX_N.get(k, exact_grr.MAX_N_LARGE_K)
+        return f"the search over GRR's datasets is offered up to n = {limit} for k = {k} (estimated over 10 s beyond)"
+    return None
+
+
+def _grr_lower_status(rz):
+    source = _grr_source(rz)
+    k = exact_grr.grr_size(source)
+    note = "attained by GRR on its worst dataset found"
+    if k is not None and k > 3:
+        note += (" (the search covers the datasets whose others hold values 1, 2 and one more value; it is the exact "
+                 "worst case if that concentrated arrangement is the worst, as an exhaustive search finds at small n: "
+                 "not proven, docs/tightness.md#generalized-randomized-response)")
+    return Status.PROVEN, note
+
+
+def _grr_lower_log_delta(rz, n, e, tol):
+    enc = exact_grr.engine(_grr_source(rz), n).log_delta(e)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _grr_lower_decide(rz, n, e, tol, band, state):
+    enc = exact_grr.engine(_grr_source(rz), n).decide_log_delta(e, band, state)
+    return Enclosure(enc.log_lower, enc.log_lower)
+
+
+def _grr_lower_cost(rz, n, evaluations):
+    source = _grr_source(rz)
+    return exact_grr.estimate_seconds(exact_grr.grr_size(source) or 3, n, evaluations)
+
+
+def _grr_attained_text(source, n: int, epsilon: float, state: dict) -> str | None:
+    """GRR and its worst dataset found at ``epsilon`` (None where the search gives up), or the
+    dataset an epsilon(delta) inversion certified at its lower end."""
+    eng = exact_grr.engine(source, n)
+    if "above" in state:
+        counts = state["above"][1]
+    else:
+        try:
+            counts = eng.search(epsilon)[2]
+        except NotApplicable:
+            return None
+    eps0 = f" (eps0 = {source.eps0:g})" if source.eps0 is not None else ""
+    return (f"generalized randomized response on {eng.k} options{eps0} on its worst dataset: "
+            + exact_grr.describe(counts, n, eng.k))
+
+
+def _grr_attained(rz, n, epsilon, state):
+    if not math.isfinite(epsilon):
+        return None
+    return _grr_attained_text(_grr_source(rz), n, epsilon, state)
 
 
 # ----------------------------------------------------------------------------- closed forms in epsilon
@@ -661,8 +753,8 @@ METHODS = protocol.Registry("shuffle", [
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
            closed_epsilon=_erlingsson, title="Erlingsson et al.", formula=ERLINGSSON.name),
     Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry "
-           "orbit); binary randomized response: certified search over every dataset (dptheory, derived here: "
-           "docs/tightness.md)",
+           "orbit); binary randomized response and GRR on 3 options: certified search over every dataset (dptheory, "
+           "derived here: docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
            decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
            attained_fn=_exact_attained),
@@ -671,6 +763,11 @@ METHODS = protocol.Registry("shuffle", [
            "(derived here: docs/tightness.md)",
            _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
            log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)"),
+    Method("grr-exact-lower", Kind.LOWER,
+           "dptheory: the worst case of shuffled generalized randomized response over the datasets searched, an "
+           "eps0-LDP randomizer (derived here: docs/tightness.md#generalized-randomized-response)",
+           _grr_lower_applies, _grr_lower_status, log_delta=_grr_lower_log_delta, decide_log_delta=_grr_lower_decide,
+           cost_fn=_grr_lower_cost, attained_fn=_grr_attained, title="GRR, worst dataset (lower bound)"),
 ], subject="Shuffled(randomizer, n)")
 
 #: methods that 'auto' may choose from: numerical upper bounds first, then closed forms

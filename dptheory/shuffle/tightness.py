@@ -2,7 +2,9 @@
 
 For binary randomized response the exact value is the certified search of
 :mod:`dptheory.shuffle.exact_rr` (every n); for generalized randomized response the enumeration
-of :mod:`dptheory.shuffle.exact` (small n). Each row gives the exact enclosure, the dataset that
+of :mod:`dptheory.shuffle.exact` (small n) or the search of :mod:`dptheory.shuffle.exact_grr`
+(k = 3 up to n = 300; for k > 3 up to n = 40 the worst dataset with the others' values 3..k
+concentrated on one, a proven lower bound). Each row gives the exact enclosure, the dataset that
 attains it, and for every proven upper bound the ratio of its upper end to the exact value's
 lower end: an upper end of the ratio (upper bound / exact), never below the truth.
 """
@@ -13,6 +15,11 @@ import dataclasses
 
 from ..results import Kind, Result, Status
 from . import methods as M, randomizers as R
+
+
+#: estimated seconds of the exact method (an enumeration, for GRR on k > 3 options) beyond which a
+#: row of GRR uses the search's worst concentrated dataset instead
+ENUMERATION_SECONDS = 120.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,14 +56,25 @@ def row(name: str, eps0: float, n: int, delta: float = 1e-6, methods=None, rtol:
     """The exact epsilon(delta) of n shuffled users of randomizer ``name`` and every proven upper
     bound's ratio to it (``methods``: the upper bounds to run, default every registered one)."""
     rz = randomizer(name, eps0)
-    exact = M.epsilon(rz, n, delta, "exact", rtol=rtol)
+    subject = M.Shuffled(rz, n)
+    # GRR on k > 3 options beyond the enumeration: the worst dataset the search finds (a proven
+    # lower bound, exact if the concentrated arrangement is the worst; the ratios are then upper
+    # ends all the same, since the true value is at least this one)
+    which = "exact"
+    lower = M.METHODS["grr-exact-lower"]
+    if lower.applies(subject) and (not M.METHODS["exact"].applies(subject)
+                                   or M.METHODS["exact"].cost(subject) > ENUMERATION_SECONDS):
+        which = "grr-exact-lower"
+    exact = M.epsilon(rz, n, delta, which, rtol=rtol)
     names = [m.name for m in M.METHODS.values() if m.kind is Kind.UPPER] if methods is None else list(methods)
     uppers, ratios = {}, {}
     for res in M.compare(rz, n, delta=delta, methods=names, rtol=rtol):
         if isinstance(res, Result) and res.status is Status.PROVEN and res.kind is Kind.UPPER:
             uppers[res.method] = res.upper
             ratios[res.method] = res.upper / exact.lower if exact.lower > 0 else float("inf")
-    return TightnessRow(name, float(eps0), int(n), float(delta), exact, exact.params.get("attained_by", ""),
+    # a star marks a value that is a proven lower bound, exact only under the unproven reduction
+    label = name if which == "exact" else name + "*"
+    return TightnessRow(label, float(eps0), int(n), float(delta), exact, exact.params.get("attained_by", ""),
                         uppers, ratios)
 
 

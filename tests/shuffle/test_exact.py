@@ -206,3 +206,17 @@ def test_delta_at_eps0_is_zero_without_an_mpmath_failure():
 
     res = METHODS["exact"].delta(randomizers.unary_encoding(0.01, 2), 2, 0.01)
     assert res.lower == 0.0 and 0.0 <= res.upper < 1e-12
+
+
+def test_laws_not_kept_report_the_dataset_that_attains_the_maximum(monkeypatch):
+    """Where the histogram laws exceed the memory budget (recomputed per evaluation), the reported
+    dataset is still the one whose delta is the maximum (both directions laid out alike)."""
+    from dptheory.shuffle import exact as E, randomizers as RR
+
+    monkeypatch.setattr(E, "_KEEP_ENTRIES", 10)
+    rz = RR.grr(2.0, 4)
+    eng = E.Engine(rz, 8)
+    assert not eng._kept
+    for e in (0.5, 1.5):
+        _, v, _, a, b = eng.evaluate(e)
+        assert E.delta(rz, a, b, e) == v

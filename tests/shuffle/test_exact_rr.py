@@ -145,3 +145,18 @@ def test_epsilon_mp_inside_the_float_bracket_and_inverts_the_profile():
     below, _, _ = _user_by_user(n, eps0, float(e) * (1 - 1e-7))
     above, _, _ = _user_by_user(n, eps0, float(e) * (1 + 1e-7))
     assert below > d > above
+
+
+def test_epsilon_names_a_dataset_attaining_its_lower_end():
+    """The dataset an epsilon(delta) answer names (the one the inversion certified at its lower
+    end) has delta(lower end) >= delta, by the 40-digit path."""
+    import re
+
+    n, d = 300, 1e-6
+    rz = R.binary_rr(1.0)
+    res = M.epsilon(rz, n, d, "exact", rtol=1e-6)
+    text = res.params["attained_by"]
+    found = re.search(r"(\d+) of the other", text)
+    c = 0 if "all hold 0" in text else n - 1 if "all hold 1" in text else int(found.group(1))
+    v = exact_rr.delta_dataset_mp(rz, n, c, res.lower, digits=40)
+    assert v >= d * (1 - 1e-12)

@@ -14,9 +14,9 @@ from dptheory.shuffle import tightness as T
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "tightness.md"
 
 
-def _table():
+def _table(marker="tightness-table"):
     text = DOC.read_text()
-    body = text.split("<!-- tightness-table:start -->", 1)[1].split("<!-- tightness-table:end -->", 1)[0]
+    body = text.split(f"<!-- {marker}:start -->", 1)[1].split(f"<!-- {marker}:end -->", 1)[0]
     lines = [ln for ln in body.strip().splitlines() if ln.startswith("|")]
     head = [c.strip() for c in lines[0].strip("|").split("|")]
     rows = []
@@ -57,5 +57,29 @@ def test_rows_at_small_n_are_the_library_output(eps0):
         assert row.exact.lower == pytest.approx(r["exact"][0], rel=1e-5)
         assert row.exact.upper == pytest.approx(r["exact"][1], rel=1e-5)
         assert set(row.ratios) == set(r["ratios"])
+        for m, v in row.ratios.items():
+            assert v == pytest.approx(r["ratios"][m], abs=2e-4)
+
+
+def test_grr_table_covers_the_search_sizes_and_no_bound_is_below():
+    _, rows = _table("tightness-grr-table")
+    seen = {(r["randomizer"].rstrip("*"), r["n"]) for r in rows}
+    assert {("grr(3)", 300), ("grr(8)", 40)} <= seen
+    for r in rows:
+        # a star: GRR on k > 3 options beyond the enumeration (the worst concentrated dataset)
+        assert r["randomizer"].endswith("*") == (r["randomizer"].startswith("grr(8)"))
+        for m, ratio in r["ratios"].items():
+            assert ratio >= 1 - 5e-5, (r, m)
+
+
+@pytest.mark.slow
+def test_grr_rows_are_the_library_output():
+    methods, rows = _table("tightness-grr-table")
+    for r in rows:
+        if r["n"] > 100:
+            continue
+        row = T.row(r["randomizer"].rstrip("*"), r["eps0"], r["n"], 1e-6, methods=methods)
+        assert row.randomizer == r["randomizer"]
+        assert row.exact.lower == pytest.approx(r["exact"][0], rel=1e-5)
         for m, v in row.ratios.items():
             assert v == pytest.approx(r["ratios"][m], abs=2e-4)

@@ -1,0 +1,422 @@
+"""Exact delta(epsilon) of shuffled generalized randomized response, over the worst dataset.
+
+Generalized randomized response on k options (GRR, Kairouz et al. 2016) reports the true value
+with probability ``p = e^eps0 / (e^eps0 + k - 1)`` and each other value with probability
+``r = 1 / (e^eps0 + k - 1)``. The shuffled output of n users is their histogram. Derived here
+(docs/tightness.md#generalized-randomized-response):
+
+* **Which pairs.** Relabelling the values maps any pair of neighbouring datasets onto one where the
+  victim holds value 1 in the first dataset and 2 in the second; a dataset is then the count vector
+  c of the m = n - 1 others. Exchanging values 1 and 2 maps H_gamma(P2 || P1) at c onto
+  H_gamma(P1 || P2) at c with c_1, c_2 exchanged, so one direction over every c suffices.
+* **Bounds over a family of datasets.** Every GRR row is ``k r`` times the uniform row plus
+  ``p - r`` times the point mass at the user's value. Every dataset with c >= L (componentwise,
+  w = m - |L| free users) is therefore the dataset L plus w users each of whom sends a uniform
+  message with probability k r and its own value otherwise; given which of them send uniform
+  messages, the pair is that of L plus N ~ Bin(w, k r) uniform users, shifted by the others'
+  known values (a bijection of the histograms). Joint convexity and data processing (a further
+  uniform user is independent of the victim) give ``H_gamma <= E_N H_gamma(L + N uniform users)``,
+  bounded on a ladder of N (:meth:`GRR.bound`).
+* **The search.** Best-first branch and bound over the triangle of (c_1, c_2, c_3): a family of
+  side w is covered by its three corner families of side ceil(2w/3). A family whose bound is
+  below the best dataset's certified value is excluded; single datasets get their exact law (a
+  dense dynamic programme over the counts of the output classes, every entry a sum of
+  non-negative products, its error bounded as in :mod:`dptheory.shuffle.exact`). The laws do not
+  depend on epsilon: they are kept, and an epsilon(delta) inversion re-evaluates them.
+* **k > 3.** The search covers the datasets whose others hold values 1, 2 and 3 (the others'
+  values 3..k concentrated on one; output classes 1, 2, 3 and the rest merged). Its largest value
+  is a proven lower bound of the worst case, and the worst case itself where the concentrated
+  arrangement is the worst, which an exhaustive search finds at small n but nobody has proven.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import heapq
+import math
+
+import numpy as np
+
+from .. import rounding, validate
+from ..precision import binom_cdf, binom_sf, binom_tail_rtol
+from ..results import Enclosure, NotApplicable
+from . import exact
+from .exact_rr import search_epsilon_bracket
+
+#: float64 unit roundoff
+_U = rounding.EPS / 2
+
+#: uniform users are dropped from a family's bound while P(N < j) stays below this fraction of the
+#: best dataset's value (the rest of the family's slack)
+TAIL_FRACTION = 1e-3
+
+#: float64 entries of laws an engine keeps between searches (about 640 MB; an epsilon(delta)
+#: inversion of GRR(3) at n = 300 keeps about 70 million: with 50 million it recomputed them, 4.1 s
+#: instead of 2.8 s)
+KEEP_ENTRIES = 80_000_000
+
+#: histogram entries (summed over the dynamic programme's steps) one search may compute before it
+#: gives up: about 60 s (4e8 took 4 s at n = 300 on a loaded 2-core machine)
+MAX_SEARCH_ENTRIES = 6_000_000_000
+
+
+def grr_size(randomizer) -> int | None:
+    """k of a generalized randomized response randomizer (k >= 3: a k x k pmf matrix with one
+    value on the diagonal and another off it, larger on the diagonal), else None."""
+    m = getattr(randomizer, "pmfs", None)
+    if m is None:
+        return None
+    m = np.asarray(m, dtype=float)
+    k = m.shape[0]
+    if m.ndim != 2 or m.shape[1] != k or k < 3:
+        return None
+    diag, off = m[0, 0], m[0, 1]
+    mask = ~np.eye(k, dtype=bool)
+    if not (np.all(np.diag(m) == diag) and np.all(m[mask] == off) and 1 > diag > off > 0):
+        return None
+    return k
+
+
+def _add(dist: np.ndarray, row) -> np.ndarray:
+    """The histogram law of one more user with class probabilities ``row`` (the last class
+    implicit): ``dist`` is a dense (C-1)-dimensional array over the counts of the first C-1 classes.
+    Every entry is a sum of at most C non-negative products (the error of exact._rel_error)."""
+    out = np.zeros(tuple(s + 1 for s in dist.shape))
+    inner = tuple(slice(0, s) for s in dist.shape)
+    np.multiply(dist, row[-1], out=out[inner])
+    tmp = np.empty_like(dist)
+    for axis in range(dist.ndim):
+        shifted = tuple(slice(1, None) if a == axis else slice(0, s) for a, s in enumerate(dist.shape))
+        np.multiply(dist, row[axis], out=tmp)
+        view = out[shifted]
+        np.add(view, tmp, out=view)
+    return out
+
+
+@dataclasses.dataclass
+class _Law:
+    """The histogram law of the others (``others``, dense over the counts of the first C-1
+    classes) of a pair whose two laws (victim on value 1 and on value 2) add one user to it, and
+    the relative error per entry of those two laws."""
+
+    others: np.ndarray
+    eta: float
+
+
+class GRR:
+    """Exact worst-case delta(epsilon) of n shuffled users of GRR on k options.
+
+    For k = 3 every dataset is searched. For k > 3 the search runs over the datasets whose
+    others hold values 1, 2 and one more value 3 (the others' values 3..k concentrated on one):
+    the largest over those is a certified lower bound of the worst case, and equals it where the
+    concentrated arrangement is the worst (checked exhaustively at small n, not proven:
+    docs/tightness.md#generalized-randomized-response); :attr:`proven` says which.
+
+    Parameters
+    ----------
+    randomizer : Randomizer
+        Generalized randomized response (:func:`grr_size` not None).
+    n : int
+        Number of users (n >= 2).
+    """
+
+    def __init__(self, randomizer, n: int):
+        k = grr_size(randomizer)
+        if k is None:
+            raise validate.DomainError(f"randomizer {getattr(randomizer, 'name', randomizer)!r} is not generalized "
+                                       "randomized response on k >= 3 options")
+        self.k = k
+        self.n = validate.integer("n", n, low=2)
+        self.m = self.n - 1
+        self.eps0 = getattr(randomizer, "eps0", None)
+        table = exact._float_matrix(randomizer)
+        self.pmf_rel = max(exact.pmf_error(randomizer), _U)
+        self.p, self.r = float(table[0, 0]), float(table[0, 1])
+        #: output classes: values 1, 2, 3 and (k > 3) the values 4..k merged
+        self.classes = 3 if k == 3 else 4
+        rest = [float(sum(table[v, 3:])) for v in range(3)]
+        self.rows = [np.array([table[v, 0], table[v, 1], table[v, 2]] + ([rest[v]] if k > 3 else [])) for v in range(3)]
+        self.uniform_row = np.array([1 / k] * 3 + ([(k - 3) / k] if k > 3 else []))
+        #: merged columns per class (the error bound of the float rows' sums)
+        self.largest = max(k - 3, 1)
+        # k r, the probability of a uniform message, rounded down (P(N < j) decreases in it)
+        self.uniform = rounding.down(k * self.r, rel_err=self.pmf_rel + 2 * _U)
+        self._laws: dict = {}
+        self._kept = 0
+        self._computed = 0
+        self._memo: dict = {}
+
+    @property
+    def proven(self) -> bool:
+        """True where the search covers every dataset (k = 3)."""
+        return self.k == 3
+
+    # ------------------------------------------------------------------ laws
+    def _add(self, dist, row):
+        out = _add(dist, row)
+        self._computed += out.size
+        return out
+
+    def _others(self, counts: tuple) -> np.ndarray:
+        dist = np.ones((1,) * (self.classes - 1))
+        for v, c in enumerate(counts):
+            for _ in range(c):
+                dist = self._add(dist, self.rows[v])
+        return dist
+
+    def _pair(self, others: np.ndarray, users: int) -> _Law:
+        return _Law(others, exact._rel_error(users, self.classes, self.largest, self.pmf_rel))
+
+    def _keep(self, key, value, entries):
+        while self._kept > KEEP_ENTRIES and self._laws:
+            self._kept -= self._laws.pop(next(iter(self._laws)))[1]
+        self._laws[key] = (value, entries)
+        self._kept += entries
+
+    def law(self, counts: tuple) -> _Law:
+        """The pair's laws of one dataset (``counts``: the others per value 1, 2, 3), kept."""
+        key = ("single", tuple(counts))
+        hit = self._laws.get(key)
+        if hit is None:
+            law = self._pair(self._others(counts), self.n)
+            self._keep(key, law, law.others.size)
+            return law
+        return hit[0]
+
+    def ladder(self, L: tuple, free: int, floor: float) -> tuple[list, float]:
+        """(rungs, tail) of the family c >= L: rungs[i] = (j, laws of L plus j uniform users) for
+        j = j0..top, with P(N < j0) <= tail (N ~ Bin(free, k r))."""
+        key = ("family", tuple(L), free, floor)
+        hit = self._laws.get(key)
+        if hit is not None:
+            return hit[0]
+        s = self.uniform
+        mean, sd = free * s, math.sqrt(free * s * (1 - s))
+        j0 = self.uniform_count(free, floor)
+        top = min(free, int(math.ceil(mean + 3 * sd)))
+        dist = self._others(L)
+        rungs = []
+        entries = 0
+        for j in range(top + 1):
+            if j >= j0:
+                law = self._pair(dist, 1 + sum(L) + j)
+                rungs.append((j, law))
+                entries += law.others.size
+            if j < top:
+                dist = self._add(dist, self.uniform_row)
+        value = (rungs, self.tail(free, j0))
+        self._keep(key, value, entries)
+        return value
+
+    def hockey(self, law: _Law, epsilon: float) -> tuple[float, float]:
+        """Certified (lower, upper) of H_gamma(P1 || P2) of one law."""
+        g = math.exp(epsilon)
+        p0, p1 = self._add(law.others, self.rows[0]), self._add(law.others, self.rows[1])
+        lo, _, hi = exact._hockey(p0.ravel(), p1.ravel(), g, 2 * _U if epsilon != 0 else 0.0, law.eta)
+        return lo, hi
+
+    def tail(self, free: int, j: int) -> float:
+        """Upper bound of P(N < j), N ~ Bin(free, k r)."""
+        if j <= 0:
+            return 0.0
+        return rounding.up(float(binom_cdf(j - 1, free, self.uniform)) * (1 + 2 * float(binom_tail_rtol(free))),
+                           abs_err=4 * _U)
+
+    def survival_lower(self, free: int, j: int) -> float:
+        """Lower bound of P(N >= j), N ~ Bin(free, k r) (k r rounded down: the survival function
+        increases with it)."""
+        if j <= 0:
+            return 1.0
+        return rounding.down_nonneg(float(binom_sf(j, free, self.uniform)) * (1 - 2 * float(binom_tail_rtol(free))),
+                                    abs_err=4 * _U)
+
+    def uniform_count(self, free: int, floor: float) -> int:
+        """The largest j found with P(N < j) <= floor (N ~ Bin(free, k r))."""
+        if free <= 0:
+            return 0
+        s = self.uniform
+        sd = math.sqrt(free * s * (1 - s))
+        j = int(free * s - math.sqrt(2 * max(math.log(1 / floor), 1.0)) * sd)
+        while j > 0 and self.tail(free, j) > floor:
+            j = int(j * 0.9)
+        return max(j, 0)
+
+    def bound(self, L: tuple, free: int, floor: float, epsilon: float) -> float:
+        """Certified upper bound of H_gamma over every dataset c >= L:
+        E_N H(L + N uniform users) <= P(N < j0) + sum over the rungs (H does not increase with N)."""
+        rungs, tail = self.ladder(L, free, floor)
+        his = []
+        for j, law in rungs:
+            hi = self.hockey(law, epsilon)[1]
+            his.append(min(hi, his[-1]) if his else hi)
+        total = his[0]
+        for (j, _), prev, cur in zip(rungs[1:], his, his[1:]):
+            total -= self.survival_lower(free, j) * (prev - cur) * (1 - 4 * _U)
+        # each product carries at most 3 roundings (inside the factor 1 - 4u), each subtraction
+        # one of at most u his[0]
+        return rounding.up(max(total, 0.0) + tail, abs_err=(len(rungs) + 4) * _U * his[0])
+
+    # ------------------------------------------------------------------ the search
+    def search(self, epsilon: float, *, band: tuple[float, float] | None = None, floor: float | None = None,
+               first: tuple = (), max_entries: int | None = None):
+        """Branch and bound over the datasets (the others' counts on values 1, 2, 3).
+
+        Returns (lower, upper, worst counts): the certified enclosure of the largest delta(epsilon)
+        over the datasets searched and the dataset whose lower end is largest. With
+        ``band = (below, above)`` the search stops once a dataset is certified above ``above``
+        (upper end 1) and drops families certified at most ``below``. ``floor`` fixes the tail
+        allowance of the family bounds (shared laws between epsilons); ``first`` lists datasets
+        to evaluate first.
+        """
+        e = validate.real("epsilon", epsilon, low=0.0)
+        plain = band is None and floor is None and not first and max_entries is None
+        if plain and e in self._memo:
+            # a delta(epsilon) and the dataset that attains it ask the same search
+            return self._memo[e]
+        out = self._search(e, band=band, floor=floor, first=first, max_entries=max_entries)
+        if plain:
+            self._memo = {e: out}
+        return out
+
+    def _search(self, e, *, band, floor, first, max_entries):
+        m = self.m
+        self._computed = 0
+        budget = MAX_SEARCH_ENTRIES if max_entries is None else max_entries
+        if self.eps0 is not None and e >= self.eps0:
+            # the likelihood ratio of the histogram never exceeds p / r = e^eps0
+            return 0.0, 0.0, (m, 0, 0)
+        below, above = band if band is not None else (-1.0, math.inf)
+        best_lo, best = -1.0, None
+        hi_max = 0.0
+
+        def single(counts):
+            nonlocal best_lo, best, hi_max
+            lo, hi = self.hockey(self.law(counts), e)
+            hi_max = max(hi_max, hi)
+            if lo > best_lo:
+                best_lo, best = lo, tuple(counts)
+
+        for c in dict.fromkeys([*map(tuple, first), (m, 0, 0), (0, 0, m), (0, m, 0)]):
+            single(c)
+            if best_lo > above:
+                return best_lo, 1.0, best
+        if floor is None:
+            floor = max(10.0 ** math.floor(math.log10(max(best_lo, 1e-300) * TAIL_FRACTION)), 1e-300)
+
+        heap: list = []
+        seen: set = set()
+        dropped = 0.0
+
+        def push(L, w):
+            nonlocal dropped
+            if (L, w) in seen:
+                return
+            seen.add((L, w))
+            if w == 0:
+                single(L)
+                return
+            val = self.bound(L, w, floor, e)
+            if val <= best_lo:
+                return
+            if val <= below:
+                dropped = max(dropped, val)
+                return
+            heapq.heappush(heap, (-val, len(seen), L, w))
+
+        push((0, 0, 0), m)
+        while heap and best_lo <= above:
+            neg, _, L, w = heapq.heappop(heap)
+            if -neg <= best_lo:
+                break
+            if self._computed > budget:
+                raise NotApplicable(f"the certified search over the datasets of GRR on {self.k} options at n = {self.n} "
+                                    f"needs more than {budget} histogram entries at epsilon = {e:.6g}")
+            if w <= 3:
+                # every dataset of the family
+                for i in range(w + 1):
+                    for j in range(w + 1 - i):
+                        push((L[0] + i, L[1] + j, L[2] + w - i - j), 0)
+                continue
+            # three corner families of side ceil(2w/3) cover the family (the largest excess is >= w/3)
+            side = -(-2 * w // 3)
+            for axis in range(3):
+                child = tuple(x + (w - side if a == axis else 0) for a, x in enumerate(L))
+                push(child, side)
+        if best_lo > above:
+            return best_lo, 1.0, best
+        return max(best_lo, 0.0), max(hi_max, dropped, best_lo), best
+
+    def log_delta(self, epsilon: float) -> Enclosure:
+        """Certified enclosure of log delta(epsilon), the largest over the datasets searched."""
+        lo, hi, _ = self.search(epsilon)
+        return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
+
+    def decide_log_delta(self, epsilon: float, band: tuple[float, float], state: dict) -> Enclosure:
+        """An enclosure of log delta(epsilon) certain of its side of ``band`` (logs of delta), for
+        one epsilon(delta) inversion: ``state`` carries the tail allowance and the last worst dataset,
+        and records in ``state["above"]`` the largest epsilon at which a dataset was certified above
+        the band, with that dataset (it attains the bracket's lower end)."""
+        below, above = math.exp(band[0]), math.exp(band[1])
+        floor = state.setdefault("floor", max(10.0 ** math.floor(math.log10(max(below, 1e-300) * TAIL_FRACTION)),
+                                              1e-300))
+        first = (state["c"],) if "c" in state else ()
+        lo, hi, c = self.search(epsilon, floor=floor, band=(below, above), first=first)
+        state["c"] = c
+        if lo > above and epsilon >= state.get("above", (-1.0, 0))[0]:
+            state["above"] = (epsilon, c)
+        return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
+
+    def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
+        """Certified bracket of epsilon(delta) of the largest delta over the datasets searched
+        (:func:`dptheory.shuffle.exact_rr.search_epsilon_bracket`)."""
+        return search_epsilon_bracket(self, delta, rtol, math.log(self.p / self.r))
+
+
+@functools.lru_cache(maxsize=4)
+def _engine(key, shape, n, randomizer):
+    return GRR(randomizer, n)
+
+
+def engine(randomizer, n) -> GRR:
+    """The :class:`GRR` engine of (randomizer, n), cached across calls (DomainError for a
+    randomizer that is not generalized randomized response on k >= 3 options)."""
+    nn = validate.integer("n", n, low=2)
+    if grr_size(randomizer) is None:
+        raise validate.DomainError(f"randomizer {getattr(randomizer, 'name', randomizer)!r} is not generalized "
+                                   "randomized response on k >= 3 options")
+    table = exact._float_matrix(randomizer)
+    return _engine(table.tobytes(), table.shape, nn, randomizer)
+
+
+def worst_dataset(counts: tuple, n: int, k: int) -> tuple[list[int], list[int]]:
+    """The neighbouring datasets of a searched dataset: the victim holds value 1 (input 0) or 2
+    (input 1); counts[v] of the others hold input v (v = 0, 1, 2)."""
+    rest = [v for v, c in enumerate(counts) for _ in range(c)]
+    return [0, *rest], [1, *rest]
+
+
+def describe(counts: tuple, n: int, k: int) -> str:
+    """The dataset in words (values numbered from 1)."""
+    parts = [f"{c} {'holds' if c == 1 else 'hold'} value {v + 1}" for v, c in enumerate(counts) if c]
+    others = ", ".join(parts) if parts else "no other user"
+    return f"the victim holds value 1 or 2; of the other {n - 1} users, {others}"
+
+
+#: users up to which the search is offered, per k (beyond: estimated to exceed 10 s)
+MAX_N = {3: 300}
+MAX_N_LARGE_K = 40
+
+
+def supported(k: int, n: int) -> bool:
+    """Whether the search is offered at (k, n): k = 3 up to n = 300, 4 <= k <= 64 up to n = 40."""
+    return n <= (MAX_N.get(k, MAX_N_LARGE_K))
+
+
+def estimate_seconds(k: int, n: int, evaluations: int = 1) -> float:
+    """Estimated seconds of ``evaluations`` searches (an epsilon(delta) inversion reuses the laws
+    and decides most points with one dataset): one search takes about 4 s at k = 3, n = 300 and
+    1 s at k = 8, n = 40 (benchmarks/bench_exact_grr.py, CPU time on a loaded 2-core machine; an
+    inversion 1.0-1.6 times one search), scaled as n^3 (k = 3) and n^4 (k > 3, four classes)."""
+    base = 4.0 * (n / 300) ** 3 if k == 3 else 1.0 * (n / 40) ** 4
+    return base * (1 + 0.05 * max(evaluations - 1, 0))
