@@ -192,6 +192,35 @@ def _log_upper_tail_bound(hi, j, tp, tq, rho, lam, sd):
     return out
 
 
+def _window_tables(t_lo, t_hi, j, tp, tq, r):
+    """The order-free parts of the window terms of columns (j, tp, tq, r) over counts
+    t_lo..t_hi of each: (log B(a) + log q(a) relative, u(a) = log p(a)/q(a), start of each column
+    in the flat arrays), where p, q are P(a)/B(a), Q(a)/B(a) (:func:`_log_renyi_conditionals`)."""
+    sizes = (t_hi - t_lo + 1).astype(np.int64)
+    _WORK["table_counts"] += int(sizes.sum())
+    seg = np.repeat(np.arange(sizes.size), sizes)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    a = t_lo[seg] + (np.arange(seg.size) - starts[seg])
+    jj, tpp, tqq, rrr = j[seg], tp[seg], tq[seg], r[seg]
+    # log B(a) along each column: Loader's form at the first count, then exact pmf ratios
+    with np.errstate(divide="ignore"):
+        step = np.log((jj - a + 1) * rrr) - np.log(a * (1 - rrr))  # log B(a)/B(a-1) for a > t_lo
+    step[starts] = binom_logpmf(t_lo, j, r)
+    lb = np.cumsum(step)
+    if sizes.size > 1:
+        lb = lb - np.repeat(np.concatenate([[0.0], lb[starts[1:] - 1]]), sizes)
+    x = a * (1 - rrr) / ((jj - a + 1) * rrr)  # B(a-1)/B(a); 0 at a = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lq_rel = np.log(tqq * x + 1 - tqq)
+        u = np.log(tpp * x + 1 - tpp) - lq_rel
+    return lb + lq_rel, u, starts
+
+
+#: work counters of the window sums (read by the tests: work, not time): counts of the
+#: order-free tables and counts summed over all (order, column) windows
+_WORK = {"table_counts": 0, "window_counts": 0}
+
+
 def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
     """:func:`_log_renyi_conditional` for many buckets at once.
 
@@ -225,6 +254,9 @@ def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
     # first window: centred where the tilt e^{lam u(a)} moves the mass (first-order estimate)
     mid_all = np.clip(centre_all + np.minimum(lams * np.nan_to_num(slope) * sd_all * sd_all, js), 0, js)
     target = math.log(max(rtol, 1e-16)) - 5.0
+    # problems of one column (the same tp, tq, j, rho at several orders) share their window tables
+    _, column_all = np.unique(np.stack([js, tp, tq, rr]), axis=1, return_inverse=True)
+    column_all = column_all.reshape(-1)
 
     def _window_pass(idx):
         """One pass of the windows of the problems ``idx``: stores the accepted sums, recentres and
@@ -233,24 +265,32 @@ def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
         lo = np.clip(np.floor(mid_all[idx] - width_all[idx]), 0, j)
         hi = np.clip(np.ceil(mid_all[idx] + width_all[idx]), 0, j)
         sizes = (hi - lo + 1).astype(np.int64)
+        _WORK["window_counts"] += int(sizes.sum())
         seg = np.repeat(np.arange(idx.size), sizes)
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        a = lo[seg] + (np.arange(seg.size) - starts[seg])
-        jj, tpp, tqq, rrr = j[seg], a_tp[seg], a_tq[seg], a_r[seg]
-        # log B(a) along each window: Loader's form at the first count, then exact pmf ratios
-        with np.errstate(divide="ignore"):
-            step = np.log((jj - a + 1) * rrr) - np.log(a * (1 - rrr))  # log B(a)/B(a-1) for a > lo
-        step[starts] = binom_logpmf(lo, j, a_r)
-        lb = np.cumsum(step)
-        if idx.size > 1:
-            lb = lb - np.repeat(np.concatenate([[0.0], lb[starts[1:] - 1]]), sizes)
-        x = a * (1 - rrr) / ((jj - a + 1) * rrr)  # B(a-1)/B(a); 0 at a = 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lq_rel = np.log(tqq * x + 1 - tqq)
-            u = np.log(tpp * x + 1 - tpp) - lq_rel
-            terms = lb + lq_rel + _log_phi(u, lam[seg])
+        offset = np.arange(seg.size) - starts[seg]
+        a = lo[seg] + offset
+        # what does not depend on the order (log B(a) + log q(a), u(a)) once per column over the
+        # union of its windows in this pass, then gathered for every (order, column) window
+        key = column_all[idx]
+        cols, inv = np.unique(key, return_inverse=True)
+        t_lo = np.full(cols.size, np.inf)
+        t_hi = np.full(cols.size, -np.inf)
+        np.minimum.at(t_lo, inv, lo)
+        np.maximum.at(t_hi, inv, hi)
+        first = np.zeros(cols.size, dtype=np.int64)
+        first[inv[::-1]] = np.arange(idx.size)[::-1]  # a problem of each column
+        c_part, u_part, t_start = _window_tables(t_lo, t_hi, j[first], a_tp[first], a_tq[first], a_r[first])
+        at = t_start[inv][seg] + (a - t_lo[inv][seg]).astype(np.int64)
+        u = u_part[at]
+        with np.errstate(invalid="ignore"):
+            terms = c_part[at] + _log_phi(u, lam[seg])
+        # the running sums of log B(a) start at the column's first count: its length bounds the rounding
+        run_len = hi - t_lo[inv] + 1
         top = np.maximum.reduceat(terms, starts)
-        arg = starts + np.array([int(np.argmax(terms[s0:s0 + z])) for s0, z in zip(starts, sizes)])
+        # the first largest term of each window (its start where none compares equal, e.g. NaN)
+        arg = np.minimum.reduceat(np.where(terms == top[seg], np.arange(seg.size), seg.size), starts)
+        arg = np.where(arg < starts + sizes, arg, starts)
         safe_top = np.where(np.isfinite(top), top, 0.0)
         with np.errstate(divide="ignore"):
             total = safe_top + np.log(np.add.reduceat(np.exp(terms - safe_top[seg]), starts))
@@ -268,7 +308,7 @@ def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
         pen_below = np.logaddexp(np.maximum(0.0, (lam - 1) * u_lo), np.log(lam))
         omit = np.logaddexp(below + pen_below, _log_upper_tail_bound(hi, j, a_tp, a_tq, a_r, lam, sd_all[idx]))
         # rounding: the pmf ratios accumulate about sqrt(window) ulps of relative error
-        total_err = total + np.log(1e-15 * (4 + np.sqrt(sizes)))
+        total_err = total + np.log(1e-15 * (4 + np.sqrt(run_len)))
         good = (omit - total <= target) | ((lo == 0) & (hi >= j))
         out[idx[good]] = total[good]
         err[idx[good]] = np.logaddexp(omit, total_err)[good]
