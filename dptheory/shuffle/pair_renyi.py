@@ -218,7 +218,7 @@ def _window_tables(t_lo, t_hi, j, tp, tq, r):
 
 #: work counters of the window sums (read by the tests: work, not time): counts of the
 #: order-free tables and counts summed over all (order, column) windows
-_WORK = {"table_counts": 0, "window_counts": 0}
+_WORK = {"table_counts": 0, "window_counts": 0, "direct_orders": 0}
 
 
 def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
@@ -688,9 +688,100 @@ def renyi(pair: CountPair, order, *, rtol: float = 1e-6) -> tuple[float, float]:
     return _renyi_ends(enc, lam)
 
 
+#: a curve of more orders than this is computed at anchor orders and enclosed in between by
+#: convexity (:func:`renyi_curve`); fewer are all computed directly
+_DIRECT_ORDERS = 64
+#: anchors are ``_ANCHOR_SPACING`` sqrt(rtol) apart relative to the order and computed at
+#: ``_ANCHOR_RTOL`` rtol: the chord of the convex (lam - 1) D_lam between anchors is off by about
+#: (spacing)^2 / 4 relative where D_lam grows like lam (0.6 and 0.4 measured on the clone and stronger-clone
+#: pairs, eps0 = 1, n = 1e6, orders 2..1024 at rtol 1e-3: no order wider than rtol)
+_ANCHOR_SPACING, _ANCHOR_RTOL = 0.6, 0.4
+
+
 def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
     """Certified (lower, upper) arrays of D_lam(P||Q) of a count pair at many orders, each of
     relative width about ``rtol``.
+
+    Up to ``_DIRECT_ORDERS`` orders are each computed (:func:`_renyi_curve_direct`). Of more, the
+    anchors (orders 0.6 sqrt(rtol) apart relative to the order, every order where they are
+    denser, at 0.4 rtol) are computed and every other order enclosed by convexity
+    (:func:`_interpolated_orders`); an order whose enclosure is wider than ``rtol`` is computed
+    directly. The work grows with the number of anchors, about log(max order / min order) /
+    sqrt(rtol), not with the number of orders.
+    """
+    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
+    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
+    _check_renyi_range(pair)
+    grid = np.unique(o)
+    if grid.size <= _DIRECT_ORDERS:
+        return _renyi_curve_direct(pair, o, rtol)
+    anchor = _anchor_mask(grid, 1.0 + _ANCHOR_SPACING * math.sqrt(rtol))
+    lower, upper = np.empty(grid.shape), np.empty(grid.shape)
+    lower[anchor], upper[anchor] = _renyi_curve_direct(pair, grid[anchor], _ANCHOR_RTOL * rtol)
+    inner = ~anchor
+    lower[inner], upper[inner] = _interpolated_orders(grid[anchor], lower[anchor], upper[anchor], grid[inner])
+    wide = inner & ~((upper == 0) | (lower >= (1.0 - rtol) * upper))
+    _WORK["direct_orders"] += int(np.count_nonzero(anchor) + np.count_nonzero(wide))
+    if np.any(wide):
+        lower[wide], upper[wide] = _renyi_curve_direct(pair, grid[wide], rtol)
+    at = np.searchsorted(grid, o)
+    return lower[at], upper[at]
+
+
+def _anchor_mask(grid, ratio: float):
+    """The anchors among the sorted orders ``grid``: the first and the last, and from each anchor
+    the largest order at most ``ratio`` times it (the next order where there is none)."""
+    mask = np.zeros(grid.shape, dtype=bool)
+    k = 0
+    mask[0] = mask[-1] = True
+    while k < grid.size - 1:
+        nxt = int(np.searchsorted(grid, grid[k] * ratio, side="right")) - 1
+        k = max(nxt, k + 1)
+        mask[k] = True
+    return mask
+
+
+def _interpolated_orders(anchors, a_lo, a_hi, orders):
+    """Certified (lower, upper) of D_lam at ``orders`` strictly between the sorted ``anchors``
+    from the enclosures [a_lo, a_hi] of D at the anchors: K(lam) = (lam - 1) D_lam = log sum
+    P^lam Q^(1-lam) is convex in lam (Girgis et al. 2021, Remark 2; van Erven and Harremoes 2014,
+    Corollary 2) and D_lam is non-decreasing in lam (van Erven and Harremoes 2014, Theorem 3).
+    Between anchors l1 < l2: K <= the chord of the upper ends; K >= (lam - 1) D_l1 and the
+    extensions of the secants of the neighbouring anchors (l0, l1) and (l2, l3), whose slopes
+    bound K' at l1 from below and at l2 from above. Every float step is rounded outwards."""
+    eps = rounding.EPS
+    k_lo = rounding.down((anchors - 1.0) * a_lo, rel_err=eps)
+    k_hi = rounding.up((anchors - 1.0) * a_hi, rel_err=eps)
+    i2 = np.searchsorted(anchors, orders)  # anchors[i2 - 1] < lam < anchors[i2]
+    if np.any((i2 < 1) | (i2 >= anchors.size)):
+        raise validate.DomainError("orders to interpolate must lie strictly between the first and the last anchor")
+    i1 = i2 - 1
+    l1, l2 = anchors[i1], anchors[i2]
+    lam1 = orders - 1.0
+    w = (l2 - orders) / (l2 - l1)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        up = w * k_hi[i1] + (1.0 - w) * k_hi[i2]
+        # the weights carry a few ulps each: an absolute error of the size of the two ends
+        upper = rounding.up_nonneg(np.nan_to_num(up / lam1, nan=np.inf),
+                                   abs_err=8 * eps * (k_hi[i1] + k_hi[i2]) / lam1, rel_err=4 * eps)
+        candidates = [a_lo[i1]]  # monotone: D_lam >= D_l1 >= its lower end
+        i0, i3 = np.maximum(i1 - 1, 0), np.minimum(i2 + 1, anchors.size - 1)
+        for has, base, r, far_hi, near_lo in (
+                (i1 >= 1, k_lo[i1], (orders - l1) / (l1 - anchors[i0]), k_hi[i0], k_lo[i1]),
+                (i2 + 1 < anchors.size, k_lo[i2], (l2 - orders) / (anchors[i3] - l2), k_hi[i3], k_lo[i2])):
+            # base + r (near_lo - far_hi) (left: the secant slope from below; right: -(l2 - lam)
+            # times the secant slope from above); its rounding: a few ulps of each magnitude
+            value = base + r * (near_lo - far_hi)
+            bound = 8 * eps * (np.abs(base) + r * (np.abs(near_lo) + np.abs(far_hi)))
+            value = np.where(has & np.isfinite(value) & np.isfinite(bound), value, -np.inf)
+            bound = np.where(np.isfinite(bound), bound, 0.0)
+            candidates.append(rounding.down_nonneg(value / lam1, abs_err=bound / lam1, rel_err=4 * eps))
+    return np.maximum.reduce(candidates), upper
+
+
+def _renyi_curve_direct(pair: CountPair, orders, rtol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Certified (lower, upper) arrays of D_lam(P||Q) of a count pair at every one of ``orders``,
+    each of relative width about ``rtol``.
 
     The orders are taken in increasing order, in batches bounded in one vectorised pass on the
     current buckets (the divergence of a count pair lives within a few standard deviations of
@@ -698,9 +789,7 @@ def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndar
     lowest order alone; the batch grows twofold after a pass that needed no refinement. The
     first order of a batch whose enclosure is too wide is refined as by :func:`renyi`, the next
     orders start from the buckets it needed, in a batch of the size that passed before."""
-    o = np.atleast_1d(validate.real_array("orders", orders, low=1.0, low_open=True))
-    rtol = validate.real("rtol", rtol, low=0.0, low_open=True, high=1.0)
-    _check_renyi_range(pair)
+    o = np.atleast_1d(np.asarray(orders, dtype=float))
     ma, mb = _initial_buckets(pair)
     lower, upper = np.empty(o.shape), np.empty(o.shape)
     pending = list(np.argsort(o))
