@@ -216,8 +216,8 @@ def _window_tables(t_lo, t_hi, j, tp, tq, r):
     return lb + lq_rel, u, starts
 
 
-#: work counters of the window sums (read by the tests: work, not time): counts of the
-#: order-free tables and counts summed over all (order, column) windows
+#: work counters (read by the tests: work, not time): counts of the order-free window tables,
+#: counts summed over all (order, column) windows, orders computed by :func:`_renyi_curve_direct`
 _WORK = {"table_counts": 0, "window_counts": 0, "direct_orders": 0}
 
 
@@ -721,7 +721,6 @@ def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndar
     inner = ~anchor
     lower[inner], upper[inner] = _interpolated_orders(grid[anchor], lower[anchor], upper[anchor], grid[inner])
     wide = inner & ~((upper == 0) | (lower >= (1.0 - rtol) * upper))
-    _WORK["direct_orders"] += int(np.count_nonzero(anchor) + np.count_nonzero(wide))
     if np.any(wide):
         lower[wide], upper[wide] = _renyi_curve_direct(pair, grid[wide], rtol)
     at = np.searchsorted(grid, o)
@@ -790,6 +789,7 @@ def _renyi_curve_direct(pair: CountPair, orders, rtol: float) -> tuple[np.ndarra
     first order of a batch whose enclosure is too wide is refined as by :func:`renyi`, the next
     orders start from the buckets it needed, in a batch of the size that passed before."""
     o = np.atleast_1d(np.asarray(orders, dtype=float))
+    _WORK["direct_orders"] += o.size
     ma, mb = _initial_buckets(pair)
     lower, upper = np.empty(o.shape), np.empty(o.shape)
     pending = list(np.argsort(o))

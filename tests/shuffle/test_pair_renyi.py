@@ -133,3 +133,49 @@ def test_pair_renyi_work_does_not_grow_with_n():
     for e0 in (1.0, 15.0, 50.0):
         small, huge = peak(e0, 10**6), peak(e0, 10**12)
         assert huge < 32 << 20 and huge < 8 * max(small, 1 << 20), (e0, small, huge)
+
+
+def test_curve_of_many_orders_encloses_the_mpmath_divergence_between_anchors():
+    """A curve of more than _DIRECT_ORDERS orders is computed at anchors and enclosed in between
+    by convexity of (lam - 1) D_lam: the enclosures at orders that are not anchors contain the
+    40-digit atom sum, at a relative width of at most rtol."""
+    pair = CountPair(60, 0.3, 0.8, 0.2)
+    orders = np.arange(2.0, 202.0)
+    rtol = 1e-3
+    lo, hi = renyi_curve(pair, orders, rtol=rtol)
+    anchors = orders[pair_renyi._anchor_mask(orders, 1.0 + pair_renyi._ANCHOR_SPACING * math.sqrt(rtol))]
+    between = [float(orders[(orders >= start) & ~np.isin(orders, anchors)][0]) for start in (60.0, 130.0, 190.0)]
+    for lam in between:
+        k = int(lam - 2)
+        exact = _mp_renyi(pair, lam)
+        assert lo[k] <= exact <= hi[k] and hi[k] - lo[k] <= rtol * hi[k]
+
+
+def test_interpolated_orders_enclose_a_convex_curve_and_fail_when_it_is_not_convex():
+    """The enclosure between anchors holds for any curve with (lam - 1) D convex and D
+    non-decreasing (here D = lam^2 exactly at the anchors), and is not a free pass: it misses a
+    curve that is not convex between the anchors (a jump of D just above an anchor)."""
+    anchors = np.array([2.0, 3.0, 5.0, 8.0, 12.0])
+    d = anchors**2
+    orders = np.array([2.5, 4.0, 6.0, 7.0, 11.0])
+    lo, hi = pair_renyi._interpolated_orders(anchors, d, d, orders)
+    assert np.all(lo <= orders**2) and np.all(orders**2 <= hi)
+    jump = np.where(orders > 5.0, 200.0, orders**2)
+    assert not np.all(jump <= hi)
+
+
+def test_curve_of_many_orders_does_linear_work_in_fewer_anchors():
+    """Work, not time: a curve of 1023 orders computes about 1 / (0.6 sqrt(rtol)) + log(1024 *
+    0.6 sqrt(rtol)) / (0.6 sqrt(rtol)) orders directly (the anchors, and any order the convexity
+    enclosure leaves wider than rtol), about 100 here, not every order; and its window sums share
+    one table of counts per column across the orders."""
+    pair = clones.clone_pair(1.0, 10**4)
+    orders = np.arange(2.0, 1025.0)
+    pair_renyi._WORK.update(table_counts=0, window_counts=0, direct_orders=0)
+    lo, hi = renyi_curve(pair, orders, rtol=1e-2)
+    assert 0 < pair_renyi._WORK["direct_orders"] <= 150 and pair_renyi._WORK["window_counts"] > 0
+    assert pair_renyi._WORK["table_counts"] * 4 <= pair_renyi._WORK["window_counts"]
+    assert np.all(hi - lo <= 1e-2 * hi) and np.all(lo > 0)
+    for k in (0, 300, 701, 1022):
+        d_lo, d_hi = renyi(pair, orders[k], rtol=1e-2)
+        assert d_lo <= hi[k] and lo[k] <= d_hi
