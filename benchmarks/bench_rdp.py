@@ -10,8 +10,11 @@
 2. Girgis et al.'s mixture variant: the certified bucket sum against the sum over every count.
 3. The clone-pair divergence at high orders: refinement stopped on the width of the divergence
    (what pair_renyi.renyi does) against stopping on the width of the excess sum.
+4. Curves of many orders (255, 511, 1023 orders from 2) at n = 1e6, eps0 = 1, chen-exact and
+   stronger-clones: this tree (anchors enclosed by convexity, window tables shared across orders)
+   against main before it (MANY_BASELINE), CPU seconds (best of 2), each in a subprocess of this run.
 
-Run: python benchmarks/bench_rdp.py
+Run: python benchmarks/bench_rdp.py [section number ...]
 """
 
 import math
@@ -183,11 +186,48 @@ def section_table():
               f"{BASELINE} {old:.2f} s, ratio {old / new:.2f}x")
 
 
+_MANY = """
+import sys, numpy as np
+sys.path.insert(0, sys.argv[4])
+from timing import best
+from dptheory.shuffle import rdp
+rdp.clone_pair_rdp(1.0, 10**4, [2.0])  # imports, outside the timing
+orders = np.arange(2, 2 + int(sys.argv[1]), dtype=float)
+t, c = best(lambda: rdp.clone_pair_rdp(1.0, int(float(sys.argv[2])), orders, stronger=sys.argv[3] == "1"), 2)
+print(t, float(np.max((c.upper - c.lower) / c.upper)), c.upper[-1])
+"""
+#: main before the many-orders work
+MANY_BASELINE = "83ce79a"
+
+
+def section_many_orders():
+    print(f"4. clone-pair curves of many orders, n = 1e6, eps0 = 1, rtol 1e-3 (CPU s, best of 2): this tree vs {MANY_BASELINE}")
+    base = f"/tmp/dptheory-{MANY_BASELINE}"
+    if not os.path.isdir(base):
+        os.makedirs(base)
+        subprocess.run(f"git -C {ROOT} archive {MANY_BASELINE} | tar -x -C {base}", shell=True, check=True)
+
+    def run(cwd, count, stronger):
+        r = subprocess.run([sys.executable, "-W", "ignore", "-c", _MANY, str(count), "1e6", "1" if stronger else "0",
+                            os.path.join(ROOT, "benchmarks")], cwd=cwd, env={**os.environ, "PYTHONPATH": cwd},
+                           capture_output=True, text=True, timeout=900)
+        return tuple(float(v) for v in r.stdout.split()) if r.returncode == 0 else (math.nan,) * 3
+
+    for slug, stronger in (("chen-exact", False), ("stronger-clones", True)):
+        for count in (255, 511, 1023):
+            (t_new, w_new, top_new), (t_old, w_old, top_old) = run(ROOT, count, stronger), run(base, count, stronger)
+            print(f"   {slug}, {count:4d} orders: new {t_new:5.2f} s, {MANY_BASELINE} {t_old:5.2f} s, ratio {t_old / t_new:5.1f}x;"
+                  f" widest relative enclosure new {w_new:.1e} old {w_old:.1e}; upper at the last order new {top_new:.6g}"
+                  f" old {top_old:.6g}")
+
+
+SECTIONS = {"0": section_table, "1": section_curves, "2": section_mixture, "3": section_high_orders,
+            "4": section_many_orders}
+
+
 def main():
-    section_table()
-    section_curves()
-    section_mixture()
-    section_high_orders()
+    for key in sys.argv[1:] or SECTIONS:
+        SECTIONS[key]()
 
 
 if __name__ == "__main__":

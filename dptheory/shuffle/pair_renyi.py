@@ -704,7 +704,7 @@ def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndar
 
     Up to ``_DIRECT_ORDERS`` orders are each computed (:func:`_renyi_curve_direct`). Of more, the
     anchors (orders 0.6 sqrt(rtol) apart relative to the order, every order where they are
-    denser, at 0.4 rtol) are computed and every other order enclosed by convexity
+    denser; at 0.4 rtol next to an order to enclose, else at rtol) are computed and every other order enclosed by convexity
     (:func:`_interpolated_orders`); an order whose enclosure is wider than ``rtol`` is computed
     directly. The work grows with the number of anchors, about log(max order / min order) /
     sqrt(rtol), not with the number of orders.
@@ -717,7 +717,13 @@ def renyi_curve(pair: CountPair, orders, *, rtol: float = 1e-4) -> tuple[np.ndar
         return _renyi_curve_direct(pair, o, rtol)
     anchor = _anchor_mask(grid, 1.0 + _ANCHOR_SPACING * math.sqrt(rtol))
     lower, upper = np.empty(grid.shape), np.empty(grid.shape)
-    lower[anchor], upper[anchor] = _renyi_curve_direct(pair, grid[anchor], _ANCHOR_RTOL * rtol)
+    # anchors next to an order to enclose are computed finer; where every order is an anchor, at rtol
+    gap = np.zeros(grid.shape, dtype=bool)
+    gap[:-1] |= ~anchor[1:]
+    gap[1:] |= ~anchor[:-1]
+    for fine, tol in ((anchor & gap, _ANCHOR_RTOL * rtol), (anchor & ~gap, rtol)):
+        if np.any(fine):
+            lower[fine], upper[fine] = _renyi_curve_direct(pair, grid[fine], tol)
     inner = ~anchor
     lower[inner], upper[inner] = _interpolated_orders(grid[anchor], lower[anchor], upper[anchor], grid[inner])
     wide = inner & ~((upper == 0) | (lower >= (1.0 - rtol) * upper))
