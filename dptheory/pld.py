@@ -191,6 +191,43 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     return k0, np.logaddexp(lo_part, hi_part), rel + 8 * _U, abs_err
 
 
+def discretise_cells(k, log_p, log_p_err, frac_up, interval, pessimistic, tilt, *, rel_cap=None):
+    """Grid masses of cells: groups of atoms whose losses all lie in [k interval, (k + 1) interval],
+    given by their total P-mass (log ``log_p`` within ``log_p_err``) and an upper bound
+    ``frac_up`` on the share the mass-preserving split sends up (the P-weighted mean of
+    :func:`split_fraction` over the cell's atoms, (P - e^{l} Q) / ((1 - e^-interval) P) for the
+    cell's P- and Q-masses): split between k and k + 1 (pessimistic; the split of the atoms
+    taken one by one, summed) or all at k (optimistic: losses rounded down). Returns what
+    :func:`discretise_atoms` returns; errors are carried as there."""
+    cap = ATOM_REL_CAP if rel_cap is None else float(rel_cap)
+    dx = interval
+    k = np.asarray(k, dtype=np.int64).ravel()
+    lp = np.asarray(log_p, dtype=float).ravel()
+    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), lp.shape)
+    f = np.clip(np.broadcast_to(np.asarray(frac_up, dtype=float), lp.shape), 0.0, 1.0)
+    keep = lp > _NEG_INF
+    if not np.all(keep):
+        k, lp, lp_err, f = k[keep], lp[keep], lp_err[keep], f[keep]
+    if lp.size == 0:
+        return 0, np.zeros(0), 4 * _U, 0.0
+    cell_rel = np.expm1(lp_err)
+    small = cell_rel <= cap
+    rel = float(np.max(cell_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
+    big = ~small
+    with np.errstate(over="ignore"):
+        abs_err = float(np.sum(np.exp(lp[big]) * cell_rel[big] * np.exp(tilt * (k[big] + 1) * dx))) * 1.01 \
+            if np.any(big) else 0.0
+    k0 = int(k.min())
+    if not pessimistic:
+        return k0, _log_bincount(k - k0, lp, int(k.max()) - k0 + 1), rel, abs_err
+    with np.errstate(divide="ignore"):
+        lp_hi = lp + np.log(f)
+        lp_lo = lp + np.log1p(-f)
+    size = int(k.max()) - k0 + 2
+    return k0, np.logaddexp(_log_bincount(k - k0, lp_lo, size), _log_bincount(k + 1 - k0, lp_hi, size)), \
+        rel + 8 * _U, abs_err
+
+
 #: candidate tilts, largest first (see :func:`choose_tilt`)
 TILTS = (4.0, 2.0, 1.0, 0.5, 0.0)
 
