@@ -210,7 +210,8 @@ def _window_cells(m: int, a_lo: int, a_hi: int, E: float, dtheta: float, d: floa
     :data:`CELL_GUARD` values of a on each side of it, and every run whose end values' certified
     losses (:func:`_atom_losses`, the grid index taken as :func:`dptheory.pld.discretise_atoms`
     takes it) do not fall in one cell, are returned as runs for the atom-by-atom path. Returns
-    ((k, log P-mass, its absolute log error, upper share) or None, runs of a left to the atoms)."""
+    ((k, log P-mass, its absolute log error, upper share) or None, runs of a left to the atoms).
+    Derivation: docs/errata.md#derived-rounds-cell-sums."""
     ends = np.array([a_lo, a_hi], dtype=float)
     l_ends, _ = _atom_losses(ends, m, E)
     ks = np.arange(math.floor(l_ends[0] / d) + 1, math.floor(l_ends[1] / d) + 1, dtype=float)
