@@ -520,9 +520,7 @@ class PLD:
         error composes with the untruncated moment there, where repeated squaring cuts the tails
         at every step)."""
         t = validate.integer("rounds", rounds, low=1)
-        finite = int(np.count_nonzero(self.log_mass > _NEG_INF))
-        if (t >= FFT_POWER_MIN_ROUNDS and finite * finite > DIRECT_MAX_PRODUCTS
-                and t * self.log_moment(self.tilt) <= FFT_POWER_LOG_MOMENT):
+        if self._power_applies(t):
             # T = q 2^j + r: the power's round-off grows like q times the 2-norm of what it
             # raises, which the squarings spread out (2^j about T^(2/3)); r from the same chain
             j = max(0, round(math.log2(t) * 2 / 3))
@@ -545,7 +543,18 @@ class PLD:
             if not t:
                 break
             power = power.compose(power)
+            if power._power_applies(t):  # grown past direct convolution: the rest by the power
+                rest = power.self_compose(t)
+                return rest if result is None else rest.compose(result)
         return result
+
+    def _power_applies(self, rounds: int) -> bool:
+        """Whether :meth:`self_compose` takes the FFT power for ``rounds`` copies: enough rounds,
+        a support past direct convolution, a composed tilted moment within e^FFT_POWER_LOG_MOMENT."""
+        if rounds < FFT_POWER_MIN_ROUNDS:
+            return False
+        finite = int(np.count_nonzero(self.log_mass > _NEG_INF))
+        return finite * finite > DIRECT_MAX_PRODUCTS and rounds * self.log_moment(self.tilt) <= FFT_POWER_LOG_MOMENT
 
     def _tail_window(self, rounds: int, target: float) -> tuple[float, float, float, float, float]:
         """(L_lo, L_hi, log U_inf, log U_tilted, log L_tilted): a loss window of the ``rounds``-fold
@@ -587,12 +596,13 @@ class PLD:
         of the mass outside the window is bounded by the window's Chernoff bounds. None when
         the window is not smaller than the supports repeated squaring would reach.
 
-        Error (derived here; Higham 2002, Theorem 24.2 for each transform, with the margin of
-        :data:`FFT_ERROR_FACTOR`): a transform is within eta ||.||_2 of the exact one, eta =
-        (FFT_ERROR_FACTOR / 3) u (log2 N + 2); a spectral value z with |z| <= B moved by d moves
-        z^T by at most T d B^(T-1); binary exponentiation multiplies relative errors of at most
-        3 u into at most 2T factors (6.2 u T of each computed value). In the 2-norm of the
-        output: T B^(T-1) eta ||a||_2 + 6.2 u T ||z||_2 / sqrt(N) + eta ||y||_2; the L1 norm over N points is sqrt(N) times that. Entries at or
+        Error (derived here, docs/errata.md#derived-pld-fft-power; Higham 2002, Theorem 24.2 for
+        each transform, with the margin of :data:`FFT_ERROR_FACTOR`): a transform is within
+        eta ||.||_2 of the exact one, eta = (FFT_ERROR_FACTOR / 3) u (log2 N + 2); a spectral
+        value z with |z| <= B moved by d moves z^T by at most T d B^(T-1); binary exponentiation
+        multiplies relative errors of at most 3 u into at most 2T factors (6.2 u T of each
+        computed value). In the 2-norm of the output: T B^(T-1) eta ||a||_2 + 6.2 u T ||z||_2 /
+        sqrt(N) + eta ||y||_2; the L1 norm over N points is sqrt(N) times that. Entries at or
         below the 2-norm bound are set to 0 (their values join the error). The mass outside
         the window: its tilted total wraps into the window (absolute error); pessimistic, the
         upper tail goes to +inf (its bound to the +inf error) and the lower tail stays where it
