@@ -90,6 +90,9 @@ FFT_POWER_MIN_ROUNDS = 4
 #: :func:`choose_tilt`)
 FFT_POWER_LOG_MOMENT = 8.0
 
+#: the FFT power raises the 2^j-fold composition, 2^j about T^POWER_SPLIT (by squaring)
+POWER_SPLIT = 0.5
+
 #: default mass cut from each tail after an FFT convolution
 DEFAULT_TAIL_MASS = 1e-16
 
@@ -522,8 +525,8 @@ class PLD:
         t = validate.integer("rounds", rounds, low=1)
         if self._power_applies(t):
             # T = q 2^j + r: the power's round-off grows like q times the 2-norm of what it
-            # raises, which the squarings spread out (2^j about T^(2/3)); r from the same chain
-            j = max(0, round(math.log2(t) * 2 / 3))
+            # raises, which the squarings spread out (2^j about T^POWER_SPLIT); r from the same chain
+            j = max(0, round(math.log2(t) * POWER_SPLIT))
             q, rem = divmod(t, 1 << j)
             if q >= FFT_POWER_MIN_ROUNDS:
                 power, low = self, None
