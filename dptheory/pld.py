@@ -90,8 +90,14 @@ FFT_POWER_MIN_ROUNDS = 4
 #: :func:`choose_tilt`)
 FFT_POWER_LOG_MOMENT = 8.0
 
+#: the largest tilt for which the FFT power is used (the default tilts of :func:`choose_tilt`)
+FFT_POWER_MAX_TILT = 4.0
+
 #: the FFT power raises the 2^j-fold composition, 2^j about T^POWER_SPLIT (by squaring)
 POWER_SPLIT = 0.5
+
+#: and at most this power (its round-off bound grows with the power)
+POWER_MAX = 64
 
 #: default mass cut from each tail after an FFT convolution
 DEFAULT_TAIL_MASS = 1e-16
@@ -526,7 +532,7 @@ class PLD:
         if self._power_applies(t):
             # T = q 2^j + r: the power's round-off grows like q times the 2-norm of what it
             # raises, which the squarings spread out (2^j about T^POWER_SPLIT); r from the same chain
-            j = max(0, round(math.log2(t) * POWER_SPLIT))
+            j = max(0, round(math.log2(t) * POWER_SPLIT), math.ceil(math.log2(t / POWER_MAX)))
             q, rem = divmod(t, 1 << j)
             if q >= FFT_POWER_MIN_ROUNDS:
                 power, low = self, None
@@ -553,11 +559,14 @@ class PLD:
 
     def _power_applies(self, rounds: int) -> bool:
         """Whether :meth:`self_compose` takes the FFT power for ``rounds`` copies: enough rounds,
-        a support past direct convolution, a composed tilted moment within e^FFT_POWER_LOG_MOMENT."""
+        a support past direct convolution, a tilt of at most :data:`FFT_POWER_MAX_TILT` (the
+        larger tilts that certify tiny deltas keep the squarings, whose tail cuts keep their
+        error small) and a composed tilted moment within e^FFT_POWER_LOG_MOMENT."""
         if rounds < FFT_POWER_MIN_ROUNDS:
             return False
         finite = int(np.count_nonzero(self.log_mass > _NEG_INF))
-        return finite * finite > DIRECT_MAX_PRODUCTS and rounds * self.log_moment(self.tilt) <= FFT_POWER_LOG_MOMENT
+        return (finite * finite > DIRECT_MAX_PRODUCTS and self.tilt <= FFT_POWER_MAX_TILT
+                and rounds * self.log_moment(self.tilt) <= FFT_POWER_LOG_MOMENT)
 
     def _tail_window(self, rounds: int, target: float) -> tuple[float, float, float, float, float]:
         """(L_lo, L_hi, log U_inf, log U_tilted, log L_tilted): a loss window of the ``rounds``-fold
