@@ -614,6 +614,19 @@ register("wang-figure-2", "Wang et al. (2024) Figure 2: amplification ratio ε0/
          methods="", workers=2, rtol=1e-2,
          chosen="The paper states neither δ nor the rounding of l: chosen here, δ = 0.01/n (as its Table 5) and "
                 "l = round(e^ε0 + 1); the local hash's ratio does not depend on d.")
+register("wang-figure-3", "Wang et al. (2024) Figure 3: extra amplification ratio ε'/ε of the Cheu and Zhilyaev (2022) "
+         "multi-message protocol, variation-ratio bound (numerical, Theorem 4.2, Theorem 4.3)",
+         "dptheory.figures.amplification:wang_figure_3", n="1e4,1e5",
+         eps="0.01,0.05,0.1,0.15,0.2,0.3,0.4,0.5,0.6,0.8,1,1.25,1.5", rtol=1e-2, workers=1,
+         chosen="The paper states neither δ nor the protocol's calibration: chosen here, δ = 0.01/n (as its Table 5) and "
+                "the flip probability f with f(1-f)n = (33/5)((e^ε'+1)/(e^ε'-1))² log(4/δ) (the authors' published "
+                "code); d does not enter, so one panel per n stands for d = 16 and 128.")
+register("wang-figure-4", "Wang et al. (2024) Figure 4: extra amplification ratio ε'/ε of balls-into-bins (Luo et al. 2022) "
+         "with n = 32 log(2/δ) d/(ε'² s) messages, variation-ratio bound (numerical, Theorem 4.2, Theorem 4.3)",
+         "dptheory.figures.amplification:wang_figure_4", d=100, s=8, delta=1e-6,
+         eps="0.01,0.02,0.05,0.1,0.2,0.3,0.5,0.75,1,1.25,1.5", rtol=1e-2, workers=1,
+         chosen="The paper states neither d, s nor δ: chosen here as in the authors' published code, d = 100, s = 8, "
+                "δ = 1e-6.")
 register("wang-figure-5", "Wang et al. (2024) Figure 5: range queries, separate levels against basic and advanced "
          "parallel composition (Theorem 6.1), amplification ratio ε0/ε", "dptheory.figures.amplification:wang_figure_5",
          n="1e4,1e5", d="64,2048", eps0="0.5,1,2,3,5", workers=2, rtol=1e-2,
@@ -648,6 +661,18 @@ register("kaissis-figure-1", "Kaissis et al. (2024) Figure 1: two subsampled Gau
 register("kaissis-figure-2", "Kaissis et al. (2024) Figure 2: the geometry of Definition 1, f shifted by κ = Δ lies below f~",
          "dptheory.figures.comparison:kaissis_figure_2", mu=1.0, b=1.0, points=401,
          chosen="The paper states no parameters: those of its Figure 3 (Gaussian μ = 1, Laplace b = 1), chosen here.")
+register("kaissis-figure-4", "Kaissis et al. (2024) Figure 4: Bayesian mechanism selection, the Bayes error functions of two "
+         "subsampled Gaussian mechanisms weighted by hyper-priors (none, Jeffreys, UQuadratic), Δ both ways",
+         "dptheory.figures.comparison:kaissis_figure_4", first="1.36,0.5,20", second="0.485,0.01,1000", points=4001,
+         chosen="The paper does not give the mechanisms: chosen here, M = SGM (σ, p, N) = (1.36, 0.5, 20) and M~ = "
+                "(0.485, 0.01, 1000) (kaissis-figure-1's first), so that the rankings follow the paper's pattern.")
+register("kaissis-figure-6", "Kaissis et al. (2024) Figure 6: Δ(M‖M~) from a base SGM (p = 0.01, N = 500) to SGMs with "
+         "sampling rate p~ and N~ steps, all calibrated to (8, 1e-5)-DP, against σ~ and p~",
+         "dptheory.figures.comparison:kaissis_figure_6", p="0.04,0.1,0.3,0.6,0.9", steps="534,1000,1500",
+         base="0.01,500", epsilon=8.0, delta=1e-5, workers=2,
+         chosen="The paper gives the ranges p~ in [0.04, 0.9] and N~ in [534, 1500] but not its grid: chosen here, "
+                "p~ = 0.04, 0.1, 0.3, 0.6, 0.9 and N~ = 534, 1000, 1500. It takes about a minute: each point "
+                "calibrates σ~ by PLD evaluations (progress on standard error).")
 register("kaissis-figure-8", "Kaissis et al. (2024) Figure 8: R_min from f and f from R_min (Appendix B.1), Gaussian G_1",
          "dptheory.figures.comparison:kaissis_figure_8", mu=1.0, lines=9, points=401)
 register("wang-su-figure-3b", "Wang, Su et al. (2023) Figure 3b: Lemma 3.1 is not tight (Example F.4, indistinguishable "

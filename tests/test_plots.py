@@ -18,7 +18,7 @@ from dptheory.shuffle import randomizers as R  # noqa: E402
 from dptheory.shuffle.methods import compare  # noqa: E402
 from dptheory.validate import DomainError  # noqa: E402
 
-from tests.figures.small import SMALL  # noqa: E402
+from tests.figures.small import SLOW_RENDER, SMALL  # noqa: E402
 
 
 def coloured_pixels(path) -> int:
@@ -27,7 +27,7 @@ def coloured_pixels(path) -> int:
     return int(np.count_nonzero(img.max(axis=-1) - img.min(axis=-1) > 0.25))
 
 
-@pytest.mark.parametrize("name", list(FIGURES))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_RENDER else n for n in FIGURES])
 def test_every_figure_renders_and_is_not_blank(name, tmp_path):
     path = render(name, tmp_path / f"{name}.png", **SMALL.get(name, {}))
     img = matplotlib.image.imread(str(path))

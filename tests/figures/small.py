@@ -24,3 +24,14 @@ SMALL.update({
     "wang-su-figure-4": dict(points=51),
 })
 SMALL["kaissis-figure-1"] = dict(points=3, workers=1)
+SMALL.update({
+    "wang-figure-3": dict(n="1e5", eps="0.5,1.5"),
+    "wang-figure-4": dict(eps="0.5,1.5"),
+    "kaissis-figure-4": dict(first="1.5,0.5,2", second="1,0.1,4", points=201),
+    "kaissis-figure-6": dict(p="0.6", steps="2", base="0.5,2", epsilon=2.0, workers=1),
+})
+
+#: figures whose render test runs only under ``-m slow``: kaissis-figure-6 calibrates every mechanism
+#: by certified PLD evaluations (1.4 s of CPU even on one point; its calibration has a default-run
+#: test of its own, tests/figures/test_paper_values.py::test_calibration_of_an_sgm)
+SLOW_RENDER = {"kaissis-figure-6"}

@@ -16,8 +16,9 @@ pytest.importorskip("matplotlib")
 from dptheory.plots import FIGURES, _json_value  # noqa: E402
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
-#: figures cheap enough at their defaults for the default run
-QUICK = ("rdp-curves", "girgis-figure-2", "chen-figure-2", "chen-figure-3", "shuffle-tradeoff", "delta-divergence",
+#: figures cheap enough at their defaults for the default run (under a second of CPU each; rdp-curves,
+#: 1.7 s, runs under -m slow with the others)
+QUICK = ("girgis-figure-2", "chen-figure-2", "chen-figure-3", "shuffle-tradeoff", "delta-divergence",
          "kaissis-figure-2", "kaissis-figure-8", "wang-su-figure-3b", "wang-su-figure-4")
 
 STALE = "docs/figures is stale: run `dptheory plot --gallery docs`"
