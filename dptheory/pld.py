@@ -616,16 +616,15 @@ class PLD:
         computed value). In the 2-norm of the output: T B^(T-1) eta ||a||_2 + 6.2 u T ||z||_2 /
         sqrt(N) + eta ||y||_2; the L1 norm over N points is sqrt(N) times that. Entries at or
         below the 2-norm bound are set to 0 (their values join the error). The mass outside
-        the window: its tilted total wraps into the window (absolute error); pessimistic, the
-        upper tail goes to +inf (its bound to the +inf error) and the lower tail stays where it
-        is (held as 0: absolute error); optimistic, the upper tail moves down to the top
-        (absolute error) and the lower tail is dropped. Errors of the step compose as in
+        the window: its tilted total wraps into the window and is missing outside it (held as
+        0), both absolute errors; the tail cut that follows (:meth:`_truncated`) is as after
+        any FFT convolution. Errors of the step compose as in
         :meth:`compose`: relative (1 + r)^T - 1, absolute ((1 + r) M + E)^T - ((1 + r) M)^T in
         the tilted norm (M the tilted total)."""
         T = rounds
         n = len(self)
         lam, dx = self.tilt, self.interval
-        L_lo, L_hi, u_inf, u_til, l_til = self._tail_window(T, self.tail_mass)
+        L_lo, L_hi, _, u_til, l_til = self._tail_window(T, self.tail_mass)
         k_lo = math.floor(L_lo / dx) - 1
         k_hi = math.ceil(L_hi / dx) + 1
         width = k_hi - k_lo + 1
@@ -701,16 +700,13 @@ class PLD:
         scale = math.exp(T * log_scale) if T * log_scale < 700 else math.inf
         ut = math.exp(u_til) if u_til > _NEG_INF else 0.0
         lt = math.exp(l_til) if l_til > _NEG_INF else 0.0
-        ui = math.exp(u_inf) if u_inf > _NEG_INF else 0.0
-        fft_abs = _times(err1, scale) + ut + 2 * lt if self.pessimistic else _times(err1, scale) + 2 * ut + lt
+        # outside the window: wrapped into it, and missing from it (held as 0), both errors
+        fft_abs = _times(err1, scale) + 2 * (ut + lt)
         abs_total = abs_step + (1 + rel) * fft_abs
         p_inf = self.inf_mass
         inf_c = -math.expm1(T * math.log1p(-p_inf)) if p_inf < 1 else 1.0
         log_inf = math.log(inf_c) if inf_c > 0 else _NEG_INF
         inf_err = T * (self.inf_error + r * p_inf) + 8 * _U * (T + 1) * inf_c
-        if self.pessimistic and ui > 0:
-            # the composed mass above the window goes to +inf: its held part and the errors there
-            inf_err += ui * (1 + rel) + abs_step * math.exp(-lam * k_hi * dx)
         out = self._like(out_offset, lc, log_inf, rel, abs_total, inf_err)
         return out._truncated()
 
