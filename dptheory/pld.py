@@ -83,6 +83,22 @@ DIRECT_MAX_PRODUCTS = 200_000
 #: ``test_fft_error_bound_holds`` checks it against exact convolutions.
 FFT_ERROR_FACTOR = 60.0
 
+#: from this many rounds on, a large PLD is composed by one FFT power (:meth:`PLD._fft_power`)
+FFT_POWER_MIN_ROUNDS = 4
+
+#: largest log of the composed tilted moment for which the FFT power is used (the budget of
+#: :func:`choose_tilt`)
+FFT_POWER_LOG_MOMENT = 8.0
+
+#: the largest tilt for which the FFT power is used (the default tilts of :func:`choose_tilt`)
+FFT_POWER_MAX_TILT = 4.0
+
+#: the FFT power raises the 2^j-fold composition, 2^j about T^POWER_SPLIT (by squaring)
+POWER_SPLIT = 0.5
+
+#: and at most this power (its round-off bound grows with the power)
+POWER_MAX = 64
+
 #: default mass cut from each tail after an FFT convolution
 DEFAULT_TAIL_MASS = 1e-16
 
@@ -198,6 +214,43 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     lo_part = _log_bincount(k - k0, lp_lo, size)
     hi_part = _log_bincount(up_k - k0, lp_hi, size)
     return k0, np.logaddexp(lo_part, hi_part), rel + 8 * _U, abs_err
+
+
+def discretise_cells(k, log_p, log_p_err, frac_up, interval, pessimistic, tilt, *, rel_cap=None):
+    """Grid masses of cells: groups of atoms whose losses all lie in [k interval, (k + 1) interval],
+    given by their total P-mass (log ``log_p`` within ``log_p_err``) and an upper bound
+    ``frac_up`` on the share the mass-preserving split sends up (the P-weighted mean of
+    :func:`split_fraction` over the cell's atoms, (P - e^{l} Q) / ((1 - e^-interval) P) for the
+    cell's P- and Q-masses): split between k and k + 1 (pessimistic; the split of the atoms
+    taken one by one, summed) or all at k (optimistic: losses rounded down). Returns what
+    :func:`discretise_atoms` returns; errors are carried as there."""
+    cap = ATOM_REL_CAP if rel_cap is None else float(rel_cap)
+    dx = interval
+    k = np.asarray(k, dtype=np.int64).ravel()
+    lp = np.asarray(log_p, dtype=float).ravel()
+    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), lp.shape)
+    f = np.clip(np.broadcast_to(np.asarray(frac_up, dtype=float), lp.shape), 0.0, 1.0)
+    keep = lp > _NEG_INF
+    if not np.all(keep):
+        k, lp, lp_err, f = k[keep], lp[keep], lp_err[keep], f[keep]
+    if lp.size == 0:
+        return 0, np.zeros(0), 4 * _U, 0.0
+    cell_rel = np.expm1(lp_err)
+    small = cell_rel <= cap
+    rel = float(np.max(cell_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
+    big = ~small
+    with np.errstate(over="ignore"):
+        abs_err = float(np.sum(np.exp(lp[big]) * cell_rel[big] * np.exp(tilt * (k[big] + 1) * dx))) * 1.01 \
+            if np.any(big) else 0.0
+    k0 = int(k.min())
+    if not pessimistic:
+        return k0, _log_bincount(k - k0, lp, int(k.max()) - k0 + 1), rel, abs_err
+    with np.errstate(divide="ignore"):
+        lp_hi = lp + np.log(f)
+        lp_lo = lp + np.log1p(-f)
+    size = int(k.max()) - k0 + 2
+    return k0, np.logaddexp(_log_bincount(k - k0, lp_lo, size), _log_bincount(k + 1 - k0, lp_hi, size)), \
+        rel + 8 * _U, abs_err
 
 
 #: candidate tilts, largest first (see :func:`choose_tilt`)
@@ -481,8 +534,27 @@ class PLD:
         return out._truncated()
 
     def self_compose(self, rounds: int) -> "PLD":
-        """The PLD of ``rounds`` independent copies (repeated squaring)."""
+        """The PLD of ``rounds`` independent copies: repeated squaring, or where the supports
+        are past direct convolution, one FFT power (:meth:`_fft_power`: one transform, the
+        pointwise power and one inverse on a window sized by Chernoff bounds of the tails), when
+        the composed tilted moment is at most e^:data:`FFT_POWER_LOG_MOMENT` (the step's absolute
+        error composes with the untruncated moment there, where repeated squaring cuts the tails
+        at every step)."""
         t = validate.integer("rounds", rounds, low=1)
+        if self._power_applies(t):
+            # T = q 2^j + r: the power's round-off grows like q times the 2-norm of what it
+            # raises, which the squarings spread out (2^j about T^POWER_SPLIT); r from the same chain
+            j = max(0, round(math.log2(t) * POWER_SPLIT), math.ceil(math.log2(t / POWER_MAX)))
+            q, rem = divmod(t, 1 << j)
+            if q >= FFT_POWER_MIN_ROUNDS:
+                power, low = self, None
+                for bit in range(j):
+                    if rem >> bit & 1:
+                        low = power if low is None else low.compose(power)
+                    power = power.compose(power)
+                out = power._fft_power(q)
+                if out is not None:
+                    return out if low is None else out.compose(low)
         result = None
         power = self
         while True:
@@ -492,7 +564,163 @@ class PLD:
             if not t:
                 break
             power = power.compose(power)
+            if power._power_applies(t):  # grown past direct convolution: the rest by the power
+                rest = power.self_compose(t)
+                return rest if result is None else rest.compose(result)
         return result
+
+    def _power_applies(self, rounds: int) -> bool:
+        """Whether :meth:`self_compose` takes the FFT power for ``rounds`` copies: enough rounds,
+        a support past direct convolution, a tilt of at most :data:`FFT_POWER_MAX_TILT` (the
+        larger tilts that certify tiny deltas keep the squarings, whose tail cuts keep their
+        error small) and a composed tilted moment within e^FFT_POWER_LOG_MOMENT."""
+        if rounds < FFT_POWER_MIN_ROUNDS:
+            return False
+        finite = int(np.count_nonzero(self.log_mass > _NEG_INF))
+        return (finite * finite > DIRECT_MAX_PRODUCTS and self.tilt <= FFT_POWER_MAX_TILT
+                and rounds * self.log_moment(self.tilt) <= FFT_POWER_LOG_MOMENT)
+
+    def _tail_window(self, rounds: int, target: float) -> tuple[float, float, float, float, float]:
+        """(L_lo, L_hi, log U_inf, log U_tilted, log L_tilted): a loss window of the ``rounds``-fold
+        composition of the held masses c outside which the mass is small, by Chernoff bounds
+        on their moments g(t) = log sum_i m_i e^{t l_i} (c's moment is g(t) T):
+        sum_{l > L_hi} c_l <= e^{T g(t) - t L_hi} (t > 0, untilted), sum_{l > L_hi} c_l e^{tilt l}
+        <= e^{T g(t) - (t - tilt) L_hi} (t > tilt), sum_{l < L_lo} c_l e^{tilt l} <= e^{T g(s) +
+        (tilt - s) L_lo} (s < tilt). The window is the narrowest these bounds (on a grid of t)
+        place within ``target`` (untilted) and ``target`` times the tilted total e^{T g(tilt)}."""
+        T = rounds
+        lam = self.tilt
+        ls = self.losses
+        lm = self.log_mass
+
+        def g(t):
+            return float(logsumexp(lm + t * ls))
+
+        lo_sup, hi_sup = T * float(ls[0]), T * float(ls[-1])
+        if not target > 0:  # nothing may be left out: the whole support
+            return lo_sup, hi_sup, _NEG_INF, _NEG_INF, _NEG_INF
+        log_tau = math.log(target)
+        log_tilted = T * g(lam) + log_tau
+        steps = (1 / 16, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
+        hi_inf = min((T * g(t) - log_tau) / t for t in steps)
+        hi_til = min((T * g(lam + t) - log_tilted) / t for t in steps)
+        lo_til = max((log_tilted - T * g(lam - t)) / t for t in steps)
+        L_hi = min(max(hi_inf, hi_til), hi_sup)
+        L_lo = max(lo_til, lo_sup)
+        # the bounds at the chosen ends (-inf where the window holds the whole support)
+        u_inf = min(T * g(t) - t * L_hi for t in steps) if L_hi < hi_sup else _NEG_INF
+        u_til = min(T * g(lam + t) - t * L_hi for t in steps) if L_hi < hi_sup else _NEG_INF
+        l_til = min(T * g(lam - t) + t * L_lo for t in steps) if L_lo > lo_sup else _NEG_INF
+        return L_lo, L_hi, u_inf, u_til, l_til
+
+    def _fft_power(self, rounds: int) -> "PLD | None":
+        """The ``rounds``-fold composition by one FFT power: the tilted masses a (scaled to sum
+        1) transformed once on a window of the composed losses (:meth:`_tail_window`), raised to
+        the power T pointwise (binary exponentiation), transformed back; the cyclic wrap-around
+        of the mass outside the window is bounded by the window's Chernoff bounds. None when
+        the window is not smaller than the supports repeated squaring would reach.
+
+        Error (derived here, docs/errata.md#derived-pld-fft-power; Higham 2002, Theorem 24.2 for
+        each transform, with the margin of :data:`FFT_ERROR_FACTOR`): a transform is within
+        eta ||.||_2 of the exact one, eta = (FFT_ERROR_FACTOR / 3) u (log2 N + 2); a spectral
+        value z with |z| <= B moved by d moves z^T by at most T d B^(T-1); binary exponentiation
+        multiplies relative errors of at most 3 u into at most 2T factors (6.2 u T of each
+        computed value). In the 2-norm of the output: T B^(T-1) eta ||a||_2 + 6.2 u T ||z||_2 /
+        sqrt(N) + eta ||y||_2; the L1 norm over N points is sqrt(N) times that. Entries at or
+        below the 2-norm bound are set to 0 (their values join the error). The mass outside
+        the window: its tilted total wraps into the window and is missing outside it (held as
+        0), both absolute errors; the tail cut that follows (:meth:`_truncated`) is as after
+        any FFT convolution. Errors of the step compose as in
+        :meth:`compose`: relative (1 + r)^T - 1, absolute ((1 + r) M + E)^T - ((1 + r) M)^T in
+        the tilted norm (M the tilted total)."""
+        T = rounds
+        n = len(self)
+        lam, dx = self.tilt, self.interval
+        L_lo, L_hi, _, u_til, l_til = self._tail_window(T, self.tail_mass)
+        k_lo = math.floor(L_lo / dx) - 1
+        k_hi = math.ceil(L_hi / dx) + 1
+        width = k_hi - k_lo + 1
+        size = sfft.next_fast_len(max(width, n), real=True)
+        if size > 8 * max(n, 1) * max(1.0, math.sqrt(T)) and size > (1 << 24):
+            return None
+        # window ends moved to the grid: the bounds hold for any window containing [L_lo, L_hi]
+        losses = self.losses
+        tilted = self.log_mass + lam * losses
+        shift = float(np.max(tilted))
+        with np.errstate(under="ignore"):
+            a = np.exp(tilted - shift)
+        total = float(np.sum(a))
+        log_scale = shift + math.log(total)
+        a = a / total
+        finite = np.isfinite(tilted)
+        # the inputs' relative error: the tilt's product and sum, the exp, the division
+        r_in = 4 * _U * (4 + float(np.max(np.abs(np.where(finite, tilted, 0.0)))) + abs(log_scale))
+        tiny = int(np.count_nonzero(finite & (tilted - log_scale < -700)))
+        a1 = 1 + (n + 4) * _U + r_in
+        # position of a[0] in the window: grid offset*T is the composed position of index 0
+        start = (self.offset * T - k_lo) % size
+        fa = sfft.rfft(a, size)
+        l2a = math.sqrt(float(np.sum(a * a))) * (1 + 1e-12)
+        eta = FFT_ERROR_FACTOR / 3 * _U * (math.log2(size) + 2)
+        spec_err = eta * math.sqrt(size) * l2a
+        B = a1 + spec_err
+        z = np.ones_like(fa)
+        base = fa
+        t = T
+        while True:
+            if t & 1:
+                z = z * base
+            t >>= 1
+            if not t:
+                break
+            base = base * base
+        y = sfft.irfft(z, size)
+        y = np.roll(y, start)
+        log_bt = (T - 1) * math.log(B)
+        if log_bt > 700:
+            return None
+        # the power's rounding, relative to each computed spectral value (their 2-norm is
+        # sqrt(size) times the output's, Parseval; the half spectrum counted twice)
+        l2z = math.sqrt(2 * float(np.sum(np.abs(z) ** 2)) / size)
+        err2 = (T * math.exp(log_bt) * eta * l2a + 6.2 * _U * T * l2z
+                + eta * (math.sqrt(float(np.sum(y * y))) + 1e-300)) * 1.01
+        err2 += T * math.exp(log_bt) * tiny * math.exp(-700)  # underflowed inputs (absolute, L1 >= 2-norm)
+        err1 = math.sqrt(size) * err2
+        noise = y <= err2
+        err1 += float(np.sum(np.where(noise & (y > 0), y, 0.0)))
+        y = np.where(noise, 0.0, y)
+        grid = (k_lo + np.arange(size)) * dx
+        with np.errstate(divide="ignore"):
+            lc = np.where(y > 0, np.log(np.where(y > 0, y, 1.0)) + T * log_scale - lam * grid, _NEG_INF)
+        keep = np.flatnonzero(lc > _NEG_INF)
+        if keep.size == 0:
+            return None
+        lc = lc[keep[0]:keep[-1] + 1]
+        out_offset = k_lo + int(keep[0])
+        # error model: relative parts, absolute parts (tilted norm), the +inf atom
+        r = self.rel_error
+        rel_c = 4 * _U * (2 + 745.0 + abs(T * log_scale) + lam * float(np.max(np.abs(grid)))) + 4 * _U
+        rel = math.exp(T * (math.log1p(r) + math.log1p(r_in))) * (1 + rel_c) - 1
+        mom = self._log_moment()
+        m_ = math.exp(mom) if mom > _NEG_INF else 0.0
+        if self.abs_error > 0 and m_ > 0:
+            base_m = (1 + r) * m_
+            abs_step = base_m ** T * math.expm1(T * math.log1p(self.abs_error / base_m)) if T * math.log(
+                base_m + self.abs_error) < 700 else math.inf
+        else:
+            abs_step = 0.0 if self.abs_error == 0 else math.inf
+        scale = math.exp(T * log_scale) if T * log_scale < 700 else math.inf
+        ut = math.exp(u_til) if u_til > _NEG_INF else 0.0
+        lt = math.exp(l_til) if l_til > _NEG_INF else 0.0
+        # outside the window: wrapped into it, and missing from it (held as 0), both errors
+        fft_abs = _times(err1, scale) + 2 * (ut + lt)
+        abs_total = abs_step + (1 + rel) * fft_abs
+        p_inf = self.inf_mass
+        inf_c = -math.expm1(T * math.log1p(-p_inf)) if p_inf < 1 else 1.0
+        log_inf = math.log(inf_c) if inf_c > 0 else _NEG_INF
+        inf_err = T * (self.inf_error + r * p_inf) + 8 * _U * (T + 1) * inf_c
+        out = self._like(out_offset, lc, log_inf, rel, abs_total, inf_err)
+        return out._truncated()
 
     def _truncated(self) -> "PLD":
         """Cut at most ``tail_mass`` from each tail. Pessimistic: the upper tail goes to +inf,

@@ -294,3 +294,77 @@ def test_koskela_style_pld_of_the_clone_pair_without_pessimistic_rounding_is_ins
         lower = rounds_pld(eps0, n, rounds, pessimistic=False).delta(e)
         assert lower.lower * (1 - 1e-3) - 1e-12 <= theirs <= upper.upper * (1 + 1e-3) + 1e-12, (e, lower, theirs, upper)
         assert upper.upper <= theirs * (1 + 1e-3) + 1e-12
+
+
+def _wide_pld(tilt, pessimistic=True, tail_mass=0.0):
+    """A PLD on 600 grid points (past direct convolution), masses of a discretised Gaussian loss
+    and an atom at +inf, built directly (the masses are the held ones: exact by definition)."""
+    k = np.arange(-300, 300)
+    lm = -0.5 * ((k - 40) / 90.0) ** 2
+    lm = lm - float(np.log(np.sum(np.exp(lm)))) + math.log1p(-1e-6)
+    return PLD(1e-3, -300, lm, math.log(1e-6), pessimistic=pessimistic, tilt=tilt, tail_mass=tail_mass)
+
+
+@pytest.mark.parametrize("tilt, tail_mass", [(0.0, 0.0), (2.0, 0.0), (2.0, 1e-16), (0.0, 1e-16)])
+def test_fft_power_against_the_exact_composition(tilt, tail_mass):
+    """The T-fold composition by one FFT power (T = 8) against the exact convolution of the held
+    masses in extended precision: every held mass within its relative error plus absolute errors
+    whose tilted sum is at most abs_error; what the window leaves out at +inf (pessimistic) within
+    the +inf atom's error."""
+    T = 8
+    step = _wide_pld(tilt, tail_mass=tail_mass)
+    out = step._fft_power(T)
+    assert out is not None
+    a = np.exp(step.log_mass.astype(np.longdouble))
+    exact = a
+    for _ in range(3):
+        exact = np.convolve(exact, exact)
+    first = T * step.offset
+    held = np.zeros(len(exact), dtype=np.longdouble)
+    lo = out.offset - first
+    held[lo:lo + len(out)] = np.exp(out.log_mass.astype(np.longdouble))
+    grid = (first + np.arange(len(exact))) * step.interval
+    diff = np.abs(exact - held) - out.rel_error * held
+    excess = np.maximum(diff, 0)
+    above = np.arange(len(exact)) >= lo + len(out)
+    exact_inf = -math.expm1(T * math.log1p(-1e-6))
+    assert exact_inf <= out.inf_mass * (1 + out.rel_error) + out.inf_error
+    # every difference is covered: absolute errors (tilted sum) below the held support and in
+    # it; above it, mass the window sent to +inf (within inf_error) or absolute errors
+    weights = np.exp(tilt * grid.astype(np.longdouble))
+    tilted = float(np.sum((excess * weights)[~above]))
+    slack_above = float(np.sum((excess * weights)[above])) - out.inf_error * float(np.max(weights[above], initial=0))
+    assert tilted + max(slack_above, 0.0) <= out.abs_error, (tilted, slack_above, out.abs_error)
+    assert out.abs_error < 1e-9 * math.exp(T * step.log_moment(tilt))  # not vacuous
+
+
+def test_fft_power_deltas_bracket_the_exact_composition(monkeypatch):
+    """Pessimistic and optimistic PLDs of a binomial pair (Bin(500, 0.5) against Bin(500, 0.51):
+    at least 501 grid points, past direct convolution) composed 64 times (squarings, then one
+    FFT power, counted) bracket the delta of the exact 64-fold product, Bin(32000, 0.5) against
+    Bin(32000, 0.51), summed here term by term."""
+    from scipy.stats import binom
+    from scipy.special import logsumexp as lse
+
+    calls = []
+    real = PLD._fft_power
+
+    def counting(self, rounds):
+        calls.append(rounds)
+        return real(self, rounds)
+
+    monkeypatch.setattr(PLD, "_fft_power", counting)
+    m, T = 500, 64
+    k = np.arange(m + 1)
+    p, q = binom.pmf(k, m, 0.5), binom.pmf(k, m, 0.51)
+    pess = PLD.from_pmfs(p, q, interval=1e-3).self_compose(T)
+    opt = PLD.from_pmfs(p, q, interval=1e-3, pessimistic=False).self_compose(T)
+    assert len(calls) == 2 and min(calls) >= 4
+    kk = np.arange(m * T + 1)
+    lp, lq = binom.logpmf(kk, m * T, 0.5), binom.logpmf(kk, m * T, 0.51)
+    for eps in (0.5, 2.0, 4.0):
+        keep = lp - lq > eps
+        exact = math.exp(lse(lp[keep] + np.log(-np.expm1(eps - (lp[keep] - lq[keep])))))
+        hi, lo = pess.delta(eps).upper, opt.delta(eps).lower
+        assert lo <= exact * (1 + 1e-9) and exact <= hi * (1 + 1e-9), (eps, lo, exact, hi)
+        assert hi <= 1.05 * exact

@@ -63,9 +63,9 @@ TRUNCATION = 1e-14
 #: users up to which the ``exact`` method keeps the enumeration (:mod:`dptheory.shuffle.exact`)
 ENUMERATION_MAX_N = 200
 
-#: seconds of one search at n users is about SECONDS_SCALE n^0.8 (twice what
-#: benchmarks/bench_exact_rr.py measured on a loaded 2-core machine; an estimate, used to skip)
-SECONDS_SCALE = 2e-4
+#: seconds of one search at n users is about SECONDS_SCALE n^0.65 (CPU time of delta(epsilon) at
+#: eps0 = 1: 0.28 s at n = 1e4, 5.0 s at n = 1e6 on a two-core machine; an estimate, used to skip)
+SECONDS_SCALE = 6.3e-4
 
 #: standard deviations above the mean where the distribution functions stop (when a/b < 0.999)
 RIGHT_Z = 4.0
@@ -563,7 +563,7 @@ def engine(randomizer, n) -> BinaryRR:
 
 def estimate_seconds(n: int, evaluations: int = 1) -> float:
     """Estimated seconds of ``evaluations`` searches at n users (later ones reuse the laws)."""
-    return SECONDS_SCALE * float(n) ** 0.8 * (1 + 0.15 * max(evaluations - 1, 0))
+    return SECONDS_SCALE * float(n) ** 0.65 * (1 + 0.05 * max(evaluations - 1, 0))
 
 
 def worst_dataset(c: int, n: int) -> tuple[list[int], list[int]]:

@@ -60,6 +60,11 @@ ERLINGSSON = register(Formula(
 #: named explicitly (the note of the result says what was skipped and why)
 BUDGET_SECONDS = 1.0
 
+#: the budget of the ``exact`` method where the randomizer is binary randomized response or GRR on 3
+#: options itself: their exact worst case is the number a user of that protocol came for, and the
+#: certified search gives it at every supported n in seconds (n = 1e6: 2-5 s of CPU)
+OWN_EXACT_BUDGET_SECONDS = 10.0
+
 #: the smallest relative width of the epsilon brackets :func:`epsilon` and :func:`compare` accept:
 #: the certified sums reach it in seconds at every supported n (1e-8 took 17 s at n = 1e12 and 42 s
 #: at n = 1e15 on a loaded machine, 1e-10 over a minute; the sums' float64 error bound,
@@ -148,6 +153,15 @@ class Method(protocol.Method):
         if self.cost_fn is None or not self.applies(subject):
             return 0.0
         return self.cost_fn(subject.randomizer, subject.n, INVERSION_EVALUATIONS if quantity == "epsilon" else 1)
+
+    def budget(self, subject: Shuffled) -> float:
+        """Seconds of estimated work above which ``auto`` and :func:`compare` skip this method
+        when it was not named: :data:`BUDGET_SECONDS`, or :data:`OWN_EXACT_BUDGET_SECONDS` for the
+        exact value of binary randomized response or GRR on 3 options by the certified search."""
+        if self.kind is Kind.EXACT and (_binary_rr_search(subject.randomizer, subject.n)
+                                        or _grr_search(subject.randomizer, subject.n)):
+            return OWN_EXACT_BUDGET_SECONDS
+        return BUDGET_SECONDS
 
     # ------------------------------------------------------------------ the notion's queries
     def _begin(self, rz: Randomizer, n: int) -> tuple[Status, str, float]:
@@ -806,9 +820,9 @@ def epsilon(randomizer: Randomizer, n, delta, method: str = "auto", *, rtol: flo
     return _tightest(subject, "epsilon", lambda m: m.compute(subject, "epsilon", d, rtol=rtol), lambda res: res.upper)
 
 
-def _skip_reason(cost: float) -> str:
+def _skip_reason(cost: float, budget: float = BUDGET_SECONDS) -> str:
     shown = "too many datasets to enumerate" if math.isinf(cost) else f"estimated {cost:.3g} s"
-    return f"skipped for cost: {shown} > budget {BUDGET_SECONDS:g} s (name the method to run it)"
+    return f"skipped for cost: {shown} > budget {budget:g} s (name the method to run it)"
 
 
 def _tightest(subject: Shuffled, quantity: str, compute, key) -> Result:
@@ -817,9 +831,9 @@ def _tightest(subject: Shuffled, quantity: str, compute, key) -> Result:
     best = None
     skipped = []
     for m in _candidates(subject):
-        cost = m.cost(subject, quantity)
-        if cost > BUDGET_SECONDS:
-            skipped.append(f"{m.name} ({_skip_reason(cost)})")
+        cost, budget = m.cost(subject, quantity), m.budget(subject)
+        if cost > budget:
+            skipped.append(f"{m.name} ({_skip_reason(cost, budget)})")
             continue
         try:
             res = compute(m)
@@ -869,9 +883,9 @@ def compare(randomizer: Randomizer, n, *, delta=None, epsilon=None, methods=None
     out: list[Result | Inapplicable] = []
     for m in [METHODS[name] for name in names]:
         if not named:
-            cost = m.cost(subject, quantity)
-            if cost > BUDGET_SECONDS:
-                out.append(m.inapplicable(subject, _skip_reason(cost), estimated_seconds=cost))
+            cost, budget = m.cost(subject, quantity), m.budget(subject)
+            if cost > budget:
+                out.append(m.inapplicable(subject, _skip_reason(cost, budget), estimated_seconds=cost))
                 continue
         if quantity == "epsilon":
             out.append(m.run(subject, "epsilon", delta, rtol=rtol))

@@ -59,7 +59,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import rounding, validate
-from ..pld import PLD, choose_tilt, discretise_atoms
+from ..pld import PLD, choose_tilt, discretise_atoms, discretise_cells
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
 from ..results import Result, Status
 from . import clones
@@ -85,6 +85,21 @@ CHUNK = 1 << 20
 
 #: largest number of grid points of the composed PLD (memory); see :func:`rounds_pld`
 MAX_GRID = 1 << 22
+
+#: a window of a whose grid cell at loss 0 holds at least this many values of a is discretised
+#: cell by cell (:func:`_window_cells`: binomial range sums), others value by value
+CELL_MIN_ATOMS = 256
+
+#: values of a on each side of a cell boundary's float threshold left to the value-by-value path
+CELL_GUARD = 2
+
+#: counts whose pmf is below e^COARSE_BELOW times the largest are bucketed coarsely (widths
+#: doubling outwards, :func:`_bucket_starts`): any bucketing is sound, and these carry too little
+#: mass for the coarser buckets to move delta (a bucket's pair is its lowest count's)
+COARSE_BELOW = math.log(1e-30)
+
+#: runs of a shorter than this take their pmfs from one vectorised call, not the recurrence
+SHORT_RUN = 64
 
 #: up to this many clone counts the bucket weights are sums of the pmf, above it binomial tails
 RANGE_SUM_MAX = 1 << 20
@@ -122,14 +137,18 @@ def status(reduction=DEFAULT_REDUCTION):
     return clones.reduction_status(reduction)
 
 
-def _binomial_logpmf_range(m: int, a_lo: int, a_hi: int, prob: float = 0.5):
+def _binomial_logpmf_range(m: int, a_lo: int, a_hi: int, prob: float = 0.5, centre=None):
     """log Bin(m, prob)(a) for a = a_lo .. a_hi and a bound on each value's absolute error: the
     value at the mode by :func:`dptheory.precision.binom_logpmf`, the others by the ratio
     recurrence pmf(a + 1) / pmf(a) = (m - a) prob / ((a + 1)(1 - prob)), summed outwards (the
     partial sums are monotone, so a sum of j terms has error at most
-    2 u j (1 + max |term| + |sum|) + j |log odds error|)."""
+    2 u j (1 + max |term| + |sum|) + j |log odds error|). ``centre``: (c, log pmf(c)) computed
+    before (several ranges at once), used where c is the mode and in the range."""
     c = min(max(int(math.floor((m + 1) * prob)), a_lo), a_hi)
-    centre = float(binom_logpmf(c, m, prob))
+    if centre is not None and centre[0] == c:
+        centre = float(centre[1])
+    else:
+        centre = float(binom_logpmf(c, m, prob))
     centre_err = float(binom_tail_rtol(m))
     log_odds = math.log(prob) - math.log1p(-prob)
     odds_err = 4 * _U * (abs(math.log(prob)) + abs(math.log1p(-prob)) + 1)
@@ -154,6 +173,131 @@ def _binomial_logpmf_range(m: int, a_lo: int, a_hi: int, prob: float = 0.5):
     return out, errs
 
 
+def _atom_losses(a, m, E):
+    """The losses L(a, m) = log((E a + m - a) / (a + E (m - a))) of the values ``a`` (floats) of
+    the count of a total m, and a bound on each one's absolute error (exactly 0 at a = m/2)."""
+    num, den = E * a + (m - a), a + E * (m - a)
+    with np.errstate(divide="ignore"):
+        log_num, log_den = np.log(num), np.log(den)
+    centre = num == den
+    loss = np.where(centre, 0.0, log_num - log_den)
+    loss_err = np.where(centre, 0.0, 8 * _U * (np.abs(log_num) + np.abs(log_den) + 4))
+    return loss, loss_err
+
+
+def _atoms_per_cell(m: float, E: float, d: float) -> float:
+    """How many values of a the grid cell at loss 0 holds: d m / L'(1/2) with L' = 4 (E - 1)/(E + 1)
+    the slope of the loss in a/m at its centre (its smallest: each other cell holds fewer)."""
+    return d * m * (E + 1) / (4 * (E - 1))
+
+
+def _window_cells(m: int, a_lo: int, a_hi: int, E: float, dtheta: float, d: float):
+    """The cells of the window [a_lo, a_hi] of a: runs of a whose losses all lie in one grid cell
+    [k d, (k + 1) d], each summed at once (derived here):
+
+        P-mass      = S - dtheta D / 2,
+        P - e^l Q   = (1 - e^l) S - dtheta (1 + e^l) D / 2,    l = k d,
+
+    with S = P[a1 <= Bin(m, 1/2) <= a2] (:func:`dptheory.shuffle.binomial_sums.log_binom_range`),
+    D = Bin(m - 1, 1/2)(a2) - Bin(m - 1, 1/2)(a1 - 1) and dtheta = theta_p - theta_q, from the
+    P-mass of a, Bin(m, 1/2)(a) (1 + 2 dtheta (a - m/2)/m), and the identity
+    sum_{a <= k} (a - m/2) Bin(m, 1/2)(a) = -(m/4) Bin(m - 1, 1/2)(k). The share of the cell
+    that the mass-preserving split sends up (:func:`dptheory.pld.split_fraction`, summed over
+    the cell's atoms) is (P - e^l Q) / ((1 - e^-d) P); the errors of S cancel in it, and an upper
+    bound is returned (a larger share up is the split of larger losses: pessimistic).
+
+    The float threshold of each cell boundary (the a where L(a, m) = l) is only a guess: the
+    :data:`CELL_GUARD` values of a on each side of it, and every run whose end values' certified
+    losses (:func:`_atom_losses`, the grid index taken as :func:`dptheory.pld.discretise_atoms`
+    takes it) do not fall in one cell, are returned as runs for the atom-by-atom path. Returns
+    ((k, log P-mass, its absolute log error, upper share) or None, runs of a left to the atoms).
+    Derivation: docs/errata.md#derived-rounds-cell-sums."""
+    ends = np.array([a_lo, a_hi], dtype=float)
+    l_ends, _ = _atom_losses(ends, m, E)
+    ks = np.arange(math.floor(l_ends[0] / d) + 1, math.floor(l_ends[1] / d) + 1, dtype=float)
+    el = np.exp(ks * d)
+    with np.errstate(invalid="ignore"):
+        thr = np.ceil(m * ((E * el - 1) / ((E - 1) * (el + 1))))
+    thr = np.clip(np.nan_to_num(thr, nan=a_lo), a_lo, a_hi + 1).astype(np.int64)
+    edges = np.concatenate([[a_lo], thr, [a_hi + 1]])
+    lo, hi = edges[:-1] + CELL_GUARD, edges[1:] - 1 - CELL_GUARD
+    lo[0], hi[-1] = a_lo, a_hi
+    live = hi - lo + 1 >= CELL_MIN_ATOMS
+    lo, hi = lo[live], hi[live]
+    if lo.size:
+        # certify: both end values' losses within one cell (the loss increases with a)
+        ends = np.concatenate([lo, hi]).astype(float)
+        loss, loss_err = _atom_losses(ends, m, E)
+        q = loss / d
+        e_q = loss_err / d * (1 + 4 * _U)
+        kk = np.floor(rounding.down(q, e_q, 4 * _U))
+        top = np.ceil(rounding.up(q, e_q, 4 * _U))
+        kk = np.where((loss == 0) & (loss_err == 0), 0.0, kk)
+        top = np.where((loss == 0) & (loss_err == 0), 0.0, top)
+        n_run = lo.size
+        k_cell = kk[:n_run]
+        ok = (kk[n_run:] == k_cell) & (top[:n_run] <= k_cell + 1) & (top[n_run:] <= k_cell + 1)
+        lo, hi, k_cell = lo[ok], hi[ok], k_cell[ok]
+    # what the cells leave: runs of a for the atom-by-atom path
+    runs, start = [], a_lo
+    for c_lo, c_hi in zip(lo.tolist(), hi.tolist()):
+        if c_lo > start:
+            runs.append((start, c_lo - 1))
+        start = c_hi + 1
+    if start <= a_hi:
+        runs.append((start, a_hi))
+    if not lo.size:
+        return None, runs
+    a1, a2 = lo.astype(float), hi.astype(float)
+    log_s, log_s_err = log_binom_range(a1, a2, m, 0.5)
+    tau = float(binom_tail_rtol(m - 1))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r_s = np.exp(log_s_err - log_s)
+        b2 = np.where(a2 <= m - 1, binom_logpmf(np.minimum(a2, m - 1.0), m - 1, 0.5), _NEG_INF)
+        b1 = np.where(a1 >= 1, binom_logpmf(np.maximum(a1 - 1, 0.0), m - 1, 0.5), _NEG_INF)
+        d2, d1 = np.exp(b2 - log_s), np.exp(b1 - log_s)
+        # relative errors of the ratios pmf / S: the pmf's, S's, and the exp of the difference
+        r_d = 1.01 * (math.expm1(tau) + r_s / (1 - r_s)) + 4 * _U * (
+            2 + np.abs(np.where(np.isfinite(b1), b1 - log_s, 0.0)) + np.abs(np.where(np.isfinite(b2), b2 - log_s, 0.0)))
+        spread = (d2 + d1) * r_d + 8 * _U * (d1 + d2)   # bounds the error of d2 - d1 (and dtheta's ulps)
+        p_over_s = 1 - dtheta * (d2 - d1) / 2
+        e_p = dtheta / 2 * spread + 4 * _U * (1 + dtheta * (d1 + d2))
+        el = np.exp(k_cell * d)
+        one_minus = -np.expm1(k_cell * d)
+        num = one_minus - dtheta * (1 + el) * (d2 - d1) / 2
+        e_num = (8 * _U * (np.abs(one_minus) + el * (1 + np.abs(k_cell * d)))
+                 + dtheta * (1 + el) / 2 * spread + 8 * _U * dtheta * (1 + el) * (d1 + d2))
+        den = -math.expm1(-d) * (1 - 4 * _U) * (p_over_s - e_p)
+        r_p = r_s + e_p / p_over_s * (1 + r_s) + 8 * _U
+        log_p = log_s + np.log(p_over_s)
+    # a cell whose mass is not known to a factor 2, or is 0 in floats (not seen): value by value
+    good = (r_p < 0.5) & (den > 0) & np.isfinite(log_p) & np.isfinite(num + e_num)
+    frac = np.ones_like(log_p)
+    frac[good] = np.clip(rounding.up((num[good] + e_num[good]) / den[good], rel_err=8 * _U), 0.0, 1.0)
+    log_p_err = -np.log1p(-np.minimum(np.where(good, r_p, 0.0), 0.5))
+    if not np.all(good):
+        runs = sorted(runs + list(zip(lo[~good].tolist(), hi[~good].tolist())))
+        if not np.any(good):
+            return None, runs
+    return (k_cell[good].astype(np.int64), log_p[good], log_p_err[good], frac[good]), runs
+
+
+def _bucket_starts(c_lo: int, c_hi: int, f_lo: int, f_hi: int, width: int) -> np.ndarray:
+    """First counts of the buckets of [c_lo, c_hi]: of ``width`` from f_lo to (at least) f_hi, of
+    twice, four times, ... ``width`` outwards from there."""
+    fine = np.arange(f_lo, f_hi + 1, width)
+    below, end, w = [], f_lo - 1, 2 * width
+    while end >= c_lo:
+        start = max(c_lo, end - w + 1)
+        below.append(start)
+        end, w = start - 1, 2 * w
+    above, start, w = [], int(fine[-1]) + width, 2 * width
+    while start <= c_hi:
+        above.append(start)
+        start, w = start + w, 2 * w
+    return np.concatenate([np.array(below[::-1], dtype=np.int64), fine, np.array(above, dtype=np.int64)])
+
+
 def _count_buckets(others: int, s: float, bucket_rtol: float):
     """Buckets [ma, mb] of the total count K = 1 + C, C ~ Bin(others, s), with log weights and
     log absolute errors: C within K_SD standard deviations of its mean in buckets of width
@@ -164,12 +308,13 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
     c_lo = max(0, int(math.floor(mean - k_sd * sd - 1)))
     c_hi = min(others, int(math.ceil(mean + k_sd * sd + 1)))
     width = max(1, int(bucket_rtol * (mean + 1)))
-    starts = np.arange(c_lo, c_hi + 1, width)
-    ends = np.minimum(starts + width - 1, c_hi)
-    ma = (starts + 1).astype(float)                    # K = C + 1
-    mb = (ends + 1).astype(float)
     if c_hi - c_lo <= RANGE_SUM_MAX:
         lp, lp_err = _binomial_logpmf_range(others, c_lo, c_hi, s)
+        # buckets of the given width where the pmf is within COARSE_BELOW of its largest value,
+        # of doubling widths outside
+        fine = np.flatnonzero(lp >= float(np.max(lp)) + COARSE_BELOW)
+        starts = _bucket_starts(c_lo, c_hi, c_lo + int(fine[0]), c_lo + int(fine[-1]), width)
+        ends = np.append(starts[1:] - 1, c_hi)
         idx = starts - c_lo
         gmax = np.maximum.reduceat(lp, idx)
         counts = np.diff(np.append(idx, len(lp)))
@@ -179,7 +324,11 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
         rel = np.expm1(np.maximum.reduceat(lp_err, idx)) + 4 * _U * (counts + 4)
         lw_err = lw + np.log(rel)
     else:  # a huge range: each bucket's weight from the binomial tails (no array of every count)
+        starts = np.arange(c_lo, c_hi + 1, width)
+        ends = np.minimum(starts + width - 1, c_hi)
         lw, lw_err = log_binom_range(starts.astype(float), ends.astype(float), others, s)
+    ma = (starts + 1).astype(float)                    # K = C + 1
+    mb = (ends + 1).astype(float)
     extra_a, extra_b, extra_w, extra_e = [], [], [], []
     if c_lo > 0:
         t, _ = binom_logcdf(c_lo - 1, others, s)
@@ -221,6 +370,10 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     else:
         ma, mb, log_w, log_w_err = _count_buckets(others, s, bucket_rtol)
     reps = ma if pessimistic else mb
+    # the log pmf of a at the mode of every bucket's count, in one call
+    modes = np.floor((reps + 1) * 0.5)
+    centres = dict(zip(reps.astype(np.int64).tolist(), zip(modes.astype(np.int64).tolist(),
+                                                            binom_logpmf(modes, reps, 0.5).tolist())))
     total: np.ndarray | None = None
     k_first = 0
     merges = [0]
@@ -245,6 +398,7 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     # absolute error (tilted norm, at the atom's upper grid point) where it is larger
     pending: list[tuple] = []
     pending_size = 0
+    cell_parts: list[tuple] = []
 
     def _flush():
         nonlocal total, k_first, rel, abs_err, pending, pending_size
@@ -272,27 +426,46 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
         a_lo = max(0, int(math.floor(m / 2 - half)))
         a_hi = min(m_int, int(math.ceil(m / 2 + half)))
         w_log_err = math.log1p(w_rel) * (1 + 4 * _U)
-        # the window in chunks of at most CHUNK values of a (memory stays bounded at any n)
-        for c_lo in range(a_lo, a_hi + 1, CHUNK):
-            c_hi = min(c_lo + CHUNK - 1, a_hi)
-            a = np.arange(c_lo, c_hi + 1, dtype=float)
-            lb, lb_err = _binomial_logpmf_range(m_int, c_lo, c_hi)
+        runs = [(a_lo, a_hi)]
+        if _atoms_per_cell(m, E, d) >= CELL_MIN_ATOMS:
+            # a wide window: each grid cell's interior at once (binomial range sums), the values
+            # of a next to the cell boundaries one by one
+            cells, runs = _window_cells(m_int, a_lo, a_hi, E, th_p - th_q, d)
+            if cells is not None:
+                cell_parts.append((cells[0], cells[1] + lw, cells[2] + w_log_err, cells[3]))
+        def _add_atoms(a, lb, lb_err):
+            nonlocal pending_size
             mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
             log_p = lw + lb + mix
             log_p_err = lb_err + 8 * _U * (1 + np.abs(mix)) + w_log_err
-            num, den = E * a + (m - a), a + E * (m - a)
-            with np.errstate(divide="ignore"):
-                loss = np.log(num) - np.log(den)
-            loss_err = np.where(num == den, 0.0, 8 * _U * (np.abs(np.log(num)) + np.abs(np.log(den)) + 4))
-            loss = np.where(num == den, 0.0, loss)  # a = m/2: loss exactly 0
+            loss, loss_err = _atom_losses(a, m, E)
             pending.append((log_p, log_p_err, loss, loss_err))
             pending_size += len(a)
             if pending_size >= CHUNK:
                 _flush()
+
+        short = [r for r in runs if r[1] - r[0] < SHORT_RUN]
+        if short:  # the values next to cell boundaries: their pmfs in one call
+            a = np.concatenate([np.arange(r_lo, r_hi + 1, dtype=float) for r_lo, r_hi in short])
+            _add_atoms(a, binom_logpmf(a, m_int, 0.5), float(binom_tail_rtol(m_int)))
+        for r_lo, r_hi in runs:
+            if r_hi - r_lo < SHORT_RUN:
+                continue
+            # each run in chunks of at most CHUNK values of a (memory stays bounded at any n)
+            for c_lo in range(r_lo, r_hi + 1, CHUNK):
+                c_hi = min(c_lo + CHUNK - 1, r_hi)
+                lb, lb_err = _binomial_logpmf_range(m_int, c_lo, c_hi, centre=centres.get(m_int))
+                _add_atoms(np.arange(c_lo, c_hi + 1, dtype=float), lb, lb_err)
         # the values of a outside the window: P-mass below 2 e^{-2 w^2} per tail (Hoeffding; the
         # mixture factor is at most 2), at +inf (pessimistic) or dropped (optimistic)
         if pessimistic and (a_lo > 0 or a_hi < m_int):
             inf_err += 4 * math.exp(-2 * window**2 + lw) * (1 + w_rel)
+    if cell_parts:
+        k_c, lp_c, lpe_c, f_c = (np.concatenate(parts) for parts in zip(*cell_parts))
+        k0, lm, r, ae = discretise_cells(k_c, lp_c, lpe_c, f_c, d, pessimistic, lam, rel_cap=WEIGHT_REL_CAP)
+        rel = max(rel, r)
+        abs_err += ae
+        total, k_first = _merge(total, k_first, lm, k0)
     _flush()
     rel += 4 * _U * merges[0]  # the merges (logaddexp)
     return PLD(d, k_first, total, _NEG_INF, pessimistic=pessimistic, rel_error=rounding.up(rel),

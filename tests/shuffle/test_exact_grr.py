@@ -65,13 +65,19 @@ def test_grr3_every_dataset_n40():
 def test_reported_dataset_at_50_digits():
     """The worst dataset's value at 50 digits (the library's mpmath enumeration of that one pair,
     from the exact pmfs) lies in the search's enclosure."""
-    n, eps0, e = 16, 1.0, 0.4
+    _reported_dataset_at_50_digits(16, 1.0, 0.4)
+
+
+def _reported_dataset_at_50_digits(n, eps0, e):
+    """The search's enclosure (lo, hi) at epsilon ``e``, after checking that it holds the 50-digit
+    value of the dataset it reports."""
     rz = R.grr(eps0, 3)
     lo, hi, counts = exact_grr.GRR(rz, n).search(e)
     a, b = exact_grr.worst_dataset(counts, n, 3)
     v = exact.delta(rz, a, b, e, digits=50)
     with mpmath.workdps(50):
         assert mpmath.mpf(lo) <= v <= mpmath.mpf(hi)
+    return lo, hi
 
 
 def test_exact_method_between_proven_bounds_and_names_the_dataset():
@@ -103,11 +109,5 @@ def test_not_grr_is_refused():
 @pytest.mark.slow
 @pytest.mark.parametrize("eps0, e", [(1.0, 0.3), (2.0, 1.0)])
 def test_reported_dataset_at_50_digits_n100(eps0, e):
-    n = 100
-    rz = R.grr(eps0, 3)
-    lo, hi, counts = exact_grr.GRR(rz, n).search(e)
-    a, b = exact_grr.worst_dataset(counts, n, 3)
-    v = exact.delta(rz, a, b, e, digits=50)
-    with mpmath.workdps(50):
-        assert mpmath.mpf(lo) <= v <= mpmath.mpf(hi)
+    lo, hi = _reported_dataset_at_50_digits(100, eps0, e)
     assert hi - lo <= 1e-6 * hi

@@ -233,6 +233,19 @@ def test_compare_reports_a_skipped_method_unless_named(monkeypatch):
     assert res.method != "exact" and "auto skipped exact" in res.note
 
 
+def test_the_exact_row_of_binary_rr_runs_unasked_at_large_n():
+    """A user of shuffled binary randomized response came for its exact epsilon: at n = 1e5 the
+    certified search is estimated above the general budget and below the exact method's own, so
+    it runs without being named (and auto returns it); the general class has no exact row."""
+    rz, n = R.binary_rr(1.0), 10**5
+    subject = Shuffled(rz, n)
+    assert methods.BUDGET_SECONDS < shuffle.METHODS["exact"].cost(subject, "epsilon") <= methods.OWN_EXACT_BUDGET_SECONDS
+    rows = {r.method: r for r in shuffle.compare(rz, n, delta=1e-8, methods=None)}
+    assert isinstance(rows["exact"], Result) and rows["exact"].kind is Kind.EXACT
+    assert shuffle.epsilon(rz, n, 1e-8).method == "exact"
+    assert shuffle.METHODS["exact"].budget(Shuffled(R.general_ldp(1.0), n)) == methods.BUDGET_SECONDS
+
+
 def test_auto_picks_only_proven_bounds():
     """GRR on 10 options: the paper's variation-ratio bound at its own beta is refuted and tighter
     than every proven bound; auto must not return it."""

@@ -315,13 +315,8 @@ def test_labelled_maximisation_with_a_band_decides_the_same_side():
         assert 0 < memory["best"] <= rz.beta
 
 
-@pytest.mark.slow
-def test_labelled_inversion_with_decide_evaluates_fewer_pairs(monkeypatch):
-    """One inversion with ``decide`` evaluates fewer count pairs than without, for an overlapping
-    bracket."""
-    from dptheory.shuffle.randomizers import laplace
-
-    rz, n = laplace(1.0), 1000
+def _count_pair_evaluations(monkeypatch) -> list[int]:
+    """A one-item list counting the calls of ``CountPair.log_delta`` from now on."""
     count = [0]
     original = pairs.CountPair.log_delta
 
@@ -330,6 +325,17 @@ def test_labelled_inversion_with_decide_evaluates_fewer_pairs(monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(pairs.CountPair, "log_delta", counting)
+    return count
+
+
+@pytest.mark.slow
+def test_labelled_inversion_with_decide_evaluates_fewer_pairs(monkeypatch):
+    """One inversion with ``decide`` evaluates fewer count pairs than without, for an overlapping
+    bracket."""
+    from dptheory.shuffle.randomizers import laplace
+
+    rz, n = laplace(1.0), 1000
+    count = _count_pair_evaluations(monkeypatch)
     m = methods.METHODS["variation-ratio-labelled"]
     with_decide = m.epsilon(rz, n, 1e-4)
     decided = count[0]
@@ -379,14 +385,7 @@ def test_labelled_bound_that_cannot_amplify_knows_it_in_a_few_evaluations(monkey
     from dptheory.shuffle.randomizers import laplace
 
     rz, n, delta = laplace(1.0), 10**6, 1e-8
-    count = [0]
-    original = pairs.CountPair.log_delta
-
-    def counting(self, *args, **kwargs):
-        count[0] += 1
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(pairs.CountPair, "log_delta", counting)
+    count = _count_pair_evaluations(monkeypatch)
     res = methods.METHODS["variation-ratio-labelled"].epsilon(rz, n, delta)
     assert count[0] <= 3 and "less than 5%" in res.note
     cap = math.log(rz.p)
