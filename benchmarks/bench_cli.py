@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+import baseline
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 COMMANDS = {
@@ -73,13 +75,7 @@ def timed(args: list[str], cwd: pathlib.Path, repeat: int) -> tuple[float, float
 
 def baseline_tree() -> pathlib.Path | None:
     """The code of BASELINE under /tmp (git archive), or None outside a git checkout."""
-    path = pathlib.Path(f"/tmp/dptheory-{BASELINE}")
-    if not path.is_dir():
-        path.mkdir(parents=True)
-        r = subprocess.run(f"git -C {ROOT} archive {BASELINE} | tar -x -C {path}", shell=True)
-        if r.returncode:
-            return None
-    return path
+    return baseline.tree(BASELINE)
 
 
 def main() -> None:

@@ -25,6 +25,8 @@ import time
 
 import numpy as np
 
+import baseline
+
 from dptheory.precision import binom_logpmf, logsumexp
 from dptheory.shuffle import clones, pair_renyi
 from dptheory.shuffle import rdp
@@ -152,10 +154,7 @@ def section_table():
     (median of 3: less sensitive than wall clock to other work on a shared machine); then the
     command itself, start-up included."""
     print(f"0. whole RDP curve table, 63 orders, every method (CPU s, median of 3): this tree vs {BASELINE}")
-    base = f"/tmp/dptheory-{BASELINE}"
-    if not os.path.isdir(base):
-        os.makedirs(base)
-        subprocess.run(f"git -C {ROOT} archive {BASELINE} | tar -x -C {base}", shell=True, check=True)
+    base = str(baseline.tree(BASELINE))
 
     def run(cwd, e0, n):
         times = []
@@ -202,10 +201,7 @@ MANY_BASELINE = "83ce79a"
 
 def section_many_orders():
     print(f"4. clone-pair curves of many orders, n = 1e6, eps0 = 1, rtol 1e-3 (CPU s, best of 2): this tree vs {MANY_BASELINE}")
-    base = f"/tmp/dptheory-{MANY_BASELINE}"
-    if not os.path.isdir(base):
-        os.makedirs(base)
-        subprocess.run(f"git -C {ROOT} archive {MANY_BASELINE} | tar -x -C {base}", shell=True, check=True)
+    base = str(baseline.tree(MANY_BASELINE))
 
     def run(cwd, count, stronger):
         r = subprocess.run([sys.executable, "-W", "ignore", "-c", _MANY, str(count), "1e6", "1" if stronger else "0",
