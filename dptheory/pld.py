@@ -849,41 +849,43 @@ class PLD:
                           params=self._params(delta=d), **fields)
         lower, upper = 0.0, top
         guess = self._epsilon_guess(d)
-        count = 0
-        if guess is not None and 0 < guess < top:
-            # certify a narrow bracket around the guess (each end by one enclosure): the answer
-            # when it is certified at once, else the search's starting bracket
-            below, above = rounding.log_down(d), rounding.log_up(d)
-            hi_ok = lo_ok = None
-            for w in (1e-9, 1e-8, 1e-7, 1e-6, 1e-4, 1e-2):
-                a, b = guess * (1 - w), min(guess * (1 + w), top)
-                if hi_ok is None:
-                    count += 1
-                    if self.log_delta_enclosure(b)[1] <= below:
-                        hi_ok = b
-                if lo_ok is None:
-                    count += 1
-                    if self.log_delta_enclosure(a)[0] > above:
-                        lo_ok = a
-                if hi_ok is not None and lo_ok is not None:
-                    break
-            lower = lo_ok if lo_ok is not None else 0.0
-            upper = hi_ok if hi_ok is not None else top
+        seen: dict[float, tuple[float, float]] = {}
+
+        def enclosure(e):
+            # the enclosure of one epsilon is fixed (no tolerance to tighten): computed once
+            if e not in seen:
+                seen[e] = self.log_delta_enclosure(e)
+            return seen[e]
+
         rtol = 1e-9
         if guess is not None and 0 < guess < top:
             # the enclosure's own width limits the bracket: ask for no more than it allows
             # (a tighter target only makes the search straddle the target point after point)
-            l0, h0 = self.log_delta_enclosure(guess)
-            l1, h1 = self.log_delta_enclosure(min(guess * 1.001, top))
+            l0, h0 = enclosure(guess)
+            l1, h1 = enclosure(min(guess * 1.001, top))
             slope = abs(0.5 * (l0 + h0) - 0.5 * (l1 + h1)) / (min(guess * 1.001, top) - guess)
-            count += 2
             if slope > 0 and math.isfinite(h0 - l0):
                 rtol = min(1e-3, max(rtol, 4 * (h0 - l0) / (slope * guess)))
-        bracket = epsilon_bracket(lambda e, _tol: self.log_delta_enclosure(e), d,
+            # certify a narrow bracket around the guess (each end by one enclosure), from the
+            # narrowest the enclosures allow: the answer when it is certified at once, else the
+            # search's starting bracket
+            below, above = rounding.log_down(d), rounding.log_up(d)
+            hi_ok = lo_ok = None
+            for w in sorted({max(rtol / 32, 1e-9), max(rtol / 4, 1e-9), max(rtol, 1e-8), 1e-4, 1e-2}):
+                a, b = guess * (1 - w), min(guess * (1 + w), top)
+                if hi_ok is None and enclosure(b)[1] <= below:
+                    hi_ok = b
+                if lo_ok is None and enclosure(a)[0] > above:
+                    lo_ok = a
+                if hi_ok is not None and lo_ok is not None:
+                    break
+            lower = lo_ok if lo_ok is not None else 0.0
+            upper = hi_ok if hi_ok is not None else top
+        bracket = epsilon_bracket(lambda e, _tol: enclosure(e), d,
                                   SearchParameters(lower=lower, upper=upper, rtol=rtol, atol=1e-12,
                                                    max_evaluations=200))
         return Result("epsilon", bracket.lower, bracket.upper, note=self._note(),
-                      params=self._params(delta=d, evaluations=bracket.evaluations + count), **fields)
+                      params=self._params(delta=d, evaluations=len(seen)), **fields)
 
     def _epsilon_guess(self, delta: float) -> float | None:
         """A float estimate of epsilon(delta) (not certified: it only places the search), from the
