@@ -164,23 +164,28 @@ def test_epsilon_evaluates_each_point_once_and_certifies_both_ends(monkeypatch):
     from dptheory.shuffle.rounds import rounds_pld
 
     c = rounds_pld(1.0, 10**12, 1000)
-    points = []
-    original = PLD.log_delta_enclosure
-
-    def counting(self, e):
-        points.append(e)
-        return original(self, e)
-
-    monkeypatch.setattr(PLD, "log_delta_enclosure", counting)
+    points = _count_calls(monkeypatch, "log_delta_enclosure")
     for d in (1e-3, 1e-6, 1e-9):
-        points.clear()
+        start = len(points)
         res = c.epsilon(d)
-        monkeypatch.setattr(PLD, "log_delta_enclosure", original)
-        assert len(points) == len(set(points)) <= 8
+        asked = points[start:]
+        assert len(asked) == len(set(asked)) <= 8
         assert c.log_delta_enclosure(res.upper)[1] <= math.log(d)
         if res.lower > 0:
             assert c.log_delta_enclosure(res.lower)[0] > math.log(d)
-        monkeypatch.setattr(PLD, "log_delta_enclosure", counting)
+
+
+def _count_calls(monkeypatch, name: str) -> list:
+    """The first argument of every call of the PLD method ``name`` from now on."""
+    calls = []
+    real = getattr(PLD, name)
+
+    def counting(self, arg):
+        calls.append(arg)
+        return real(self, arg)
+
+    monkeypatch.setattr(PLD, name, counting)
+    return calls
 
 
 def test_tradeoff_is_a_lower_bound_on_the_exact_product_tradeoff():
@@ -374,14 +379,7 @@ def test_fft_power_deltas_bracket_the_exact_composition(monkeypatch):
     from scipy.stats import binom
     from scipy.special import logsumexp as lse
 
-    calls = []
-    real = PLD._fft_power
-
-    def counting(self, rounds):
-        calls.append(rounds)
-        return real(self, rounds)
-
-    monkeypatch.setattr(PLD, "_fft_power", counting)
+    calls = _count_calls(monkeypatch, "_fft_power")
     m, T = 500, 64
     k = np.arange(m + 1)
     p, q = binom.pmf(k, m, 0.5), binom.pmf(k, m, 0.51)
