@@ -375,6 +375,53 @@ def balls_into_bins(d_value, s_value, blankets) -> Randomizer:
                       source="Wang et al. (2024), Table 4 (Luo et al. 2022)")
 
 
+def _calibrations() -> dict[str, Parts]:
+    """The protocols' own calibrations that Wang et al. (2024), Section 7.2, compare against
+    (built on first use)."""
+    import sympy as sp
+
+    from ..symbols import d, delta, n
+
+    eps_prime = sp.Symbol("epsilon'", positive=True)  # the global budget the original analysis gives
+    s_sym = sp.Symbol("s", positive=True, integer=True)  # special bins
+    coth2 = ((sp.exp(eps_prime) + 1) / (sp.exp(eps_prime) - 1)) ** 2
+    # L: the right-hand side of f (1 - f) n = (33/5) coth^2(eps'/2) log(4/delta), over n
+    load = sp.Symbol("L", positive=True)
+    return {
+        # the smaller root, written without the cancellation of (1 - sqrt(1 - 4 L)) / 2
+        "cheu-zhilyaev-flip": Parts(2 * load / (1 + sp.sqrt(1 - 4 * load)), (eps_prime, n, delta),
+                                    (delta < 1, 4 * load < 1),
+                                    ((load, sp.Rational(33, 5) * coth2 * sp.log(4 / delta) / n),)),
+        "balls-into-bins-messages": Parts(sp.floor(32 * sp.log(2 / delta) * d / (eps_prime**2 * s_sym)),
+                                          (eps_prime, d, s_sym, delta), (delta < 1, s_sym <= d)),
+    }
+
+
+CHEU_ZHILYAEV_FLIP = register(Formula(
+    name="cheu-zhilyaev-flip",
+    build=_calibrations,
+    kind=Kind.EXACT,
+    status=Status.PROVEN,
+    source="Cheu and Zhilyaev (2022), as calibrated for Wang et al. (2024), Section 7.2 (Figure 3), in the authors' code",
+    lhs="f",
+    description=("flip probability at which Cheu and Zhilyaev's analysis gives the global $\\epsilon'$ to n users: "
+                 "the smaller root of $f (1 - f) n = \\frac{33}{5} \\left(\\frac{e^{\\epsilon'} + 1}"
+                 "{e^{\\epsilon'} - 1}\\right)^2 \\log(4/\\delta)$ (none where n is at most four times the right-hand side)"),
+))
+
+BALLS_INTO_BINS_MESSAGES = register(Formula(
+    name="balls-into-bins-messages",
+    build=_calibrations,
+    kind=Kind.EXACT,
+    status=Status.PROVEN,
+    source="Luo et al. (2022), as used in Wang et al. (2024), Figure 4 (caption)",
+    erratum="rounded down (dptheory: the caption does not say how n is rounded)",
+    lhs="n",
+    description=("number of messages at which Luo et al.'s analysis of balls-into-bins with d bins, s of them "
+                 "special, gives the global $\\epsilon'$"),
+))
+
+
 def mixdump(f_value, d_value, blankets) -> Randomizer:
     dd = validate.integer("d", d_value, low=2)
     f = validate.real("f", f_value, low=0.0, low_open=True, high=(dd - 1) / dd, high_open=True)
