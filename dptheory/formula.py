@@ -702,6 +702,17 @@ def register(formula: Formula) -> Formula:
     return formula
 
 
+def definer(build: Callable, **defaults) -> Callable[..., Formula]:
+    """The function that declares the formulas of one module: ``define(name, **labels)`` registers
+    ``Formula(name, build=build, **defaults, **labels)`` (a label given overrides the default), so
+    that a module names its builder, and the kind, status or left-hand side its formulas share,
+    once."""
+    def define(name: str, **labels) -> Formula:
+        return register(Formula(name=name, build=build, **{**defaults, **labels}))
+
+    return define
+
+
 def registered() -> dict[str, Formula]:
     """The formulas registered so far (by the modules imported so far); the full list is
     :func:`dptheory.catalogue.catalogue`."""

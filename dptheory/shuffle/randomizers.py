@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 
 from .. import rounding, validate
-from ..formula import Formula, Parts, register
+from ..formula import Parts, definer
 from ..results import Kind, Status
 
 _TABLE2 = "Wang et al. (2024), Table 2"
@@ -72,12 +72,12 @@ def _closed_forms() -> dict[str, Parts]:
     return {f"beta-{name}": parts for name, parts in beta.items()}
 
 
+_beta = definer(_closed_forms, kind=Kind.EXACT, status=Status.PROVEN, lhs=r"\beta")
+
+
 def _beta_formula(name, source):
     """The registered beta of Table 2, 3, 4 or 6: the exact total-variation parameter of ``name``."""
-    return register(Formula(
-        name=f"beta-{name}", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
-        source=source, lhs=r"\beta", description=f"variation-ratio total-variation parameter of {name}",
-    ))
+    return _beta(f"beta-{name}", source=source, description=f"variation-ratio total-variation parameter of {name}")
 
 
 BETA = {
@@ -397,29 +397,26 @@ def _calibrations() -> dict[str, Parts]:
     }
 
 
-CHEU_ZHILYAEV_FLIP = register(Formula(
-    name="cheu-zhilyaev-flip",
-    build=_calibrations,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+#: the protocols' calibrations, from :func:`_calibrations`
+_calibration = definer(_calibrations, kind=Kind.EXACT, status=Status.PROVEN)
+
+CHEU_ZHILYAEV_FLIP = _calibration(
+    "cheu-zhilyaev-flip",
     source="Cheu and Zhilyaev (2022), as calibrated for Wang et al. (2024), Section 7.2 (Figure 3), in the authors' code",
     lhs="f",
     description=("flip probability at which Cheu and Zhilyaev's analysis gives the global $\\epsilon'$ to n users: "
                  "the smaller root of $f (1 - f) n = \\frac{33}{5} \\left(\\frac{e^{\\epsilon'} + 1}"
                  "{e^{\\epsilon'} - 1}\\right)^2 \\log(4/\\delta)$ (none where n is at most four times the right-hand side)"),
-))
+)
 
-BALLS_INTO_BINS_MESSAGES = register(Formula(
-    name="balls-into-bins-messages",
-    build=_calibrations,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+BALLS_INTO_BINS_MESSAGES = _calibration(
+    "balls-into-bins-messages",
     source="Luo et al. (2022), as used in Wang et al. (2024), Figure 4 (caption)",
     erratum="rounded down (dptheory: the caption does not say how n is rounded)",
     lhs="n",
     description=("number of messages at which Luo et al.'s analysis of balls-into-bins with d bins, s of them "
                  "special, gives the global $\\epsilon'$"),
-))
+)
 
 
 def mixdump(f_value, d_value, blankets) -> Randomizer:
