@@ -106,7 +106,7 @@ def _mp_b37_excess(e0, m, order, digits=50):
         return mpmath.log(total)
 
 
-@pytest.mark.parametrize("e0,m,order", [(1.0, 3.7e5, 1500), (1.0, 2e3, 1500), (3.0, 1.0, 400), (0.1, 50.0, 900),
+@pytest.mark.parametrize("e0,m,order", [(1.0, 3.7e5, 700), (1.0, 2e3, 700), (3.0, 1.0, 400), (0.1, 50.0, 600),
                                          (1.0, 3.7e5, 200)])
 def test_b37_window_sum_against_the_full_sum_at_50_digits(e0, m, order):
     """The sum over i of Theorem 3.7, taken over a window around its largest term with geometric
