@@ -138,9 +138,7 @@ class Randomizer:
     def __post_init__(self):
         p = validate.real("p", self.p, low=1.0, low_open=True, allow_inf=True)
         validate.real("q", self.q, low=1.0, allow_inf=True)
-        # rounded up (three roundings): beta is a parameter of upper bounds, and at the worst case
-        # (binary RR) the float quotient alone may fall an ulp below the true total variation
-        worst = 1.0 if math.isinf(p) else rounding.up((p - 1) / (p + 1), rel_err=4 * rounding.EPS)
+        worst = 1.0 if math.isinf(p) else (p - 1) / (p + 1)
         b = validate.real("beta", self.beta, low=0.0)
         if b > worst * (1 + 1e-12):
             raise validate.DomainError(
@@ -463,10 +461,7 @@ def from_pmfs(matrix, name: str = "custom") -> Randomizer:
         raise validate.DomainError("matrix has identical rows: p = 1, nothing to amplify")
     uniform = all(abs(0.5 * float(np.abs(m[a] - m[b]).sum()) - beta) <= 1e-12
                   for a, b in itertools.combinations(range(m.shape[0]), 2))
-    # the worst-case beta at p, rounded up too (three roundings): at the worst case (binary RR)
-    # it is the true beta, and the float quotient alone may fall an ulp below it
-    worst = rounding.up((ratio - 1) / (ratio + 1), rel_err=4 * rounding.EPS)
-    return Randomizer(name, ratio, min(beta, worst), ratio, eps0=rounding.log_up(ratio), pmfs=m,
+    return Randomizer(name, ratio, min(beta, (ratio - 1) / (ratio + 1)), ratio, eps0=rounding.log_up(ratio), pmfs=m,
                       uniform_beta=uniform, source="exact pmfs")
 
 
