@@ -104,6 +104,37 @@ class _Law:
     eta: float
 
 
+@dataclasses.dataclass
+class _AugLaw:
+    """The two laws (victim on value 1, on value 2) of the augmented experiment of a pair (k > 3),
+    over the statistic (h1, h1 + h2, a3) restricted to the entries where either is positive, and
+    the relative error per entry of both."""
+
+    p0: np.ndarray
+    p1: np.ndarray
+    eta: float
+
+
+def _binomial_rows(top: int, row) -> np.ndarray:
+    """rows[j] = the pmf of Bin(j, row[1]) (j = 0..top, zero beyond j), by the recursion of one
+    more trial (``row = (1 - q, q)``): every entry a sum of at most two non-negative products."""
+    out = np.zeros((top + 1, top + 1))
+    out[0, 0] = 1.0
+    for j in range(1, top + 1):
+        out[j, :j] = out[j - 1, :j] * row[0]
+        out[j, 1:j + 1] += out[j - 1, :j] * row[1]
+    return out
+
+
+def _toeplitz(pmf: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The matrix T[i, j] = pmf[j - i] (0 outside pmf's support): x @ T convolves x with pmf."""
+    i = np.arange(rows)[:, None]
+    j = np.arange(cols)[None, :]
+    d = j - i
+    ok = (d >= 0) & (d < pmf.size)
+    return np.where(ok, pmf[np.clip(d, 0, pmf.size - 1)], 0.0)
+
+
 class GRR:
     """Exact worst-case delta(epsilon) of n shuffled users of GRR on k options.
 
@@ -142,6 +173,19 @@ class GRR:
         self.largest = max(k - 3, 1)
         # k r, the probability of a uniform message, rounded down (P(N < j) decreases in it)
         self.uniform = rounding.down(k * self.r, rel_err=self.pmf_rel + 2 * _U)
+        #: k > 3: the upper end bounds every spread of the others' values 3..k by the augmented
+        #: experiment (docs/tightness.md#generalized-randomized-response)
+        self.spread = k > 3
+        if self.spread:
+            # a holder of 1 or 2 (and a uniform user) over the classes {1}, {2}, 3..k
+            self.a_rows = [np.array([table[v, 0], table[v, 1], float(sum(table[v, 2:]))]) for v in range(2)]
+            self.a_uniform = np.array([1 / k, 1 / k, (k - 2) / k])
+            # a holder of 3 over the classes {1, 2}, {3}, 4..k
+            self.b_row = np.array([table[2, 0] + table[2, 1], table[2, 2], float(sum(table[2, 3:]))])
+            # Bin(u, 1/2): the split of u messages between 1 and 2; Bin(j, 1/(k-2)): j uniform
+            # messages on value 3 (each entry's error: exact._rel_error with 2 classes)
+            self.halves = _binomial_rows(self.n, (0.5, 0.5))
+            self.thirds = _binomial_rows(self.n, ((k - 3) / (k - 2), 1 / (k - 2)))
         self._laws: dict = {}
         self._kept = 0
         self._computed = 0
@@ -149,7 +193,8 @@ class GRR:
 
     @property
     def proven(self) -> bool:
-        """True where the search covers every dataset (k = 3)."""
+        """True where the search's value is the worst case over every dataset by construction
+        (k = 3); for k > 3 the search returns an enclosure whose width says it (:meth:`search`)."""
         return self.k == 3
 
     # ------------------------------------------------------------------ laws
@@ -184,6 +229,86 @@ class GRR:
             return law
         return hit[0]
 
+    # ------------------------------------------------------------------ the augmented experiment
+    def _a_others(self, c1: int, c2: int) -> np.ndarray:
+        """The law of (a1, a2) of c1 holders of 1 and c2 holders of 2 (dense, classes {1}, {2},
+        3..k)."""
+        dist = np.ones((1, 1))
+        for v, c in ((0, c1), (1, c2)):
+            for _ in range(c):
+                dist = self._add(dist, self.a_rows[v])
+        return dist
+
+    def _b_part(self, M: int) -> np.ndarray:
+        """The law of (u, a3) of M holders of 3: u of them on {1, 2}, a3 on 3 (dense)."""
+        key = ("b", M)
+        hit = self._laws.get(key)
+        if hit is not None:
+            return hit[0]
+        dist = np.ones((1, 1))
+        for _ in range(M):
+            dist = self._add(dist, self.b_row)
+        self._keep(key, dist, dist.size)
+        return dist
+
+    def _augment(self, a_law: np.ndarray, M: int, conc: bool = False) -> np.ndarray:
+        """The law over (h1, h1 + h2, a3) of the augmented experiment: the group A (law ``a_law``
+        of (a1, a2), s users, the victim included) and M holders of 3; of the J messages of A in
+        3..k only J' = min(J, u) are kept (u: the holders of 3 on {1, 2}), uniform on 3..k. With
+        ``conc`` every one is kept: the dataset itself, all of B on value 3.
+
+        P(h1, h1 + h2, a3) = sum_u P(u, .) [Bin(u, 1/2) * A](h1, t) [Bin(M - u, pi) * Bin(J', 1/(k-2))](a3)
+        with t = a1 + a2 = h1 + h2 - u, J = s - t."""
+        s = a_law.shape[0] - 1
+        n = s + M
+        # A over (a1, t = a1 + a2)
+        a1, a2 = np.indices(a_law.shape)
+        ok = a1 + a2 <= s
+        at = np.zeros((s + 1, s + 1))
+        at[a1[ok], (a1 + a2)[ok]] = a_law[ok]
+        b = self._b_part(M)
+        out = np.zeros((n + 1, n + 1, n + 1))
+        t = np.arange(s + 1)
+        for u in range(M + 1):
+            x = _toeplitz(self.halves[u, :u + 1], s + 1, s + u + 1).T @ at          # (h1, t)
+            jp = s - t if conc else np.minimum(s - t, u)
+            z = self.thirds[jp, :s + 1] @ _toeplitz(b[u, :M - u + 1], s + 1, n + 1)  # (t, a3)
+            out[:s + u + 1, u:u + s + 1, :] += x[:, :, None] * z[None, :, :]
+            self._computed += x.size * z.shape[1]
+        return out
+
+    def _aug_pair(self, a_others: np.ndarray, M: int) -> _AugLaw:
+        """The augmented experiment's two laws, the victim added to ``a_others`` on value 1 or 2."""
+        p0 = self._augment(self._add(a_others, self.a_rows[0]), M)
+        p1 = self._augment(self._add(a_others, self.a_rows[1]), M)
+        keep = (p0 > 0) | (p1 > 0)
+        return _AugLaw(p0[keep], p1[keep], self._aug_eta(a_others.shape[0], M))
+
+    def _aug_eta(self, s: int, M: int) -> float:
+        """Relative error per entry of :meth:`_augment` (s users in A, the victim included):
+        the dynamic programmes of A, of B's (u, a3), of Bin(u, 1/2) and Bin(j, 1/(k-2)) (each as
+        exact._rel_error), then three sums of products of at most n + 1 non-negative terms."""
+        n = s + M
+        parts = (exact._rel_error(s, 3, self.k - 2, self.pmf_rel),
+                 exact._rel_error(M, 3, max(2, self.k - 3), self.pmf_rel),
+                 exact._rel_error(n, 2, 1, 0.0),
+                 exact._rel_error(n, 2, 1, 2 * _U))
+        total = sum(math.log1p(e) for e in parts) + 3 * (n + 2) * _U * (1 + 1e-6)
+        eta = math.expm1(total)
+        return rounding.up(eta / (1 - eta))
+
+    def aug_law(self, counts: tuple) -> _AugLaw:
+        """The augmented experiment's laws of one (c1, c2, M), kept: an upper bound of delta over
+        every dataset whose others hold c1 times value 1, c2 times value 2 and M values in 3..k,
+        spread in any way."""
+        key = ("aug", tuple(counts))
+        hit = self._laws.get(key)
+        if hit is None:
+            law = self._aug_pair(self._a_others(counts[0], counts[1]), counts[2])
+            self._keep(key, law, 2 * law.p0.size)
+            return law
+        return hit[0]
+
     def ladder(self, L: tuple, free: int, floor: float) -> tuple[list, float]:
         """(rungs, tail) of the family c >= L: rungs[i] = (j, laws of L plus j uniform users) for
         j = j0..top, with P(N < j0) <= tail (N ~ Bin(free, k r))."""
@@ -195,25 +320,35 @@ class GRR:
         mean, sd = free * s, math.sqrt(free * s * (1 - s))
         j0 = self.uniform_count(free, floor)
         top = min(free, int(math.ceil(mean + 3 * sd)))
-        dist = self._others(L)
+        dist = self._a_others(L[0], L[1]) if self.spread else self._others(L)
         rungs = []
         entries = 0
         for j in range(top + 1):
             if j >= j0:
-                law = self._pair(dist, 1 + sum(L) + j)
+                if self.spread:
+                    # the uniform users join group A (they land on 1 and on 2 with probability 1/k
+                    # and are uniform on 3..k given they land there)
+                    law = self._aug_pair(dist, L[2])
+                    entries += 2 * law.p0.size
+                else:
+                    law = self._pair(dist, 1 + sum(L) + j)
+                    entries += law.others.size
                 rungs.append((j, law))
-                entries += law.others.size
             if j < top:
-                dist = self._add(dist, self.uniform_row)
+                dist = self._add(dist, self.a_uniform if self.spread else self.uniform_row)
         value = (rungs, self.tail(free, j0))
         self._keep(key, value, entries)
         return value
 
     def hockey(self, law: _Law, epsilon: float) -> tuple[float, float]:
-        """Certified (lower, upper) of H_gamma(P1 || P2) of one law."""
+        """Certified (lower, upper) of H_gamma(P1 || P2) of one law (a dataset's, or the augmented
+        experiment's)."""
         g = math.exp(epsilon)
-        p0, p1 = self._add(law.others, self.rows[0]), self._add(law.others, self.rows[1])
-        lo, _, hi = exact._hockey(p0.ravel(), p1.ravel(), g, 2 * _U if epsilon != 0 else 0.0, law.eta)
+        if isinstance(law, _AugLaw):
+            p0, p1 = law.p0, law.p1
+        else:
+            p0, p1 = self._add(law.others, self.rows[0]).ravel(), self._add(law.others, self.rows[1]).ravel()
+        lo, _, hi = exact._hockey(p0, p1, g, 2 * _U if epsilon != 0 else 0.0, law.eta)
         return lo, hi
 
     def tail(self, free: int, j: int) -> float:
@@ -293,6 +428,10 @@ class GRR:
         def single(counts):
             nonlocal best_lo, best, hi_max
             lo, hi = self.hockey(self.law(counts), e)
+            if self.spread:
+                # the concentrated dataset gives the lower end; the augmented experiment bounds
+                # every spread of its M others over 3..k (the concentrated one included)
+                hi = self.hockey(self.aug_law(counts), e)[1]
             hi_max = max(hi_max, hi)
             if lo > best_lo:
                 best_lo, best = lo, tuple(counts)
