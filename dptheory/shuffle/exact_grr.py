@@ -537,7 +537,9 @@ def worst_dataset(counts: tuple, n: int, k: int) -> tuple[list[int], list[int]]:
 
 def describe(counts: tuple, n: int, k: int) -> str:
     """The dataset in words (values numbered from 1)."""
-    parts = [f"{c} {'holds' if c == 1 else 'hold'} value {v + 1}" for v, c in enumerate(counts) if c]
+    parts = [f"{c} {'holds' if c == 1 else 'hold'} value {v + 1}" + (" (one value outside the victim's two)"
+                                                                     if v == 2 and k > 3 else "")
+             for v, c in enumerate(counts) if c]
     others = ", ".join(parts) if parts else "no other user"
     return f"the victim holds value 1 or 2; of the other {n - 1} users, {others}"
 
