@@ -640,7 +640,11 @@ def _exact_finish(rz, n, res: Result) -> Result:
     if k is None or k == 3 or not _grr_search(rz, n):
         return res
     lo, hi = res.lower, res.upper
-    if hi <= lo * (1 + GRR_OPEN_WIDTH) or (res.quantity == "epsilon" and "no amplification" in res.note):
+    if res.log_lower is not None and res.log_upper is not None:
+        # delta, compared in log space (its ends may be below the float range, or 0 exactly)
+        if res.log_upper == -math.inf or res.log_upper - res.log_lower <= math.log1p(GRR_OPEN_WIDTH):
+            return res
+    elif hi <= lo * (1 + GRR_OPEN_WIDTH) or "no amplification" in res.note:
         return res
     return dataclasses.replace(res, note=_join(
         res.note, f"not pinned down: a two-sided enclosure of the exact value, upper end {hi:.6g} and lower end "

@@ -114,7 +114,7 @@ def test_exact_row_k4_to_8_at_n40(k):
 
 
 def test_open_interval_is_labelled(monkeypatch):
-    """Where the two ends do not meet the row says so (forced here: every interval counts as open)."""
-    monkeypatch.setattr(M, "GRR_OPEN_WIDTH", -1.0)
+    """Where the two ends do not meet the row says so (forced here: a width of 1e-15 counts as open)."""
+    monkeypatch.setattr(M, "GRR_OPEN_WIDTH", 1e-15)
     res = M.delta(R.grr(1.0, 5), 12, 0.3, "exact")
     assert "not pinned down" in res.note and "two-sided" in res.note
