@@ -122,26 +122,6 @@ class _AugLaw:
     eta: float
 
 
-def _binomial_rows(top: int, row) -> np.ndarray:
-    """rows[j] = the pmf of Bin(j, row[1]) (j = 0..top, zero beyond j), by the recursion of one
-    more trial (``row = (1 - q, q)``): every entry a sum of at most two non-negative products."""
-    out = np.zeros((top + 1, top + 1))
-    out[0, 0] = 1.0
-    for j in range(1, top + 1):
-        out[j, :j] = out[j - 1, :j] * row[0]
-        out[j, 1:j + 1] += out[j - 1, :j] * row[1]
-    return out
-
-
-def _toeplitz(pmf: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """The matrix T[i, j] = pmf[j - i] (0 outside pmf's support): x @ T convolves x with pmf."""
-    i = np.arange(rows)[:, None]
-    j = np.arange(cols)[None, :]
-    d = j - i
-    ok = (d >= 0) & (d < pmf.size)
-    return np.where(ok, pmf[np.clip(d, 0, pmf.size - 1)], 0.0)
-
-
 class GRR:
     """Exact worst-case delta(epsilon) of n shuffled users of GRR on k options.
 
@@ -188,10 +168,8 @@ class GRR:
             self.a_uniform = np.array([1 / k, 1 / k, (k - 2) / k])
             # a holder of 3 over the classes {1, 2}, {3}, 4..k
             self.b_row = np.array([table[2, 0] + table[2, 1], table[2, 2], float(sum(table[2, 3:]))])
-            # Bin(u, 1/2): the split of u messages between 1 and 2; Bin(j, 1/(k-2)): j uniform
-            # messages on value 3 (each entry's error: exact._rel_error with 2 classes)
-            self.halves = _binomial_rows(self.n, (0.5, 0.5))
-            self.thirds = _binomial_rows(self.n, ((k - 3) / (k - 2), 1 / (k - 2)))
+            # one more uniform message of 3..k: on value 3 with probability 1/(k-2)
+            self.third_row = ((k - 3) / (k - 2), 1 / (k - 2))
         self._laws: dict = {}
         self._kept = 0
         self._computed = 0
@@ -257,14 +235,36 @@ class GRR:
         self._keep(key, dist, dist.size)
         return dist
 
+    def _b_thirds(self, M: int) -> np.ndarray:
+        """C[j, u, a3]: B's law of (u, a3) (:meth:`_b_part`) convolved in a3 with Bin(j, 1/(k-2)),
+        j uniform messages on value 3, for j = 0..n - M (kept per M): one more uniform message
+        at a time, every entry a sum of two non-negative products."""
+        key = ("thirds", M)
+        hit = self._laws.get(key)
+        if hit is not None:
+            return hit[0]
+        b = self._b_part(M)
+        top = self.n - M
+        c = np.zeros((top + 1, M + 1, self.n + 1))
+        c[0, :, :M + 1] = b
+        stay, move = self.third_row
+        for j in range(1, top + 1):
+            np.multiply(c[j - 1], stay, out=c[j])
+            c[j, :, 1:] += c[j - 1, :, :-1] * move
+        self._computed += c.size
+        self._keep(key, c, c.size)
+        return c
+
     def _augment(self, a_law: np.ndarray, M: int, conc: bool = False) -> np.ndarray:
         """The law over (h1, h1 + h2, a3) of the augmented experiment: the group A (law ``a_law``
         of (a1, a2), s users, the victim included) and M holders of 3; of the J messages of A in
         3..k only J' = min(J, u) are kept (u: the holders of 3 on {1, 2}), uniform on 3..k. With
         ``conc`` every one is kept: the dataset itself, all of B on value 3.
 
-        P(h1, h1 + h2, a3) = sum_u P(u, .) [Bin(u, 1/2) * A](h1, t) [Bin(M - u, pi) * Bin(J', 1/(k-2))](a3)
-        with t = a1 + a2 = h1 + h2 - u, J = s - t."""
+        P(h1, h1 + h2, a3) = sum_u X_u(h1, t) Z_u(t, a3), t = a1 + a2 = h1 + h2 - u, J = s - t, with
+        X_u = Bin(u, 1/2) * A over a1 (the split of u messages between 1 and 2, one more at a time)
+        and Z_u = P_B(u, .) * Bin(J', 1/(k-2)) over a3 (:meth:`_b_thirds`); the sum over u is one
+        matrix product per h1 + h2."""
         s = a_law.shape[0] - 1
         n = s + M
         # A over (a1, t = a1 + a2)
@@ -272,15 +272,24 @@ class GRR:
         ok = a1 + a2 <= s
         at = np.zeros((s + 1, s + 1))
         at[a1[ok], (a1 + a2)[ok]] = a_law[ok]
-        b = self._b_part(M)
-        out = np.zeros((n + 1, n + 1, n + 1))
-        t = np.arange(s + 1)
-        for u in range(M + 1):
-            x = _toeplitz(self.halves[u, :u + 1], s + 1, s + u + 1).T @ at          # (h1, t)
-            jp = s - t if conc else np.minimum(s - t, u)
-            z = self.thirds[jp, :s + 1] @ _toeplitz(b[u, :M - u + 1], s + 1, n + 1)  # (t, a3)
-            out[:s + u + 1, u:u + s + 1, :] += x[:, :, None] * z[None, :, :]
-            self._computed += x.size * z.shape[1]
+        c = self._b_thirds(M)
+        u = np.arange(M + 1)[:, None]
+        t = np.arange(s + 1)[None, :]
+        jp = np.broadcast_to(s - t, (M + 1, s + 1)) if conc else np.minimum(s - t, u)
+        z = c[jp, u, :n + 1]                                   # (u, t, a3)
+        # X_u(h1, t) for every u, one more message split between 1 and 2 at a time
+        x = np.zeros((M + 1, n + 1, s + 1))                    # (u, h1, t)
+        x[0, :s + 1] = at
+        for v in range(1, M + 1):
+            np.multiply(x[v - 1], 0.5, out=x[v])
+            x[v, 1:] += x[v - 1, :-1] * 0.5
+        out = np.zeros((n + 1, n + 1, n + 1))                  # (h1, tt = h1 + h2, a3)
+        for tt in range(n + 1):
+            # u + t = tt; h1 <= tt; a3 <= n - tt (the messages in 3..k)
+            us = np.arange(max(0, tt - s), min(M, tt) + 1)
+            ts = tt - us
+            out[:tt + 1, tt, :n - tt + 1] = x[us, :tt + 1, ts].T @ z[us, ts, :n - tt + 1]
+            self._computed += (tt + 1) * us.size * (n - tt + 1)
         return out
 
     def _aug_pair(self, a_others: np.ndarray, M: int) -> _AugLaw:
@@ -292,8 +301,10 @@ class GRR:
 
     def _aug_eta(self, s: int, M: int) -> float:
         """Relative error per entry of :meth:`_augment` (s users in A, the victim included):
-        the dynamic programmes of A, of B's (u, a3), of Bin(u, 1/2) and Bin(j, 1/(k-2)) (each as
-        exact._rel_error), then three sums of products of at most n + 1 non-negative terms."""
+        the dynamic programmes of A and of B's (u, a3), the splits of up to n messages between 1 and
+        2 (exact halvings, one addition each) and up to n uniform messages on 3 (each as
+        exact._rel_error, two classes), with three sums of products of at most n + 1 non-negative
+        terms to spare (the product over u is one)."""
         n = s + M
         parts = (exact._rel_error(s, 3, self.k - 2, self.pmf_rel),
                  exact._rel_error(M, 3, max(2, self.k - 3), self.pmf_rel),
