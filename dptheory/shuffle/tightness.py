@@ -3,7 +3,7 @@
 For binary randomized response the exact value is the certified search of
 :mod:`dptheory.shuffle.exact_rr` (every n); for generalized randomized response the enumeration
 of :mod:`dptheory.shuffle.exact` (small n) or the search of :mod:`dptheory.shuffle.exact_grr`
-(k = 3 up to n = 300, k > 3 up to n = 40: every dataset, the worst spread of the others' values
+(k = 3 up to n = 300, k > 3 up to n = 80: every dataset, the worst spread of the others' values
 outside the victim's two bounded by the augmented experiment). Each row gives the exact enclosure, the dataset that
 attains it, and for every proven upper bound the ratio of its upper end to the exact value's
 lower end: an upper end of the ratio (upper bound / exact), never below the truth.
