@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import fractions
 import math
 from typing import Callable
 
@@ -456,13 +457,49 @@ def from_pmfs(matrix, name: str = "custom") -> Randomizer:
         support = rb > 0
         # rounded up: a (p, beta) pair below the true values would not be a valid variation bound
         ratio = max(ratio, rounding.up(float(np.max(ra[support] / rb[support]))))
-        beta = max(beta, rounding.up(0.5 * float(np.abs(ra - rb).sum()), rel_err=len(ra) * rounding.EPS))
+        # the total variation sum_{ra > rb} (ra - rb) summed exactly (fsum: correctly rounded)
+        more = ra > rb
+        tv = math.fsum(np.concatenate([ra[more], -rb[more]]).tolist())
+        beta = max(beta, math.nextafter(tv, math.inf))
     if ratio == 1.0:
         raise validate.DomainError("matrix has identical rows: p = 1, nothing to amplify")
     uniform = all(abs(0.5 * float(np.abs(m[a] - m[b]).sum()) - beta) <= 1e-12
                   for a, b in itertools.combinations(range(m.shape[0]), 2))
-    return Randomizer(name, ratio, min(beta, (ratio - 1) / (ratio + 1)), ratio, eps0=rounding.log_up(ratio), pmfs=m,
+    ratio, beta = _at_most_worst_case(ratio, beta)
+    return Randomizer(name, ratio, beta, ratio, eps0=rounding.log_up(ratio), pmfs=m,
                       uniform_beta=uniform, source="exact pmfs")
+
+
+def _covers(p: float, beta: float) -> bool:
+    """True where beta <= (p - 1)/(p + 1) both in exact arithmetic on the floats (the randomizer
+    is a valid variation pair) and in float64 (what :class:`Randomizer` checks and caps at)."""
+    fp = fractions.Fraction(p)
+    return beta <= (p - 1.0) / (p + 1.0) and fractions.Fraction(beta) <= (fp - 1) / (fp + 1)
+
+
+def _at_most_worst_case(ratio: float, beta: float) -> tuple[float, float]:
+    """(p, beta) with p >= ``ratio``, beta at least the true total variation and at most the real
+    (p - 1)/(p + 1), given ``ratio`` >= the true largest ratio and ``beta`` >= the true total
+    variation (each rounded up).
+
+    The true total variation is at most (p* - 1)/(p* + 1) at the true ratio p*, so it never
+    exceeds the real (ratio - 1)/(ratio + 1); but its rounded-up float can, and the float
+    quotient can fall an ulp below the true value (binary randomized response: the worst case
+    is attained). There beta is kept (at most the quotient rounded up) and p is raised until
+    (p - 1)/(p + 1) covers it, exactly and in float64 (an ulp or two of beta: relatively
+    (p^2 - 1)/(2p) times as many in p, 1e-11 at p = e^12).
+    """
+    if _covers(ratio, beta):
+        return ratio, beta
+    beta = min(beta, rounding.up((ratio - 1.0) / (ratio + 1.0), rel_err=2 * rounding.EPS))
+    target = beta
+    for _ in range(200):
+        # (1 + b)/(1 - b) rounded up: 1 - b is exact for b >= 1/2 (Sterbenz) and within EPS/2 else
+        p = max(ratio, rounding.up((1.0 + target) / (1.0 - target), rel_err=3 * rounding.EPS))
+        if _covers(p, beta):
+            return p, beta
+        target = rounding.up(target, ulps=1)
+    raise validate.DomainError(f"beta = {beta!r} cannot be covered by (p - 1)/(p + 1) at p >= {ratio!r}")
 
 
 #: the randomizers the command line knows, by name: (factory, required parameter names)
