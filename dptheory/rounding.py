@@ -54,11 +54,39 @@ def _widening(arr, abs_err, rel_err):
         return np.where((absolute == 0) & (scaled == 0), 0.0, np.nextafter(absolute + scaled, np.inf))
 
 
+def _scalars(*values) -> bool:
+    """Whether every value is a Python (or numpy float64) scalar: the scalar path of :func:`up`
+    and :func:`down` (the same operations in the same order on Python floats, which are IEEE
+    doubles like numpy's; about ten times faster than 0-d arrays)."""
+    return all(type(v) in _SCALAR_TYPES for v in values)
+
+
+_SCALAR_TYPES = (float, int, np.float64)
+
+
+def _scalar_rounded(x, abs_err, rel_err, ulps: int, direction: float) -> float:
+    """:func:`up` (direction +inf) or :func:`down` (-inf) of scalars: :func:`_widening` and the
+    steps, operation by operation, with math.nextafter."""
+    x, a, r = float(x), float(abs_err), float(rel_err)
+    if x != x:
+        raise ArithmeticError("rounding a NaN: the computation that produced it is out of its domain")
+    if math.isinf(x):
+        return x
+    scaled = 0.0 if r == 0 else math.nextafter(r * abs(x), math.inf)
+    w = 0.0 if (a == 0 and scaled == 0) else math.nextafter(a + scaled, math.inf)
+    out = math.nextafter(x + w if direction > 0 else x - w, direction)
+    for _ in range(ulps - 1):
+        out = math.nextafter(out, direction)
+    return out
+
+
 def up(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
     """A float >= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised).
 
     The widening is itself rounded outwards; infinities stay where they are.
     """
+    if _scalars(x, abs_err, rel_err):
+        return _scalar_rounded(x, abs_err, rel_err, ulps, math.inf)
     arr = np.asarray(x, dtype=float)
     _check_nan(arr)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -69,6 +97,8 @@ def up(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
 
 def down(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
     """A float <= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised)."""
+    if _scalars(x, abs_err, rel_err):
+        return _scalar_rounded(x, abs_err, rel_err, ulps, -math.inf)
     arr = np.asarray(x, dtype=float)
     _check_nan(arr)
     with np.errstate(invalid="ignore", over="ignore"):

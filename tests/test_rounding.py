@@ -74,6 +74,18 @@ def test_vectorised_ends_equal_the_scalar_ones(xs, abs_err, rel_err):
         assert up[i] == rounding.up(x, abs_err, rel_err) and down[i] == rounding.down(x, abs_err, rel_err)
 
 
+@given(x=st.one_of(FINITE, st.sampled_from([math.inf, -math.inf, 5e-324, -0.0])),
+       abs_err=st.one_of(ERR, st.just(math.inf)), rel_err=st.one_of(REL, st.just(math.inf)),
+       ulps=st.integers(1, 3))
+def test_the_scalar_path_is_the_array_path(x, abs_err, rel_err, ulps):
+    """Python floats take a path of their own (math.nextafter, ten times faster than 0-d
+    arrays): it gives the array path's ends bit for bit, infinite errors and ulps included."""
+    for fn in (rounding.up, rounding.down):
+        got, ref = fn(x, abs_err, rel_err, ulps=ulps), fn(np.array([x]), abs_err, rel_err, ulps=ulps)[0]
+        assert type(got) is float and (got == ref or (math.isnan(got) and math.isnan(ref)))
+        assert math.copysign(1.0, got) == math.copysign(1.0, ref) or got != 0
+
+
 def test_infinities_stay_on_their_side():
     assert rounding.up(math.inf) == math.inf and rounding.down(-math.inf) == -math.inf
     assert rounding.up(-math.inf) == -math.inf and rounding.down(math.inf) == math.inf
