@@ -444,3 +444,21 @@ def test_a_few_points_composed_a_thousand_times_take_one_fft_power_and_bracket_t
         res = out.delta(eps)
         assert res.lower * (1 - 1e-9) <= exact <= res.upper * (1 + 1e-9), (eps, res.lower, exact, res.upper)
         assert res.upper - res.lower <= width * exact, (eps, (res.upper - res.lower) / exact)
+
+
+def test_grid_ends_are_the_rounded_ends():
+    """discretise_atoms's grid indices by plain floats (pld._grid_ends) are the floor and ceiling
+    of the directed-rounded ends, integer for integer: random quotients and errors, quotients on
+    and next to integers, zeros and subnormals."""
+    from dptheory import rounding
+
+    rng = np.random.default_rng(5)
+    ints = np.arange(-40, 40, dtype=float)
+    q = np.concatenate([rng.uniform(-1e4, 1e4, 20000), ints, ints + 1e-13, ints - 3e-16 * (1 + np.abs(ints)),
+                        rng.normal(size=200) * 1e-300, [0.0, -0.0, 5e-324]])
+    e_q = np.concatenate([rng.uniform(0, 1e-9, 20000), np.zeros(80), np.full(80, 1e-14), np.zeros(80),
+                          np.zeros(200), [0.0, 1e-300, 0.0]])
+    k, top = pld_module._grid_ends(q, e_q)
+    u = 2.0**-53
+    assert np.array_equal(k, np.floor(rounding.down(q, e_q, 4 * u)).astype(np.int64))
+    assert np.array_equal(top, np.ceil(rounding.up(q, e_q, 4 * u)).astype(np.int64))
