@@ -225,7 +225,9 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     # double cell [l_k, l_{k+2}] (still first-order exact); wider uncertainty: all to the top
     double = top == k + 2
     wide = top > k + 2
-    frac = np.where(double, split_fraction(loss, err, k * dx, 2 * dx), split_fraction(loss, err, k * dx, dx))
+    frac = split_fraction(loss, err, k * dx, dx)
+    if np.any(double):  # (elementwise: the few straddling atoms again, on the double cell)
+        frac[double] = split_fraction(loss[double], err[double], k[double] * dx, 2 * dx)
     frac = np.where(single, 0.0, np.where(wide, 1.0, frac))
     up_k = np.where(wide, top, np.where(double, k + 2, k + 1))
     with np.errstate(divide="ignore"):

@@ -240,3 +240,16 @@ def test_neighbours_at_the_edges_of_the_float_range():
     assert rounding.neighbours(0.0) == (-5e-324, 5e-324)
     with pytest.raises(ArithmeticError):
         rounding.neighbours(math.nan)
+
+
+def test_the_integer_step_is_nextafter():
+    """The array path steps finite floats by their bits (rounding._next): the same floats as
+    np.nextafter both ways, signed zeros, subnormals and the largest float included."""
+    rng = np.random.default_rng(3)
+    big = float(np.finfo(float).max)
+    x = np.concatenate([rng.normal(size=20000) * 10.0 ** rng.integers(-320, 308, 20000),
+                        [0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310, big, -big, 2.2250738585072014e-308]])
+    for direction in (math.inf, -math.inf):
+        with np.errstate(over="ignore"):
+            got, want = rounding._next(x, direction), np.nextafter(x, direction)
+        assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
