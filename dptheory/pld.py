@@ -64,7 +64,7 @@ import numpy as np
 from scipy import fft as sfft
 
 from . import rounding, validate
-from .hull import envelope_below, lower_hull
+from .hull import envelope_below, lower_hull, lower_hull_indices
 from .inverse import SearchParameters, epsilon_bracket
 from .precision import logsumexp
 from .results import Kind, Result, Status
@@ -275,6 +275,250 @@ def discretise_cells(k, log_p, log_p_err, frac_up, interval, pessimistic, tilt, 
     size = int(k.max()) - k0 + 2
     return k0, np.logaddexp(_log_bincount(k - k0, lp_lo, size), _log_bincount(k + 1 - k0, lp_hi, size)), \
         rel + 8 * _U, abs_err
+
+
+#: an untilted optimistic PLD drops the points where the profile is below this (absolute)
+UNTILTED_FLOOR = 1e-15 + 64 * 2.0**-53
+
+
+def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_lo, p_total, tilt=0.0,
+                      note="") -> PLD:
+    """A PLD (non-negative masses on the grid (offset + k) * interval, pessimistic = False) whose
+    profile delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below delta(eps) at every real eps
+    (the construction and its proof: :mod:`dptheory.subsampled`, "Optimistic discretisation, second
+    order").
+
+    Parameters: ``delta_lo[k]`` a certified lower value of delta at l_k; ``q_cell_up[k]`` an
+    upper bound of Q(l_k < L <= l_{k+1}); ``q_below_up`` of Q(L <= l_0); ``q_tail_lo[k]`` a lower
+    bound of Q(L >= l_k); ``p_total`` a lower bound of the P-mass (delta at eps = -inf).
+    """
+    n = len(delta_lo)
+    l = (offset + np.arange(n)) * interval
+    yk = np.exp(l)
+    h = np.diff(yk) * (1 + 4 * _U)
+    c = h * np.asarray(q_cell_up, dtype=float)
+    c_left = np.concatenate([[yk[0] * q_below_up], c])   # interval [0, y_0]: chord from (0, p_total)
+    c_right = np.concatenate([c, [0.0]])
+    g = 0.25 * np.maximum(c_left, c_right)
+    g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
+    # no margin below the certified points: the masses' rounding is checked below (a margin in
+    # the bulk, where the profile is near 1, would compound over the compositions); an untilted
+    # PLD drops the far tail where the profile is below 1e-15 (its compositions have a uniform
+    # absolute FFT error far above that, which a longer support only raises)
+    floor = UNTILTED_FLOOR if tilt == 0 else 0.0
+    v = np.asarray(delta_lo, dtype=float) - g - floor
+    slack = np.full(len(v), floor)  # how far each point lies below a valid one (for the check)
+    margin = 64 * _U * p_total
+    negative = np.nonzero(~(v >= 0))[0]
+    if len(negative):
+        K = int(negative[0])
+        v[K:] = 0.0
+        slack[K:] = 0.0
+        if K >= 1:  # the tangent at y_K from the right end: delta(y) >= Q(L >= l_K) (y_K - y)
+            tangent = max(0.0, float(q_tail_lo[K]) * (yk[K] - yk[K - 1]) * (1 - 4 * _U) - margin)
+            if tangent < v[K - 1]:
+                v[K - 1], slack[K - 1] = tangent, 0.0
+    else:
+        v = np.concatenate([v, [0.0]])
+        slack = np.concatenate([slack, [0.0]])
+        yk = np.concatenate([yk, [math.exp((offset + n) * interval)]])
+        n += 1
+    xs = np.concatenate([[0.0], yk])
+    vs = np.concatenate([[max(p_total - margin, 0.0)], v])
+    hull = lower_hull_indices(xs, vs)
+    # slopes of the minorant, and the masses m_k = e^{l_k} (slope to the right - slope to the left)
+    hx, hv = xs[hull], vs[hull]
+    slopes = np.diff(hv) / np.diff(hx)
+    slopes = np.concatenate([slopes, [0.0]])
+    masses = np.zeros(n)
+    idx = hull[1:] - 1  # grid index of each hull vertex after the point at y = 0
+    masses[idx] = np.maximum(hx[1:] * (slopes[1:] - slopes[:-1]), 0.0)
+    masses *= _rounding_scale(masses, yk, vs[1:] + slack, max(p_total - margin, 0.0))
+    with np.errstate(divide="ignore"):
+        log_m = np.log(masses)
+    return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,
+               tilt=tilt, note=note)
+
+
+def atom_cell_sums(log_p, log_p_err, loss, loss_err, interval):
+    """The cell sums of :func:`cell_sums_lower_pld` for atoms (log P-mass within ``log_p_err``,
+    loss within ``loss_err``; Q-mass p e^-L). Each atom goes to the cell k = floor of its lowest
+    possible loss / interval (the grid index taken as :func:`discretise_atoms` takes it): D gets
+    p_lo (1 - e^{l_k - L_lo}), B gets p_lo e^{-L_hi}, and the Q upper bound p_hi e^{-L_lo} goes to
+    every open cell its loss interval meets (at most :data:`MAX_CELLS_MET` of them; an atom whose
+    interval meets more goes to the left-out Q-mass, which counts in every cell). Returns (first
+    cell, D, B, Q up, left-out Q), all rounded to the safe side."""
+    dx = float(interval)
+    lp = np.asarray(log_p, dtype=float).ravel()
+    loss = np.asarray(loss, dtype=float).ravel()
+    err = np.broadcast_to(np.asarray(loss_err, dtype=float), loss.shape)
+    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), loss.shape)
+    keep = lp > _NEG_INF
+    if not np.all(keep):
+        lp, loss, err, lp_err = lp[keep], loss[keep], err[keep], lp_err[keep]
+    if lp.size == 0:
+        return 0, np.zeros(0), np.zeros(0), np.zeros(0), 0.0
+    k, top = _grid_ends(loss / dx, err / dx * (1 + 4 * _U))
+    exact = (loss == 0) & (err == 0)
+    k, top = np.where(exact, 0, k), np.where(exact, 0, top)
+    l_lo = rounding.down(loss, err, 4 * _U)
+    l_hi = rounding.up(loss, err, 4 * _U)
+    with np.errstate(over="ignore", under="ignore"):
+        p_lo = np.exp(lp - lp_err) * (1 - 4 * _U)
+        p_hi = np.exp(lp + lp_err) * (1 + 4 * _U)
+        lk = k * dx
+        arg = (lk - l_lo) + 4 * _U * (np.abs(lk) + np.abs(l_lo))   # >= the real l_k - L (<= 0)
+        d_part = p_lo * np.maximum(-np.expm1(np.minimum(arg, 0.0)), 0.0) * (1 - 4 * _U)
+        b_part = p_lo * np.exp(-l_hi) * (1 - 4 * _U)
+        q_part = np.nan_to_num(p_hi * np.exp(-l_lo) * (1 + 4 * _U), posinf=np.inf)
+    k0 = int(k.min())
+    size = int(max(top.max(), k.max() + 1)) - k0
+    idx = k - k0
+    D = np.bincount(idx, weights=d_part, minlength=size)
+    B = np.bincount(idx, weights=b_part, minlength=size)
+    QU = np.zeros(size)
+    met = top - k                      # open cells k .. top - 1 (0 when the loss is a grid point)
+    wide = met > MAX_CELLS_MET
+    for j in range(int(min(met.max(), MAX_CELLS_MET))):
+        sel = (met > j) & ~wide
+        QU += np.bincount(idx[sel] + j, weights=q_part[sel], minlength=size)
+    left = float(np.sum(q_part[wide])) * (1 + 4 * _U) if np.any(wide) else 0.0
+    # the bincounts' sums of positive terms (relative error at most count u): a few ulps per term
+    s = 4 * _U * (len(lp) + 8)
+    return k0, D * (1 - s), B * (1 - s), QU * (1 + s), left
+
+
+def cell_share_sums(k, log_p, log_p_err, frac_lo, frac_up, interval):
+    """The cell sums of :func:`cell_sums_lower_pld` for cells (groups of atoms whose losses all lie
+    in [l_k, l_{k+1}], given by their P-mass P, log within ``log_p_err``, and bounds of the share
+    f = (P - e^{l_k} Q) / ((1 - e^-interval) P) of :func:`discretise_cells`): D = f (1 - e^-interval) P,
+    B = Q = e^{-l_k} P (1 - f (1 - e^-interval)), Q up = e^{-l_k} P_hi. Returns what
+    :func:`atom_cell_sums` returns."""
+    dx = float(interval)
+    k = np.asarray(k, dtype=np.int64).ravel()
+    lp = np.asarray(log_p, dtype=float).ravel()
+    if lp.size == 0:
+        return 0, np.zeros(0), np.zeros(0), np.zeros(0), 0.0
+    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), lp.shape)
+    f_lo = np.clip(np.broadcast_to(np.asarray(frac_lo, dtype=float), lp.shape), 0.0, 1.0)
+    f_up = np.clip(np.broadcast_to(np.asarray(frac_up, dtype=float), lp.shape), 0.0, 1.0)
+    w = -math.expm1(-dx)
+    with np.errstate(over="ignore", under="ignore"):
+        p_lo = np.exp(lp - lp_err) * (1 - 4 * _U)
+        p_hi = np.exp(lp + lp_err) * (1 + 4 * _U)
+        lk = k * dx
+        e_lo = np.exp(-lk - 4 * _U * np.abs(lk)) * (1 - 4 * _U)
+        e_hi = np.exp(-lk + 4 * _U * np.abs(lk)) * (1 + 4 * _U)
+        d_part = f_lo * w * p_lo * (1 - 8 * _U)
+        b_part = e_lo * p_lo * np.maximum(1 - f_up * w * (1 + 4 * _U), 0.0) * (1 - 8 * _U)
+        q_part = e_hi * p_hi
+    k0 = int(k.min())
+    size = int(k.max()) - k0 + 1
+    s = 4 * _U * (len(lp) + 8)
+    D = np.bincount(k - k0, weights=d_part, minlength=size) * (1 - s)
+    B = np.bincount(k - k0, weights=b_part, minlength=size) * (1 - s)
+    QU = np.bincount(k - k0, weights=q_part, minlength=size) * (1 + s)
+    return k0, D, B, QU, 0.0
+
+
+def add_cell_sums(acc, part):
+    """Add the cell sums ``part`` (as returned by :func:`atom_cell_sums`) into ``acc`` (the same
+    form, or None); the sums of two positive terms are rounded to the safe side."""
+    if acc is None:
+        return part
+    (ka, *xa, la), (kb, *xb, lb) = acc, part
+    if len(xb[0]) == 0:
+        return (ka, *xa, (la + lb) * (1 + 2 * _U))
+    if len(xa[0]) == 0:
+        return (kb, *xb, la + lb)
+    lo = min(ka, kb)
+    hi = max(ka + len(xa[0]), kb + len(xb[0]))
+    out = []
+    for i, (a, b) in enumerate(zip(xa, xb)):
+        m = np.zeros(hi - lo)
+        m[ka - lo:ka - lo + len(a)] += a
+        m[kb - lo:kb - lo + len(b)] += b
+        out.append(m * ((1 - 2 * _U) if i < 2 else (1 + 2 * _U)))
+    return (lo, *out, (la + lb) * (1 + 2 * _U))
+
+
+#: an atom's Q-mass goes to at most this many open cells (see :func:`atom_cell_sums`)
+MAX_CELLS_MET = 4
+
+
+def cell_sums_lower_pld(interval, k_first, d_lo, q_lo, q_up, *, q_left_out=0.0, tilt=0.0, note="") -> PLD:
+    """The second-order optimistic PLD (:func:`profile_lower_pld`) of a pair given by sums over
+    the grid cells, for pairs whose losses are atoms or known only cell by cell (derived here:
+    docs/errata.md#derived-rounds-cell-sums).
+
+    Every part of the pair's mass kept is assigned to a cell k (``k_first`` + index) whose lower
+    end l_k = k * interval is at most each of its losses L. Per cell: ``d_lo[k]`` a lower bound of
+    D_k = sum of p (1 - e^{l_k - L}) and ``q_lo[k]`` of B_k = sum of q (p, q the P- and Q-masses of
+    its parts), ``q_up[k]`` an upper bound of the pair's Q-mass with loss in the open cell
+    (l_k, l_{k+1}) (every part that may lie there); ``q_left_out`` an upper bound of the Q-mass
+    of what was not assigned (it may sit anywhere). All terms are non-negative, so, at a grid
+    point l_j,
+
+        delta(l_j) >= sum_{k >= j} (D_k + (e^{l_k} - e^{l_j}) B_k)
+                    = D_j + delta_lo(l_{j+1}) + (e^{l_{j+1}} - e^{l_j}) sum_{k > j} B_k,
+
+    a recurrence of positive terms (no cancellation; the parts not assigned, or assigned below
+    l_j, only add to delta). The suffix sums of B bound Q(L >= l_j) from below, and the P-mass is
+    at least delta_lo(l_0) + e^{l_0} sum_k B_k (which is sum_k (D_k + e^{l_k} B_k) <= sum p). The
+    grid starts one point below k_first (no part assigned lies at or below it). Float error: the
+    sums have positive terms, each rounded within 2 (N + 8) u relative (N cells), and are lowered
+    by twice that."""
+    d = float(interval)
+    d_lo = np.maximum(np.asarray(d_lo, dtype=float), 0.0)
+    q_lo = np.maximum(np.asarray(q_lo, dtype=float), 0.0)
+    q_up = np.asarray(q_up, dtype=float)
+    n_cells = len(d_lo)
+    extra = float(q_left_out)
+    # grid points j = k_first - 1 .. k_first + n_cells (the top one has delta 0)
+    offset = int(k_first) - 1
+    l = (offset + np.arange(n_cells + 2)) * d
+    tail_b = np.concatenate([np.cumsum(q_lo[::-1])[::-1], [0.0]])          # sum_{k >= j} B_k, cells 0..N
+    step = np.exp(l[:-1]) * math.expm1(d)                                     # e^{l_{j+1}} - e^{l_j}
+    d_ext = np.concatenate([[0.0], d_lo])                                     # D_j at grid points 0..N
+    inc = d_ext + step * tail_b                                               # tail_b[j] = sum over cells > point j
+    delta_lo = np.concatenate([np.cumsum(inc[::-1])[::-1], [0.0]])
+    shrink = 1 - 8 * (2 * n_cells + 16) * _U
+    delta_lo *= shrink
+    q_tail = np.concatenate([[tail_b[0]], tail_b]) * shrink                  # Q(L >= l_j): cells >= j
+    q_cell = np.concatenate([[0.0], q_up, [0.0]])[:n_cells + 1] * (1 + 8 * _U) + extra
+    p_total = float(delta_lo[0] + math.exp(l[0]) * tail_b[0] * shrink)  # both terms lowered by the same factor
+    return profile_lower_pld(d, offset, delta_lo, q_cell, extra, q_tail, p_total, tilt, note)
+
+
+def _rounding_scale(masses, yk, v, top) -> float:
+    """The factor (at most 1) that brings the float masses' profile under the hull's points.
+
+    The profile of masses m_k at grid point y_j is delta'(y_j) = sum_{k > j} m_k (1 - y_j / y_k)
+    = sum_{i >= j} (y_{i+1} - y_i) S_i with S_i = sum_{k > i} m_k / y_k: two cumulative sums of
+    positive terms, taken in extended precision (relative error at most 2 (n + 8) u_ext, u_ext
+    the unit roundoff of numpy's longdouble, never coarser than float64's) and compared with the
+    points v_j; scaling every mass by c scales the profile by c. Also sum m_k <= ``top`` (the
+    profile at eps = -inf)."""
+    n = len(masses)
+    if n == 0 or not np.any(masses > 0):
+        return 1.0
+    ld = np.longdouble
+    u_ext = float(min(np.finfo(ld).eps, 2 * _U)) / 2
+    m = masses.astype(ld)
+    y = yk.astype(ld)
+    s_tail = np.concatenate([np.cumsum((m / y)[::-1])[::-1][1:], [ld(0)]])      # S_i, k > i
+    h = np.concatenate([np.diff(y), [ld(0)]])
+    prof = np.cumsum((h * s_tail)[::-1])[::-1]                                  # delta'(y_j)
+    need = (prof * (1 + 4 * (n + 8) * u_ext)).astype(float) * (1 + 2 * _U)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(need > v, v / need, 1.0)
+    c = float(np.min(ratio, initial=1.0))
+    total = float(np.sum(m)) * (1 + 4 * (n + 8) * u_ext) * (1 + 2 * _U)
+    if total > top:
+        c = min(c, top / total)
+    if not c >= 0:
+        return 0.0
+    return c * (1 - 4 * _U) if c < 1 else 1.0
 
 
 #: candidate tilts, largest first (see :func:`choose_tilt`)

@@ -71,8 +71,8 @@ import numpy as np
 from scipy import special
 
 from . import rounding, validate
-from .hull import lower_hull_indices
-from .pld import DEFAULT_TAIL_MASS, PLD, GridTooLarge, choose_tilt, max_delta, max_epsilon, min_tradeoff_hull, split_fraction
+from .pld import (DEFAULT_TAIL_MASS, PLD, UNTILTED_FLOOR, GridTooLarge, choose_tilt, max_delta, max_epsilon,  # noqa: F401
+                  min_tradeoff_hull, profile_lower_pld, split_fraction)
 from .results import Curve, Kind, Result, Status
 
 _U = 2.0**-53
@@ -100,9 +100,6 @@ DIRECTIONS = ("remove", "add")
 #: exponential tilt of a single step's error model when none is given (compositions choose
 #: theirs by :func:`dptheory.pld.choose_tilt`)
 DEFAULT_TILT = 0.0
-
-#: an untilted optimistic PLD drops the points where the profile is below this (absolute)
-UNTILTED_FLOOR = 1e-15 + 64 * 2.0**-53
 
 #: tilts :meth:`SubsampledGaussian.tilt_for` chooses from
 EPSILON_TILTS = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
@@ -427,95 +424,6 @@ def symmetrised_step_pld(sigma: float, p: float, interval: float, pessimistic: b
                                 np.maximum(q_tail_pos - q_tail_e, 0.0)])
     return profile_lower_pld(d, -k_max, delta_lo, q_cell, float(q_below[0] + qbe[0]), q_tail_lo, 1.0, tilt,
                              note + " (profile below the pair's at every epsilon)")
-
-
-def profile_lower_pld(interval, offset, delta_lo, q_cell_up, q_below_up, q_tail_lo, p_total, tilt=0.0,
-                      note="") -> PLD:
-    """A PLD (non-negative masses on the grid (offset + k) * interval, pessimistic = False) whose
-    profile delta'(eps) = sum_k m_k (1 - e^{eps - l_k})_+ is below delta(eps) at every real eps
-    (see the module text for the construction and its proof).
-
-    Parameters: ``delta_lo[k]`` a certified lower value of delta at l_k; ``q_cell_up[k]`` an
-    upper bound of Q(l_k < L <= l_{k+1}); ``q_below_up`` of Q(L <= l_0); ``q_tail_lo[k]`` a lower
-    bound of Q(L >= l_k); ``p_total`` a lower bound of the P-mass (delta at eps = -inf).
-    """
-    n = len(delta_lo)
-    l = (offset + np.arange(n)) * interval
-    yk = np.exp(l)
-    h = np.diff(yk) * (1 + 4 * _U)
-    c = h * np.asarray(q_cell_up, dtype=float)
-    c_left = np.concatenate([[yk[0] * q_below_up], c])   # interval [0, y_0]: chord from (0, p_total)
-    c_right = np.concatenate([c, [0.0]])
-    g = 0.25 * np.maximum(c_left, c_right)
-    g[0] = max(g[0], c_left[0])  # the point at y = 0 is not lowered: y_0 takes the whole of [0, y_0]
-    # no margin below the certified points: the masses' rounding is checked below (a margin in
-    # the bulk, where the profile is near 1, would compound over the compositions); an untilted
-    # PLD drops the far tail where the profile is below 1e-15 (its compositions have a uniform
-    # absolute FFT error far above that, which a longer support only raises)
-    floor = UNTILTED_FLOOR if tilt == 0 else 0.0
-    v = np.asarray(delta_lo, dtype=float) - g - floor
-    slack = np.full(len(v), floor)  # how far each point lies below a valid one (for the check)
-    margin = 64 * _U * p_total
-    negative = np.nonzero(~(v >= 0))[0]
-    if len(negative):
-        K = int(negative[0])
-        v[K:] = 0.0
-        slack[K:] = 0.0
-        if K >= 1:  # the tangent at y_K from the right end: delta(y) >= Q(L >= l_K) (y_K - y)
-            tangent = max(0.0, float(q_tail_lo[K]) * (yk[K] - yk[K - 1]) * (1 - 4 * _U) - margin)
-            if tangent < v[K - 1]:
-                v[K - 1], slack[K - 1] = tangent, 0.0
-    else:
-        v = np.concatenate([v, [0.0]])
-        slack = np.concatenate([slack, [0.0]])
-        yk = np.concatenate([yk, [math.exp((offset + n) * interval)]])
-        n += 1
-    xs = np.concatenate([[0.0], yk])
-    vs = np.concatenate([[max(p_total - margin, 0.0)], v])
-    hull = lower_hull_indices(xs, vs)
-    # slopes of the minorant, and the masses m_k = e^{l_k} (slope to the right - slope to the left)
-    hx, hv = xs[hull], vs[hull]
-    slopes = np.diff(hv) / np.diff(hx)
-    slopes = np.concatenate([slopes, [0.0]])
-    masses = np.zeros(n)
-    idx = hull[1:] - 1  # grid index of each hull vertex after the point at y = 0
-    masses[idx] = np.maximum(hx[1:] * (slopes[1:] - slopes[:-1]), 0.0)
-    masses *= _rounding_scale(masses, yk, vs[1:] + slack, max(p_total - margin, 0.0))
-    with np.errstate(divide="ignore"):
-        log_m = np.log(masses)
-    return PLD(interval, offset, log_m, _NEG_INF, pessimistic=False, rel_error=0.0, abs_error=0.0, inf_error=0.0,
-               tilt=tilt, note=note)
-
-
-def _rounding_scale(masses, yk, v, top) -> float:
-    """The factor (at most 1) that brings the float masses' profile under the hull's points.
-
-    The profile of masses m_k at grid point y_j is delta'(y_j) = sum_{k > j} m_k (1 - y_j / y_k)
-    = sum_{i >= j} (y_{i+1} - y_i) S_i with S_i = sum_{k > i} m_k / y_k: two cumulative sums of
-    positive terms, taken in extended precision (relative error at most 2 (n + 8) u_ext, u_ext
-    the unit roundoff of numpy's longdouble, never coarser than float64's) and compared with the
-    points v_j; scaling every mass by c scales the profile by c. Also sum m_k <= ``top`` (the
-    profile at eps = -inf)."""
-    n = len(masses)
-    if n == 0 or not np.any(masses > 0):
-        return 1.0
-    ld = np.longdouble
-    u_ext = float(min(np.finfo(ld).eps, 2 * _U)) / 2
-    m = masses.astype(ld)
-    y = yk.astype(ld)
-    s_tail = np.concatenate([np.cumsum((m / y)[::-1])[::-1][1:], [ld(0)]])      # S_i, k > i
-    h = np.concatenate([np.diff(y), [ld(0)]])
-    prof = np.cumsum((h * s_tail)[::-1])[::-1]                                  # delta'(y_j)
-    need = (prof * (1 + 4 * (n + 8) * u_ext)).astype(float) * (1 + 2 * _U)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = np.where(need > v, v / need, 1.0)
-    c = float(np.min(ratio, initial=1.0))
-    total = float(np.sum(m)) * (1 + 4 * (n + 8) * u_ext) * (1 + 2 * _U)
-    if total > top:
-        c = min(c, top / total)
-    if not c >= 0:
-        return 0.0
-    return c * (1 - 4 * _U) if c < 1 else 1.0
 
 
 def _two_sided_note(d, d_opt) -> str:

@@ -59,7 +59,8 @@ from fractions import Fraction
 import numpy as np
 
 from .. import rounding, validate
-from ..pld import PLD, choose_tilt, discretise_atoms, discretise_cells
+from ..pld import (PLD, add_cell_sums, atom_cell_sums, cell_share_sums, cell_sums_lower_pld, choose_tilt,
+                   discretise_atoms, discretise_cells)
 from ..precision import binom_logcdf, binom_logpmf, binom_logsf, binom_tail_rtol
 from ..results import Result, Status
 from . import clones
@@ -204,13 +205,14 @@ def _window_cells(m: int, a_lo: int, a_hi: int, E: float, dtheta: float, d: floa
     sum_{a <= k} (a - m/2) Bin(m, 1/2)(a) = -(m/4) Bin(m - 1, 1/2)(k). The share of the cell
     that the mass-preserving split sends up (:func:`dptheory.pld.split_fraction`, summed over
     the cell's atoms) is (P - e^l Q) / ((1 - e^-d) P); the errors of S cancel in it, and an upper
-    bound is returned (a larger share up is the split of larger losses: pessimistic).
+    bound is returned (a larger share up is the split of larger losses: pessimistic), and a lower
+    bound (for the optimistic PLD's cell sums, :func:`dptheory.pld.cell_sums_lower_pld`).
 
     The float threshold of each cell boundary (the a where L(a, m) = l) is only a guess: the
     :data:`CELL_GUARD` values of a on each side of it, and every run whose end values' certified
     losses (:func:`_atom_losses`, the grid index taken as :func:`dptheory.pld.discretise_atoms`
     takes it) do not fall in one cell, are returned as runs for the atom-by-atom path. Returns
-    ((k, log P-mass, its absolute log error, upper share) or None, runs of a left to the atoms).
+    ((k, log P-mass, its absolute log error, upper share, lower share) or None, runs of a left to the atoms).
     Derivation: docs/errata.md#derived-rounds-cell-sums."""
     ends = np.array([a_lo, a_hi], dtype=float)
     l_ends, _ = _atom_losses(ends, m, E)
@@ -274,12 +276,17 @@ def _window_cells(m: int, a_lo: int, a_hi: int, E: float, dtheta: float, d: floa
     good = (r_p < 0.5) & (den > 0) & np.isfinite(log_p) & np.isfinite(num + e_num)
     frac = np.ones_like(log_p)
     frac[good] = np.clip(rounding.up((num[good] + e_num[good]) / den[good], rel_err=8 * _U), 0.0, 1.0)
+    # the lower share (the optimistic PLD's P - e^l Q): the numerator's lower end over the
+    # denominator's upper end
+    den_hi = -math.expm1(-d) * (1 + 4 * _U) * (p_over_s + e_p)
+    frac_lo = np.zeros_like(log_p)
+    frac_lo[good] = np.clip(rounding.down((num[good] - e_num[good]) / den_hi[good], rel_err=8 * _U), 0.0, 1.0)
     log_p_err = -np.log1p(-np.minimum(np.where(good, r_p, 0.0), 0.5))
     if not np.all(good):
         runs = sorted(runs + list(zip(lo[~good].tolist(), hi[~good].tolist())))
         if not np.any(good):
             return None, runs
-    return (k_cell[good].astype(np.int64), log_p[good], log_p_err[good], frac[good]), runs
+    return (k_cell[good].astype(np.int64), log_p[good], log_p_err[good], frac[good], frac_lo[good]), runs
 
 
 def _bucket_starts(c_lo: int, c_hi: int, f_lo: int, f_hi: int, width: int) -> np.ndarray:
@@ -391,7 +398,8 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
 
     rel = 0.0
     abs_err = 0.0
-    inf_err = 0.0  # mass left out, at +inf (pessimistic)
+    inf_err = 0.0  # mass left out (bounded from above): at +inf (pessimistic), anywhere (optimistic)
+    sums = None    # optimistic: the cell sums of dptheory.pld.cell_sums_lower_pld
     # atoms of many buckets are discretised together (one call and one merge per CHUNK atoms);
     # a bucket weight's relative error is folded into its atoms' log-mass errors, so that
     # discretise_atoms carries it as relative error where it is at most WEIGHT_REL_CAP and as
@@ -401,10 +409,14 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     cell_parts: list[tuple] = []
 
     def _flush():
-        nonlocal total, k_first, rel, abs_err, pending, pending_size
+        nonlocal total, k_first, rel, abs_err, pending, pending_size, sums
         if not pending:
             return
         log_p, log_p_err, loss, loss_err = (np.concatenate(parts) for parts in zip(*pending))
+        if not pessimistic:
+            sums = add_cell_sums(sums, atom_cell_sums(log_p, log_p_err, loss, loss_err, d))
+            pending, pending_size = [], 0
+            return
         k0, lm, r, ae = discretise_atoms(log_p, log_p_err, loss, loss_err, d, pessimistic, lam,
                                          rel_cap=WEIGHT_REL_CAP)
         rel = max(rel, r)
@@ -417,8 +429,7 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
             continue
         w_rel = math.exp(lwe - lw) if lwe > _NEG_INF else 0.0
         if lw + math.log1p(w_rel) < math.log(TAIL_CUT) and len(reps) > 1:
-            if pessimistic:  # the bucket's mass (bounded from above) to +inf
-                inf_err += math.exp(lw) * (1 + w_rel)
+            inf_err += math.exp(lw) * (1 + w_rel)  # the bucket's mass (bounded from above)
             continue
         m_int = int(m)
         window = WINDOW
@@ -432,7 +443,7 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
             # of a next to the cell boundaries one by one
             cells, runs = _window_cells(m_int, a_lo, a_hi, E, th_p - th_q, d)
             if cells is not None:
-                cell_parts.append((cells[0], cells[1] + lw, cells[2] + w_log_err, cells[3]))
+                cell_parts.append((cells[0], cells[1] + lw, cells[2] + w_log_err, cells[3], cells[4]))
         def _add_atoms(a, lb, lb_err):
             nonlocal pending_size
             mix = np.log(2 * (th_p * a + th_q * (m - a)) / m)
@@ -457,11 +468,21 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
                 lb, lb_err = _binomial_logpmf_range(m_int, c_lo, c_hi, centre=centres.get(m_int))
                 _add_atoms(np.arange(c_lo, c_hi + 1, dtype=float), lb, lb_err)
         # the values of a outside the window: P-mass below 2 e^{-2 w^2} per tail (Hoeffding; the
-        # mixture factor is at most 2), at +inf (pessimistic) or dropped (optimistic)
-        if pessimistic and (a_lo > 0 or a_hi < m_int):
+        # mixture factor is at most 2, under P and under Q)
+        if a_lo > 0 or a_hi < m_int:
             inf_err += 4 * math.exp(-2 * window**2 + lw) * (1 + w_rel)
+    note = f"{red} pair of the shuffle, eps0 = {e0:g}, n = {nn}"
+    if not pessimistic:
+        _flush()
+        if cell_parts:
+            k_c, lp_c, lpe_c, f_c, fl_c = (np.concatenate(parts) for parts in zip(*cell_parts))
+            sums = add_cell_sums(sums, cell_share_sums(k_c, lp_c, lpe_c, fl_c, f_c, d))
+        k0, d_lo, q_lo, q_up, left = sums if sums is not None else (0, np.zeros(0), np.zeros(0), np.zeros(0), 0.0)
+        return cell_sums_lower_pld(d, k0, d_lo, q_lo, q_up, q_left_out=rounding.up_nonneg(left + inf_err), tilt=lam,
+                                   note=note + "; profile below the pair's at every epsilon (second-order "
+                                   "optimistic discretisation)")
     if cell_parts:
-        k_c, lp_c, lpe_c, f_c = (np.concatenate(parts) for parts in zip(*cell_parts))
+        k_c, lp_c, lpe_c, f_c, _ = (np.concatenate(parts) for parts in zip(*cell_parts))
         k0, lm, r, ae = discretise_cells(k_c, lp_c, lpe_c, f_c, d, pessimistic, lam, rel_cap=WEIGHT_REL_CAP)
         rel = max(rel, r)
         abs_err += ae
@@ -470,7 +491,7 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     rel += 4 * _U * merges[0]  # the merges (logaddexp)
     return PLD(d, k_first, total, _NEG_INF, pessimistic=pessimistic, rel_error=rounding.up(rel),
                abs_error=rounding.up_nonneg(abs_err), inf_error=rounding.up_nonneg(inf_err) if inf_err else 0.0,
-               tilt=lam, note=f"{red} pair of the shuffle, eps0 = {e0:g}, n = {nn}")
+               tilt=lam, note=note)
 
 
 def _composed_span(step: PLD, T: int, eps0: float) -> float:

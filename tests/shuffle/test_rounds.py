@@ -298,8 +298,8 @@ def test_cell_sums_match_the_atoms_summed_in_mpmath(monkeypatch):
     """A window summed cell by cell (binomial range sums and the identity
     sum_{a <= k} (a - m/2) Bin(m, 1/2)(a) = -(m/4) Bin(m - 1, 1/2)(k)) against its atoms summed
     one by one in mpmath at 50 digits: each cell's P-mass within its certified error, its upper
-    share at least the exact P-weighted mean of the atoms' split fractions and within 1e-6 of
-    it, and every value of a in a cell whose loss interval holds its exact loss, or left to the
+    share at least the exact P-weighted mean of the atoms' split fractions and its lower share at
+    most that, both within 1e-6 of it, and every value of a in a cell whose loss interval holds its exact loss, or left to the
     value-by-value path."""
     monkeypatch.setattr(rounds, "CELL_MIN_ATOMS", 16)
     eps0, m, d = 1.0, 2000, 0.05
@@ -308,7 +308,7 @@ def test_cell_sums_match_the_atoms_summed_in_mpmath(monkeypatch):
     half = 3 * math.sqrt(m)
     a_lo, a_hi = int(m / 2 - half), int(m / 2 + half)
     cells, runs = rounds._window_cells(m, a_lo, a_hi, E, th_p - th_q, d)
-    k, log_p, log_p_err, frac = cells
+    k, log_p, log_p_err, frac, frac_lo = cells
     assert len(k) >= 4 and runs  # cells and the values next to their boundaries
     with mpmath.workdps(50):
         Em = mpmath.e ** eps0
@@ -321,7 +321,7 @@ def test_cell_sums_match_the_atoms_summed_in_mpmath(monkeypatch):
                         b * 2 * (tq * a + tp * (m - a)) / m)
         in_runs = {a for lo, hi in runs for a in range(lo, hi + 1)}
         in_cells = set()
-        for kc, lp, le, f in zip(k.tolist(), log_p.tolist(), log_p_err.tolist(), frac.tolist()):
+        for kc, lp, le, f, f_lo in zip(k.tolist(), log_p.tolist(), log_p_err.tolist(), frac.tolist(), frac_lo.tolist()):
             l = kc * dm
             members = [a for a, (loss, _, _) in atoms.items() if a not in in_runs and l <= loss <= l + dm]
             in_cells.update(members)
@@ -330,6 +330,7 @@ def test_cell_sums_match_the_atoms_summed_in_mpmath(monkeypatch):
             share = (P - mpmath.e ** l * Q) / ((1 - mpmath.e ** -dm) * P)
             assert abs(mpmath.log(P) - lp) <= le
             assert f >= share and f - share <= 1e-6
+            assert f_lo <= share and share - f_lo <= 1e-6
     assert in_cells | in_runs == set(atoms) and not in_cells & in_runs
 
 
