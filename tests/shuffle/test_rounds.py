@@ -12,6 +12,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from dptheory.pld import PLD
 from dptheory.results import Status
 from dptheory.shuffle import rounds
 from dptheory.shuffle.rdp import rdp_route_epsilon
@@ -396,3 +397,67 @@ def test_rounds_at_huge_n_cost_a_few_cells():
     with unittest.mock.patch.object(rounds, "_atom_losses", counting):
         step = round_pld(1.0, 10**12)
     assert len(step) <= 5 and sum(atoms) <= 1000, (len(step), sum(atoms))
+
+
+def _clone_pair_atoms(eps0, n):
+    """The clone pair's atoms (P-mass, Q-mass), sorted by loss, in float64 from scipy's binomial
+    pmfs (total count K = C + 1, C ~ Bin(n - 1, e^-eps0); given K = m, a ~ Bin(m, 1/2) mixed as in
+    the module text); counts of weight below 1e-40 are left out."""
+    from scipy.stats import binom
+
+    E = math.exp(eps0)
+    tp, tq = E / (E + 1), 1 / (E + 1)
+    P, Q = [], []
+    for c in range(n):
+        w = binom.pmf(c, n - 1, 1 / E)
+        if w < 1e-40:
+            continue
+        m = c + 1
+        a = np.arange(m + 1)
+        b = w * binom.pmf(a, m, 0.5)
+        P.append(b * 2 * (tp * a + tq * (m - a)) / m)
+        Q.append(b * 2 * (tq * a + tp * (m - a)) / m)
+    p, q = np.concatenate(P), np.concatenate(Q)
+    live = (p > 0) & (q > 0)
+    p, q = p[live], q[live]
+    order = np.argsort(np.log(p) - np.log(q))
+    return p[order], q[order]
+
+
+def test_second_order_lower_end_of_two_rounds_against_their_direct_composition():
+    """n = 500, two rounds, grid 1e-3 (54e3 atoms): the composed delta by direct composition of the
+    atoms (sorted losses and suffix sums of P and Q: delta(eps) = sum_i p_i P(L > eps - L_i) -
+    e^eps q_i Q(L > eps - L_i), every term non-negative, float64) bounds the optimistic PLD from
+    above, which closes at least 90% of the gap left by rounding the losses down (PLD.from_pmfs
+    on the same atoms, pessimistic=False, the former lower end)."""
+    eps0, n, T, d = 1.0, 500, 2, 1e-3
+    p, q = _clone_pair_atoms(eps0, n)
+    loss = np.log(p) - np.log(q)
+    s_p = np.concatenate([np.cumsum(p[::-1])[::-1], [0.0]])
+    s_q = np.concatenate([np.cumsum(q[::-1])[::-1], [0.0]])
+    new = rounds_pld(eps0, n, T, interval=d, pessimistic=False)
+    old = PLD.from_pmfs(p, q, interval=d, pessimistic=False).self_compose(T)
+    for eps in (0.1, 0.2, 0.3, 0.4):
+        j = np.searchsorted(loss, eps - loss, side="right")
+        exact = float(np.sum(p * s_p[j] - math.exp(eps) * q * s_q[j]))
+        lo, lo_old = new.delta(eps).lower, old.delta(eps).lower
+        assert lo <= exact * (1 + 1e-9), (eps, lo, exact)
+        assert lo_old < lo and exact - lo <= 0.1 * (exact - lo_old), (eps, lo_old, lo, exact)
+
+
+@pytest.mark.parametrize("eps0, n, rounds", [(1.0, 3, 3), (0.7, 5, 2)])
+def test_second_order_lower_end_is_above_the_rounded_down_one_and_below_the_exact_product(eps0, n, rounds):
+    """On a coarse grid (0.05) the composed optimistic PLD lies between the losses rounded down
+    (PLD.from_pmfs on the enumerated pair, pessimistic=False: the former lower end) and the exact
+    T-fold product of the clone pair (enumerated in mpmath), and closes at least half of the gap."""
+    P, Q = _clone_pair_laws(eps0, n)
+    keys = list(P)
+    p = np.array([float(P[k]) for k in keys])
+    q = np.array([float(Q[k]) for k in keys])
+    old = PLD.from_pmfs(p, q, interval=0.05, pessimistic=False).self_compose(rounds)
+    new = rounds_pld(eps0, n, rounds, interval=0.05, pessimistic=False)
+    for eps in (0.0, 0.3, 1.0):
+        exact = _product_delta(P, Q, rounds, eps)
+        lo, lo_old = new.delta(eps).lower, old.delta(eps).lower
+        assert mpmath.mpf(lo) <= exact and lo_old < lo, (eps, lo_old, lo, exact)
+        assert float(exact) - lo <= 0.5 * (float(exact) - lo_old), (eps, lo_old, lo, exact)
