@@ -1139,7 +1139,8 @@ class PLD:
         return Kind.UPPER if self.pessimistic else Kind.LOWER
 
     def _note(self) -> str:
-        base = (f"grid interval {self.interval:g}, {'pessimistic (split/rounded up)' if self.pessimistic else 'losses rounded down'}; "
+        kind = "pessimistic (split/rounded up)" if self.pessimistic else "optimistic (delta below the pair's)"
+        base = (f"grid interval {self.interval:g}, {kind}; "
                 f"float error: relative {self.rel_error:.2g}, absolute {self.abs_error:.2g} (tilt {self.tilt:g}) "
                 f"+ {self.inf_error:.2g} at +inf")
         return f"{self.note}; {base}" if self.note else base

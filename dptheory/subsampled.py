@@ -25,7 +25,8 @@ beyond the top threshold (at most e^-50, as dp_accounting's default ``log_mass_t
 goes to +inf, the mass below the bottom threshold to the bottom grid point (its losses are below
 it).
 
-**Optimistic discretisation, second order** (:func:`profile_lower_pld`). Rounding every loss down
+**Optimistic discretisation, second order** (:func:`dptheory.pld.profile_lower_pld`, shared with the
+shuffle round). Rounding every loss down
 to the grid gives a profile below the true one, but loses up to one interval of loss per step: N
 d after N compositions, far too much for a useful upper bound of the trade-off function. Instead
 the optimistic PLD is a set of non-negative masses m_k on the grid whose profile

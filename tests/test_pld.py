@@ -487,7 +487,8 @@ def test_cell_sums_lower_pld_is_below_the_atoms_profile_at_every_epsilon(seed):
         for eps in np.concatenate([np.arange(-0.2, 0.3, 2 * d), np.arange(-0.2, 0.3, 3 * d) + 0.37 * d, [0.5]]):
             g = mpmath.e ** mpmath.mpf(eps)
             # the smallest delta the stated errors allow: each loss at its lower end, each mass low
-            exact = mpmath.fsum(p * mpmath.exp(-2 * mpmath.mpf(1e-13)) * max(0, 1 - g * mpmath.e ** -(mpmath.mpf(l) - 1e-14))
+            low_p = mpmath.exp(-2 * mpmath.mpf(1e-13))
+            exact = mpmath.fsum(p * low_p * max(0, 1 - g * mpmath.e ** -(mpmath.mpf(l) - 1e-14))
                                 for p, l in zip(ps, loss.tolist()))
             lo = low.delta(float(eps)).lower
             assert mpmath.mpf(lo) <= exact, (eps, lo, exact)

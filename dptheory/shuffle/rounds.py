@@ -40,7 +40,8 @@ PLDs at the buckets' lower ends, each over the values of a within a Hoeffding wi
 pessimistically discretised (mass-preserving split, :class:`dptheory.pld.PLD`).
 
 **What is left out, and where it goes** (pessimistic; the optimistic PLD drops it, which only
-lowers its delta): a tail bucket of K whose mass is below :data:`TAIL_CUT`, and the values of a
+lowers its delta, and counts its Q-mass in every cell's chord correction): a tail bucket of K
+whose mass is below :data:`TAIL_CUT`, and the values of a
 outside the window (mass below 2 e^{-2 w^2} per tail), go to loss +inf (their P-mass, bounded from
 above, is added to the +inf atom's error: splitting an atom into (p, 0) and (0, q) is a
 dominating pair). This keeps the support to O(sqrt(n)) losses around 0 however large n is, so
@@ -49,6 +50,14 @@ small. **Float error**: each bucket's weight carries a relative error (the binom
 about 4e-8 at n = 1e12, the float64 limit of the clone probability), held as a relative error of
 its masses (it composes as (1 + r)^T - 1); only a weight known to worse than 1e-3 goes to the
 absolute error, in the tilted norm of its own masses.
+
+**The optimistic PLD** (a lower bound of the composed clone pair's delta; derived here:
+docs/errata.md#derived-rounds-cell-sums) is not the losses rounded down (a loss of about
+T * interval / 2 in epsilon) but the second-order construction of the subsampled Gaussian
+(:func:`dptheory.pld.profile_lower_pld`), fed with lower bounds of the sums of P - e^{l_k} Q and Q
+per grid cell (:func:`dptheory.pld.atom_cell_sums`, :func:`dptheory.pld.cell_share_sums`,
+:func:`dptheory.pld.cell_sums_lower_pld`): each mass lowered by its error bound (a bucket weight's
+too: it scales both P and Q), so the PLD carries no error of its own.
 """
 
 from __future__ import annotations
@@ -361,7 +370,8 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
     the grid ``k * interval`` (default 1e-4). Pessimistic: each bucket at its lowest count (a
     dominating pair), what is left out at loss +inf, so its delta and the delta of its
     compositions are upper bounds; optimistic: each bucket at its highest count (a dominated
-    pair), losses rounded down, what is left out dropped: lower bounds."""
+    pair), a profile below its own at every epsilon (:func:`dptheory.pld.cell_sums_lower_pld`, no
+    error of its own), what is left out dropped: lower bounds."""
     e0, nn, _ = _check(eps0, n, 1)
     red = clones.reduction(reduction)
     d = 1e-4 if interval is None else validate.positive("interval", interval)

@@ -300,7 +300,8 @@ def test_cell_sums_match_the_atoms_summed_in_mpmath(monkeypatch):
     sum_{a <= k} (a - m/2) Bin(m, 1/2)(a) = -(m/4) Bin(m - 1, 1/2)(k)) against its atoms summed
     one by one in mpmath at 50 digits: each cell's P-mass within its certified error, its upper
     share at least the exact P-weighted mean of the atoms' split fractions and its lower share at
-    most that, both within 1e-6 of it, and every value of a in a cell whose loss interval holds its exact loss, or left to the
+    most that, both within 1e-6 of it, and every value of a in a cell whose loss interval holds
+    its exact loss, or left to the
     value-by-value path."""
     monkeypatch.setattr(rounds, "CELL_MIN_ATOMS", 16)
     eps0, m, d = 1.0, 2000, 0.05
