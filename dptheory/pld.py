@@ -183,6 +183,28 @@ def _grid_ends(q, e_q):
     return k.astype(np.int64), top.astype(np.int64)
 
 
+def _live_atoms(log_p, log_p_err, loss, loss_err):
+    """The atoms as flat float arrays (log P-mass, its error, loss, its error), those of mass 0
+    left out."""
+    lp = np.asarray(log_p, dtype=float).ravel()
+    loss = np.asarray(loss, dtype=float).ravel()
+    err = np.broadcast_to(np.asarray(loss_err, dtype=float), loss.shape)
+    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), loss.shape)
+    keep = lp > _NEG_INF
+    if not np.all(keep):
+        lp, loss, err, lp_err = lp[keep], loss[keep], err[keep], lp_err[keep]
+    return lp, lp_err, loss, err
+
+
+def _atom_grid(loss, err, dx):
+    """Grid indices (k, top) with k dx <= every loss within ``err`` of ``loss`` <= top dx (both 0
+    for an exact loss 0): (loss - err) / dx and (loss + err) / dx, each rounded outwards in one
+    step (the quotient loss / dx is within u of its float, err / dx within 2 u)."""
+    k, top = _grid_ends(loss / dx, err / dx * (1 + 4 * _U))
+    exact = (loss == 0) & (err == 0)
+    return np.where(exact, 0, k), np.where(exact, 0, top)
+
+
 def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, tilt, *, rel_cap=None):
     """Grid masses of atoms (log P-mass within ``log_p_err``, loss within ``loss_err``):
     split (pessimistic) or rounded down (optimistic), see :meth:`PLD.from_atoms`. Returns
@@ -192,26 +214,14 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     (grouped sums by ``reduceat``)."""
     cap = ATOM_REL_CAP if rel_cap is None else float(rel_cap)
     dx = interval
-    lp = np.asarray(log_p, dtype=float).ravel()
-    loss = np.asarray(loss, dtype=float).ravel()
-    err = np.broadcast_to(np.asarray(loss_err, dtype=float), loss.shape)
-    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), loss.shape)
-    keep = lp > _NEG_INF
-    if not np.all(keep):
-        lp, loss, err, lp_err = lp[keep], loss[keep], err[keep], lp_err[keep]
+    lp, lp_err, loss, err = _live_atoms(log_p, log_p_err, loss, loss_err)
     if lp.size == 0:
         return 0, np.zeros(0), 4 * _U, 0.0
-    # (loss - err) / dx and (loss + err) / dx, each rounded outwards in one step: the quotient
-    # loss / dx is within u of its float, err / dx within 2 u
-    q = loss / dx
-    e_q = err / dx * (1 + 4 * _U)
-    k, top = _grid_ends(q, e_q)
-    k = np.where((loss == 0) & (err == 0), 0, k)
+    k, top = _atom_grid(loss, err, dx)
     # per-atom mass error: small ones relative, large ones absolute (tilted weight of the upper point)
     atom_rel = np.expm1(lp_err)
     small = atom_rel <= cap
     rel = float(np.max(atom_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
-    top = np.where((loss == 0) & (err == 0), 0, top)
     with np.errstate(over="ignore"):
         big = ~small
         # an atom's mass ends at grid points up to max(top, k + 1) (the split, or rounding up)
@@ -349,18 +359,10 @@ def atom_cell_sums(log_p, log_p_err, loss, loss_err, interval):
     interval meets more goes to the left-out Q-mass, which counts in every cell). Returns (first
     cell, D, B, Q up, left-out Q), all rounded to the safe side."""
     dx = float(interval)
-    lp = np.asarray(log_p, dtype=float).ravel()
-    loss = np.asarray(loss, dtype=float).ravel()
-    err = np.broadcast_to(np.asarray(loss_err, dtype=float), loss.shape)
-    lp_err = np.broadcast_to(np.asarray(log_p_err, dtype=float), loss.shape)
-    keep = lp > _NEG_INF
-    if not np.all(keep):
-        lp, loss, err, lp_err = lp[keep], loss[keep], err[keep], lp_err[keep]
+    lp, lp_err, loss, err = _live_atoms(log_p, log_p_err, loss, loss_err)
     if lp.size == 0:
         return 0, np.zeros(0), np.zeros(0), np.zeros(0), 0.0
-    k, top = _grid_ends(loss / dx, err / dx * (1 + 4 * _U))
-    exact = (loss == 0) & (err == 0)
-    k, top = np.where(exact, 0, k), np.where(exact, 0, top)
+    k, top = _atom_grid(loss, err, dx)
     l_lo = rounding.down(loss, err, 4 * _U)
     l_hi = rounding.up(loss, err, 4 * _U)
     with np.errstate(over="ignore", under="ignore"):
