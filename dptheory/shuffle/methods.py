@@ -573,6 +573,39 @@ def _labelled_floor(rz, n, e):
     return rounding.down(math.log(factor) - slack + low, abs_err=4 * rounding.EPS * (abs(low) + 1.0))
 
 
+def _lower_pairs_floor(source: Randomizer, n: int, e: float) -> float | None:
+    """The largest closed-form lower bound (:meth:`dptheory.shuffle.pairs.CountPair.log_delta_floor`)
+    over the pairs of Wang et al. (2024), Theorem 5.1 for the pmfs of ``source`` (the choices of
+    :func:`dptheory.shuffle.variation_ratio.lower_choices`). Each pair is a post-processing of the
+    real shuffled output of one dataset (the victim at x0 or x1, the others at x_star), so this
+    bounds from below the lower bound of Theorem 5.1 (its maximum over the choices) and the exact
+    worst case over every dataset."""
+    if source.pmfs is None:
+        return None
+    best = None
+    for x0, x1, xs, reverse in vr.lower_choices(source.pmfs):
+        pair = vr.lower_bound_pair(source.pmfs, x0, x1, xs, n - 1)
+        low = (pair.reversed() if reverse else pair).log_delta_floor(e)
+        if low is not None and (best is None or low > best):
+            best = low
+    return best
+
+
+def _lower_floor(rz, n, e):
+    return _lower_pairs_floor(rz if rz.pmfs is not None else binary_rr(rz.eps0), n, e)
+
+
+def _exact_floor(rz, n, e):
+    """A closed-form lower bound on the exact worst case (every dataset; :func:`_lower_pairs_floor`)."""
+    return _lower_pairs_floor(rz, n, e)
+
+
+def _rr_lower_floor(rz, n, e):
+    """A closed-form lower bound on binary randomized response's exact worst case (every dataset
+    c = 0 .. n - 1 is searched, the pairs of :func:`_lower_pairs_floor` among them)."""
+    return _lower_pairs_floor(_rr_source(rz), n, e)
+
+
 def _clones_log_delta(rz, n, e, tol):
     return clones.clone_pair(rz.eps0, n).log_delta(e, rtol=tol)
 
@@ -792,7 +825,8 @@ METHODS = protocol.Registry("shuffle", [
            one_pair_fn=lambda rz: rz.uniform_beta, probe_log_delta=_labelled_probe, floor_log_delta=_labelled_floor),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
-           log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
+           log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound",
+           floor_log_delta=_lower_floor),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
            closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2", formula=vr.THEOREM_4_2.name),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
@@ -818,12 +852,13 @@ METHODS = protocol.Registry("shuffle", [
            "derived here: docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
            decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
-           attained_fn=_exact_attained),
+           attained_fn=_exact_attained, floor_log_delta=_exact_floor),
     Method("binary-rr-exact-lower", Kind.LOWER,
            "dptheory: the exact worst case of shuffled binary randomized response, an eps0-LDP randomizer "
            "(derived here: docs/tightness.md)",
            _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
-           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)"),
+           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)",
+           floor_log_delta=_rr_lower_floor),
     Method("grr-exact-lower", Kind.LOWER,
            "dptheory: the worst case of shuffled generalized randomized response over the datasets searched, an "
            "eps0-LDP randomizer (derived here: docs/tightness.md#generalized-randomized-response)",

@@ -407,9 +407,9 @@ class CountPair:
         u_s = 0.0 if self.clone_prob in (0.0, 1.0) else self.input_rtol
         u_rho = 0.0 if rho == 0.5 else self.input_rtol
         best = None
-        for a, x in ((tp - gamma * tq, self.clone_prob * (1.0 - rho)),
-                     ((1.0 - tp) - gamma * (1.0 - tq), self.clone_prob * rho)):
-            a_low = a - (self.theta_rtol + 8 * EPS) * (tp + gamma * tq) - 4 * EPS * (1.0 + gamma)
+        for a, x, complement in ((tp - gamma * tq, self.clone_prob * (1.0 - rho), 0.0),
+                                 ((1.0 - tp) - gamma * (1.0 - tq), self.clone_prob * rho, 4 * EPS * (1.0 + gamma))):
+            a_low = a - (self.theta_rtol + 8 * EPS) * (tp + gamma * tq) - complement
             u_x = u_s + u_rho + 4 * EPS
             if not a_low > 0 or not x * (1 + u_x) < 1:
                 continue
