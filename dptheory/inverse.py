@@ -14,6 +14,7 @@ such as eps0 for an eps0-LDP randomizer). The search is a regula falsi on log de
 variant), safeguarded by bisection; where an enclosure straddles the target it asks the profile
 for a tighter enclosure and then certifies points on either side.
 
+:func:`golden_minimum` is the one scalar minimiser (of a bound's free parameter).
 :func:`bisect_monotone` is the one plain bisection, for the searches the inverter does not
 serve: the threshold of a monotone yes/no test that is decided exactly at each point (a
 feasibility check on kappa or lambda in :mod:`dptheory.comparison.divergence`, a comparison
@@ -556,6 +557,33 @@ def bisect_monotone(holds: Callable[[float], bool], lo: float, hi: float, *, tol
         else:
             lo = mid
     return lo, hi
+
+
+def golden_minimum(f: Callable[[float], float], lo: float, hi: float, *, xatol: float,
+                   max_steps: int = 200) -> tuple[float, float]:
+    """``(x, f(x))``: the smallest value of ``f`` seen by a golden-section search of ``[lo, hi]``
+    (Kiefer 1953), stopped once the bracket is at most ``xatol`` wide (or after ``max_steps``).
+
+    For the minimisers of a free parameter of a bound (any x gives a valid bound; only the
+    tightness depends on finding the minimum), on unimodal ``f``. Every value is a real
+    evaluation of ``f``, so the returned pair is one the caller can use as it is.
+    """
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    a, b = lo, hi
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(max_steps):
+        if not b - a > xatol:
+            break
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = f(d)
+    return (c, fc) if fc <= fd else (d, fd)
 
 
 def delta_bracket(epsilon_of_delta: Callable[[float], float], epsilon: float, *, form_rtol: float,

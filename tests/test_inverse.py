@@ -5,6 +5,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from dptheory import inverse
 from dptheory.inverse import SearchParameters, epsilon_bracket
 from dptheory.validate import DomainError
 
@@ -242,3 +243,23 @@ def test_gaussian_shape_steps_off_a_point_that_straddles_the_target():
     assert b.lower <= truth <= b.upper and b.upper - b.lower <= 1e-3 * b.upper
     assert min(t for _, t in asked) >= 1e-3 and len(asked) <= 4, asked
     assert all(t in (1e-3, COARSE_TOL) for _, t in asked)
+
+
+def test_golden_minimum_finds_the_minimiser_within_xatol():
+    """Against minimisers known in closed form: (x - 0.3)^2 and |x - 0.7| (not smooth) to
+    within xatol; x log x + 1 (minimum 1 - 1/e at 1/e), where values within float resolution of
+    the minimum cannot be told apart, to within the square root of the unit roundoff."""
+    cases = [(lambda x: (x - 0.3) ** 2, 0.3, 0.0, 1e-10, 1e-20),
+             (lambda x: abs(x - 0.7), 0.7, 0.0, 1e-10, 1e-10),
+             (lambda x: x * math.log(x) + 1.0, 1 / math.e, 1 - 1 / math.e, 3e-8, 2e-16)]
+    for f, x_star, f_star, x_tol, f_tol in cases:
+        x, fx = inverse.golden_minimum(f, 1e-9, 1.0, xatol=1e-10)
+        assert abs(x - x_star) <= x_tol
+        assert fx == f(x) and f_star - 2e-16 <= fx <= f_star + f_tol
+
+
+def test_golden_minimum_counts_its_evaluations():
+    """Two evaluations to start, one per step: about log(width / xatol) / log(golden ratio)."""
+    calls = []
+    inverse.golden_minimum(lambda x: calls.append(x) or (x - 0.5) ** 2, 0.0, 1.0, xatol=1e-10)
+    assert len(calls) <= 2 + math.ceil(math.log(1e10) / math.log((1 + math.sqrt(5)) / 2)) + 1

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 
-from .. import rounding, validate
+from .. import inverse, rounding, validate
 from ..inverse import SearchParameters, epsilon_bracket
 
 SOURCE = "Balle, Bell, Gascon, Nissim (2019), privacy blanket (constants of the authors' implementation)"
@@ -117,18 +117,15 @@ def _log_delta_with_error(bound, kind, eps0, n, epsilon, k=None) -> tuple[float,
 @functools.lru_cache(maxsize=256)
 def _minimiser(bound, kind, e0, nn, k) -> tuple[float, float, float]:
     """(epsilon*, raw log delta there, its error bound): the minimiser of the raw bound over
-    (0, eps0), by a bounded scalar search (the evaluations are closed forms of a few
+    (0, eps0), by a golden-section search (the evaluations are closed forms of a few
     microseconds)."""
     def f(e):
         v = _log_delta(bound, kind, e0, nn, e, k)[0]
         return v if math.isfinite(v) else 1e300
 
-    from scipy import optimize  # 1 s to import: only where a blanket bound is minimised
-
-    res = optimize.minimize_scalar(f, bounds=(e0 * 1e-9, e0 * (1 - 1e-12)), method="bounded",
-                                   options={"xatol": e0 * 1e-10})
-    value, err = _log_delta(bound, kind, e0, nn, float(res.x), k)
-    return float(res.x), (value if math.isfinite(value) else 1e300), err
+    x, _ = inverse.golden_minimum(f, e0 * 1e-9, e0 * (1 - 1e-12), xatol=e0 * 1e-10)
+    value, err = _log_delta(bound, kind, e0, nn, x, k)
+    return float(x), (value if math.isfinite(value) else 1e300), err
 
 
 def _phi(u: float) -> float:

@@ -215,3 +215,16 @@ def test_a_positive_delta_is_never_shown_as_0(capsys):
     assert code == 0 and len(rows) == 3
     assert all(math.isfinite(r["log_lower"]) and r["log_lower"] > -400 for r in rows), rows
     assert doc["summary"]["lower"]["lower"] > 8.9e-143
+
+
+def test_shuffle_command_imports_neither_sympy_nor_scipy_optimize():
+    """The default `dptheory shuffle` (every method) needs scipy.special only: scipy.optimize
+    (0.15-0.35 s to import) was loaded for one bounded minimisation in the blanket bounds, now
+    :func:`dptheory.inverse.golden_minimum`; sympy is never built for float evaluations."""
+    loaded = _modules_after(
+        "import sys, contextlib, io\nfrom dptheory.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['shuffle', '--eps0', '1', '--n', '1e6', '--delta', '1e-6'])\n"
+        "print(*sys.modules)")
+    assert "dptheory.shuffle.blanket" in loaded and "scipy.special" in loaded
+    assert not loaded & {"sympy", "scipy.optimize"}, sorted(loaded & {"sympy", "scipy.optimize"})
