@@ -283,6 +283,10 @@ def case_jobs() -> list[tuple[int, str]]:
 # ------------------------------------------------------------------------------- running
 
 def _fmt(seconds: float) -> str:
+    """Three decimals (one from 10 s), six below a millisecond (a check that settles in
+    microseconds would show as 0.000)."""
+    if seconds < 1e-3:
+        return f"{seconds:.6f}"
     return f"{seconds:.3f}" if seconds < 10 else f"{seconds:.1f}"
 
 
