@@ -579,12 +579,18 @@ def _lower_pairs_floor(source: Randomizer, n: int, e: float) -> float | None:
     :func:`dptheory.shuffle.variation_ratio.lower_choices`). Each pair is a post-processing of the
     real shuffled output of one dataset (the victim at x0 or x1, the others at x_star), so this
     bounds from below the lower bound of Theorem 5.1 (its maximum over the choices) and the exact
-    worst case over every dataset."""
+    worst case over every dataset. Only the victim pairs every output of which favours one of the
+    two count: the floor needs the victim's message always counted, and there the pair's
+    victim probability is 1 exactly (elsewhere it may be a float sum rounded to 1, whose missing
+    part, times e^epsilon, would matter near a large eps0)."""
     if source.pmfs is None:
         return None
     best = None
-    for x0, x1, xs, reverse in vr.lower_choices(source.pmfs):
-        pair = vr.lower_bound_pair(source.pmfs, x0, x1, xs, n - 1)
+    pmfs = np.asarray(source.pmfs, dtype=float)
+    for x0, x1, xs, reverse in vr.lower_choices(pmfs):
+        if not np.all(pmfs[x0] != pmfs[x1]):
+            continue
+        pair = vr.lower_bound_pair(pmfs, x0, x1, xs, n - 1)
         low = (pair.reversed() if reverse else pair).log_delta_floor(e)
         if low is not None and (best is None or low > best):
             best = low

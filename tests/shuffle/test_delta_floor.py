@@ -142,3 +142,18 @@ def test_the_floor_spares_every_evaluation_where_it_decides(monkeypatch, name, r
     monkeypatch.setattr(methods, "_no_amplification", lambda *args: None)
     full = m.epsilon(rz, 1000, 1e-8, rtol=1e-3)
     assert quick.lower <= full.upper and full.lower <= quick.upper
+
+
+def test_no_floor_where_the_victims_message_may_go_uncounted():
+    """The floor needs the victim's message always counted (victim probability 1 exactly): the
+    pairs of Theorem 5.1 for GRR on 3 options have an output favouring neither victim input, so
+    they give no floor (the method falls back to one evaluation), while binary randomized
+    response, whose outputs all favour one of the two, has one; so has a count pair whose victim
+    is always present, and none has one whose victim may be silent."""
+    from dptheory.shuffle.randomizers import grr
+
+    assert methods._lower_pairs_floor(grr(8.0, 3), 1000, 7.99) is None
+    assert methods._lower_pairs_floor(binary_rr(8.0), 1000, 7.99) > math.log(1e-8)
+    p = math.e
+    assert vr.pair(p, 0.5 * (p - 1) / (p + 1), p, 99).log_delta_floor(0.5) is None
+    assert vr.pair(p, (p - 1) / (p + 1), p, 99).log_delta_floor(0.5) is not None
