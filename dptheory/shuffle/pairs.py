@@ -369,7 +369,7 @@ class CountPair:
     def log_delta_floor(self, epsilon) -> float | None:
         """A certified lower bound on log H_{e^epsilon}(P||Q) in O(1) operations (a closed form;
         derived here), or None where it gives nothing (its value is not certainly positive, or the
-        victim's message is not always present).
+        victim's message is not always present). docs/errata.md#derived-no-amplification-floor.
 
         **Derivation.** ``H_gamma(P||Q) = sum_x (P(x) - gamma Q(x))_+`` is at least
         ``sum_{x in S} (P(x) - gamma Q(x))`` for any set S of outcomes (every term left out is
