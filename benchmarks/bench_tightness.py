@@ -36,7 +36,7 @@ def grid(quick: bool):
 
 
 def grr_grid():
-    for name, n in (("grr(3)", 100), ("grr(3)", 300), ("grr(4)", 40), ("grr(8)", 40)):
+    for name, n in (("grr(3)", 100), ("grr(3)", 300), ("grr(4)", 40), ("grr(6)", 40), ("grr(8)", 40)):
         for eps0 in (1.0, 2.0):
             yield name, eps0, n
 

@@ -23,8 +23,8 @@ def ratios(eps0="1,4", n="1e2..1e3", delta=1e-6, randomizer="binary-rr", methods
         shown = list(dict.fromkeys(m for r in rows for m in r.ratios))
         series = [Series(m, ns, [r.ratios.get(m, math.nan) for r in rows], "upper", "proven") for m in shown]
         if any(r.randomizer.endswith("*") for r in rows):
-            # GRR on k > 3 options beyond the enumeration: the ratios are over the worst
-            # concentrated dataset, a proven lower bound (docs/tightness.md)
+            # a row whose exact column is not the exact value: the ratios are over its lower
+            # end, the worst concentrated dataset of GRR (docs/tightness.md)
             series.append(Series("worst concentrated dataset (lower bound)", ns, [1.0] * len(ns), "lower", "proven"))
         else:
             series.append(Series("exact", ns, [1.0] * len(ns), "exact", "proven"))

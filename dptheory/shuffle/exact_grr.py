@@ -23,10 +23,17 @@ with probability ``p = e^eps0 / (e^eps0 + k - 1)`` and each other value with pro
   dense dynamic programme over the counts of the output classes, every entry a sum of
   non-negative products, its error bounded as in :mod:`dptheory.shuffle.exact`). The laws do not
   depend on epsilon: they are kept, and an epsilon(delta) inversion re-evaluates them.
-* **k > 3.** The search covers the datasets whose others hold values 1, 2 and 3 (the others'
-  values 3..k concentrated on one; output classes 1, 2, 3 and the rest merged). Its largest value
-  is a proven lower bound of the worst case, and the worst case itself where the concentrated
-  arrangement is the worst, which an exhaustive search finds at small n but nobody has proven.
+* **k > 3: every dataset.** A dataset is (c_1, c_2) and a spread of the other M users over the
+  values 3..k. The search runs over the triangle of (c_1, c_2, M). Its lower end is the largest
+  delta over the concentrated datasets (the M others all on value 3; output classes 1, 2, 3 and the
+  rest merged): real datasets, the worst one reported. Its upper end bounds every spread, by the
+  *augmented experiment* of (c_1, c_2, M): of the J messages of the victim and the holders of 1
+  and 2 that land in 3..k only min(J, M - I) are kept (I: the M others' messages there). A channel
+  that does not depend on the victim turns it into any spread (data processing), it equals the
+  concentrated dataset where c_1 = c_2 = 0 or M = 0, and a family's uniform users join its
+  kept group, so the family bounds carry over (:meth:`GRR._augment`;
+  docs/tightness.md#generalized-randomized-response, steps 1-7). Where the two ends meet the
+  value is the exact worst case; at every setting measured they do (k = 4 to 8, n <= 100).
 """
 
 from __future__ import annotations
@@ -104,14 +111,24 @@ class _Law:
     eta: float
 
 
+@dataclasses.dataclass
+class _AugLaw:
+    """The two laws (victim on value 1, on value 2) of the augmented experiment of a pair (k > 3),
+    over the statistic (h1, h1 + h2, a3) restricted to the entries where either is positive, and
+    the relative error per entry of both."""
+
+    p0: np.ndarray
+    p1: np.ndarray
+    eta: float
+
+
 class GRR:
     """Exact worst-case delta(epsilon) of n shuffled users of GRR on k options.
 
-    For k = 3 every dataset is searched. For k > 3 the search runs over the datasets whose
-    others hold values 1, 2 and one more value 3 (the others' values 3..k concentrated on one):
-    the largest over those is a certified lower bound of the worst case, and equals it where the
-    concentrated arrangement is the worst (checked exhaustively at small n, not proven:
-    docs/tightness.md#generalized-randomized-response); :attr:`proven` says which.
+    Every dataset is searched. For k > 3 the lower end is the worst dataset whose others' values
+    outside the victim's two are all one value, and the upper end bounds every spread of them by
+    the augmented experiment (docs/tightness.md#generalized-randomized-response): the enclosure
+    is the exact worst case where the two meet.
 
     Parameters
     ----------
@@ -142,6 +159,17 @@ class GRR:
         self.largest = max(k - 3, 1)
         # k r, the probability of a uniform message, rounded down (P(N < j) decreases in it)
         self.uniform = rounding.down(k * self.r, rel_err=self.pmf_rel + 2 * _U)
+        #: k > 3: the upper end bounds every spread of the others' values 3..k by the augmented
+        #: experiment (docs/tightness.md#generalized-randomized-response)
+        self.spread = k > 3
+        if self.spread:
+            # a holder of 1 or 2 (and a uniform user) over the classes {1}, {2}, 3..k
+            self.a_rows = [np.array([table[v, 0], table[v, 1], float(sum(table[v, 2:]))]) for v in range(2)]
+            self.a_uniform = np.array([1 / k, 1 / k, (k - 2) / k])
+            # a holder of 3 over the classes {1, 2}, {3}, 4..k
+            self.b_row = np.array([table[2, 0] + table[2, 1], table[2, 2], float(sum(table[2, 3:]))])
+            # one more uniform message of 3..k: on value 3 with probability 1/(k-2)
+            self.third_row = ((k - 3) / (k - 2), 1 / (k - 2))
         self._laws: dict = {}
         self._kept = 0
         self._computed = 0
@@ -149,8 +177,9 @@ class GRR:
 
     @property
     def proven(self) -> bool:
-        """True where the search covers every dataset (k = 3)."""
-        return self.k == 3
+        """True: the search's enclosure holds the worst case over every dataset, for every k (for
+        k > 3 its width says whether the two ends met)."""
+        return True
 
     # ------------------------------------------------------------------ laws
     def _add(self, dist, row):
@@ -184,6 +213,119 @@ class GRR:
             return law
         return hit[0]
 
+    # ------------------------------------------------------------------ the augmented experiment
+    def _a_others(self, c1: int, c2: int) -> np.ndarray:
+        """The law of (a1, a2) of c1 holders of 1 and c2 holders of 2 (dense, classes {1}, {2},
+        3..k)."""
+        dist = np.ones((1, 1))
+        for v, c in ((0, c1), (1, c2)):
+            for _ in range(c):
+                dist = self._add(dist, self.a_rows[v])
+        return dist
+
+    def _b_part(self, M: int) -> np.ndarray:
+        """The law of (u, a3) of M holders of 3: u of them on {1, 2}, a3 on 3 (dense)."""
+        key = ("b", M)
+        hit = self._laws.get(key)
+        if hit is not None:
+            return hit[0]
+        dist = np.ones((1, 1))
+        for _ in range(M):
+            dist = self._add(dist, self.b_row)
+        self._keep(key, dist, dist.size)
+        return dist
+
+    def _b_thirds(self, M: int) -> np.ndarray:
+        """C[j, u, a3]: B's law of (u, a3) (:meth:`_b_part`) convolved in a3 with Bin(j, 1/(k-2)),
+        j uniform messages on value 3, for j = 0..n - M (kept per M): one more uniform message
+        at a time, every entry a sum of two non-negative products."""
+        key = ("thirds", M)
+        hit = self._laws.get(key)
+        if hit is not None:
+            return hit[0]
+        b = self._b_part(M)
+        top = self.n - M
+        c = np.zeros((top + 1, M + 1, self.n + 1))
+        c[0, :, :M + 1] = b
+        stay, move = self.third_row
+        for j in range(1, top + 1):
+            np.multiply(c[j - 1], stay, out=c[j])
+            c[j, :, 1:] += c[j - 1, :, :-1] * move
+        self._computed += c.size
+        self._keep(key, c, c.size)
+        return c
+
+    def _augment(self, a_law: np.ndarray, M: int, conc: bool = False) -> np.ndarray:
+        """The law over (h1, h1 + h2, a3) of the augmented experiment: the group A (law ``a_law``
+        of (a1, a2), s users, the victim included) and M holders of 3; of the J messages of A in
+        3..k only J' = min(J, u) are kept (u: the holders of 3 on {1, 2}), uniform on 3..k. With
+        ``conc`` every one is kept: the dataset itself, all of B on value 3.
+
+        P(h1, h1 + h2, a3) = sum_u X_u(h1, t) Z_u(t, a3), t = a1 + a2 = h1 + h2 - u, J = s - t, with
+        X_u = Bin(u, 1/2) * A over a1 (the split of u messages between 1 and 2, one more at a time)
+        and Z_u = P_B(u, .) * Bin(J', 1/(k-2)) over a3 (:meth:`_b_thirds`); the sum over u is one
+        matrix product per h1 + h2."""
+        s = a_law.shape[0] - 1
+        n = s + M
+        # A over (a1, t = a1 + a2)
+        a1, a2 = np.indices(a_law.shape)
+        ok = a1 + a2 <= s
+        at = np.zeros((s + 1, s + 1))
+        at[a1[ok], (a1 + a2)[ok]] = a_law[ok]
+        c = self._b_thirds(M)
+        u = np.arange(M + 1)[:, None]
+        t = np.arange(s + 1)[None, :]
+        jp = np.broadcast_to(s - t, (M + 1, s + 1)) if conc else np.minimum(s - t, u)
+        z = c[jp, u, :n + 1]                                   # (u, t, a3)
+        # X_u(h1, t) for every u, one more message split between 1 and 2 at a time
+        x = np.zeros((M + 1, n + 1, s + 1))                    # (u, h1, t)
+        x[0, :s + 1] = at
+        for v in range(1, M + 1):
+            np.multiply(x[v - 1], 0.5, out=x[v])
+            x[v, 1:] += x[v - 1, :-1] * 0.5
+        out = np.zeros((n + 1, n + 1, n + 1))                  # (h1, tt = h1 + h2, a3)
+        for tt in range(n + 1):
+            # u + t = tt; h1 <= tt; a3 <= n - tt (the messages in 3..k)
+            us = np.arange(max(0, tt - s), min(M, tt) + 1)
+            ts = tt - us
+            out[:tt + 1, tt, :n - tt + 1] = x[us, :tt + 1, ts].T @ z[us, ts, :n - tt + 1]
+            self._computed += (tt + 1) * us.size * (n - tt + 1)
+        return out
+
+    def _aug_pair(self, a_others: np.ndarray, M: int) -> _AugLaw:
+        """The augmented experiment's two laws, the victim added to ``a_others`` on value 1 or 2."""
+        p0 = self._augment(self._add(a_others, self.a_rows[0]), M)
+        p1 = self._augment(self._add(a_others, self.a_rows[1]), M)
+        keep = (p0 > 0) | (p1 > 0)
+        return _AugLaw(p0[keep], p1[keep], self._aug_eta(a_others.shape[0], M))
+
+    def _aug_eta(self, s: int, M: int) -> float:
+        """Relative error per entry of :meth:`_augment` (s users in A, the victim included):
+        the dynamic programmes of A and of B's (u, a3), the splits of up to n messages between 1 and
+        2 (exact halvings, one addition each) and up to n uniform messages on 3 (each as
+        exact._rel_error, two classes), with three sums of products of at most n + 1 non-negative
+        terms to spare (the product over u is one)."""
+        n = s + M
+        parts = (exact._rel_error(s, 3, self.k - 2, self.pmf_rel),
+                 exact._rel_error(M, 3, max(2, self.k - 3), self.pmf_rel),
+                 exact._rel_error(n, 2, 1, 0.0),
+                 exact._rel_error(n, 2, 1, 2 * _U))
+        total = sum(math.log1p(e) for e in parts) + 3 * (n + 2) * _U * (1 + 1e-6)
+        eta = math.expm1(total)
+        return rounding.up(eta / (1 - eta))
+
+    def aug_law(self, counts: tuple) -> _AugLaw:
+        """The augmented experiment's laws of one (c1, c2, M), kept: an upper bound of delta over
+        every dataset whose others hold c1 times value 1, c2 times value 2 and M values in 3..k,
+        spread in any way."""
+        key = ("aug", tuple(counts))
+        hit = self._laws.get(key)
+        if hit is None:
+            law = self._aug_pair(self._a_others(counts[0], counts[1]), counts[2])
+            self._keep(key, law, 2 * law.p0.size)
+            return law
+        return hit[0]
+
     def ladder(self, L: tuple, free: int, floor: float) -> tuple[list, float]:
         """(rungs, tail) of the family c >= L: rungs[i] = (j, laws of L plus j uniform users) for
         j = j0..top, with P(N < j0) <= tail (N ~ Bin(free, k r))."""
@@ -195,25 +337,35 @@ class GRR:
         mean, sd = free * s, math.sqrt(free * s * (1 - s))
         j0 = self.uniform_count(free, floor)
         top = min(free, int(math.ceil(mean + 3 * sd)))
-        dist = self._others(L)
+        dist = self._a_others(L[0], L[1]) if self.spread else self._others(L)
         rungs = []
         entries = 0
         for j in range(top + 1):
             if j >= j0:
-                law = self._pair(dist, 1 + sum(L) + j)
+                if self.spread:
+                    # the uniform users join group A (they land on 1 and on 2 with probability 1/k
+                    # and are uniform on 3..k given they land there)
+                    law = self._aug_pair(dist, L[2])
+                    entries += 2 * law.p0.size
+                else:
+                    law = self._pair(dist, 1 + sum(L) + j)
+                    entries += law.others.size
                 rungs.append((j, law))
-                entries += law.others.size
             if j < top:
-                dist = self._add(dist, self.uniform_row)
+                dist = self._add(dist, self.a_uniform if self.spread else self.uniform_row)
         value = (rungs, self.tail(free, j0))
         self._keep(key, value, entries)
         return value
 
     def hockey(self, law: _Law, epsilon: float) -> tuple[float, float]:
-        """Certified (lower, upper) of H_gamma(P1 || P2) of one law."""
+        """Certified (lower, upper) of H_gamma(P1 || P2) of one law (a dataset's, or the augmented
+        experiment's)."""
         g = math.exp(epsilon)
-        p0, p1 = self._add(law.others, self.rows[0]), self._add(law.others, self.rows[1])
-        lo, _, hi = exact._hockey(p0.ravel(), p1.ravel(), g, 2 * _U if epsilon != 0 else 0.0, law.eta)
+        if isinstance(law, _AugLaw):
+            p0, p1 = law.p0, law.p1
+        else:
+            p0, p1 = self._add(law.others, self.rows[0]).ravel(), self._add(law.others, self.rows[1]).ravel()
+        lo, _, hi = exact._hockey(p0, p1, g, 2 * _U if epsilon != 0 else 0.0, law.eta)
         return lo, hi
 
     def tail(self, free: int, j: int) -> float:
@@ -263,7 +415,8 @@ class GRR:
         """Branch and bound over the datasets (the others' counts on values 1, 2, 3).
 
         Returns (lower, upper, worst counts): the certified enclosure of the largest delta(epsilon)
-        over the datasets searched and the dataset whose lower end is largest. With
+        over every dataset and the dataset whose lower end is largest (for k > 3: counts[2] others
+        all on value 3; the upper end from the augmented experiment). With
         ``band = (below, above)`` the search stops once a dataset is certified above ``above``
         (upper end 1) and drops families certified at most ``below``. ``floor`` fixes the tail
         allowance of the family bounds (shared laws between epsilons); ``first`` lists datasets
@@ -293,6 +446,10 @@ class GRR:
         def single(counts):
             nonlocal best_lo, best, hi_max
             lo, hi = self.hockey(self.law(counts), e)
+            if self.spread:
+                # the concentrated dataset gives the lower end; the augmented experiment bounds
+                # every spread of its M others over 3..k (the concentrated one included)
+                hi = self.hockey(self.aug_law(counts), e)[1]
             hi_max = max(hi_max, hi)
             if lo > best_lo:
                 best_lo, best = lo, tuple(counts)
@@ -348,7 +505,7 @@ class GRR:
         return max(best_lo, 0.0), max(hi_max, dropped, best_lo), best
 
     def log_delta(self, epsilon: float) -> Enclosure:
-        """Certified enclosure of log delta(epsilon), the largest over the datasets searched."""
+        """Certified enclosure of log delta(epsilon), the largest over every dataset."""
         lo, hi, _ = self.search(epsilon)
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
@@ -368,7 +525,7 @@ class GRR:
         return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
 
     def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
-        """Certified bracket of epsilon(delta) of the largest delta over the datasets searched
+        """Certified bracket of epsilon(delta) of the largest delta over every dataset
         (:func:`dptheory.shuffle.exact_rr.search_epsilon_bracket`)."""
         return search_epsilon_bracket(self, delta, rtol, math.log(self.p / self.r))
 
@@ -398,25 +555,29 @@ def worst_dataset(counts: tuple, n: int, k: int) -> tuple[list[int], list[int]]:
 
 def describe(counts: tuple, n: int, k: int) -> str:
     """The dataset in words (values numbered from 1)."""
-    parts = [f"{c} {'holds' if c == 1 else 'hold'} value {v + 1}" for v, c in enumerate(counts) if c]
+    parts = [f"{c} {'holds' if c == 1 else 'hold'} value {v + 1}" + (" (one value outside the victim's two)"
+                                                                     if v == 2 and k > 3 else "")
+             for v, c in enumerate(counts) if c]
     others = ", ".join(parts) if parts else "no other user"
     return f"the victim holds value 1 or 2; of the other {n - 1} users, {others}"
 
 
-#: users up to which the search is offered, per k (beyond: estimated to exceed 10 s)
+#: users up to which the search is offered, per k (beyond: an epsilon(delta) inversion measured
+#: at up to 10 s, k = 4 at n = 100)
 MAX_N = {3: 300}
-MAX_N_LARGE_K = 40
+MAX_N_LARGE_K = 80
 
 
 def supported(k: int, n: int) -> bool:
-    """Whether the search is offered at (k, n): k = 3 up to n = 300, 4 <= k <= 64 up to n = 40."""
+    """Whether the search is offered at (k, n): k = 3 up to n = 300, k > 3 up to n = 80."""
     return n <= (MAX_N.get(k, MAX_N_LARGE_K))
 
 
 def estimate_seconds(k: int, n: int, evaluations: int = 1) -> float:
     """Estimated seconds of ``evaluations`` searches (an epsilon(delta) inversion reuses the laws
-    and decides most points with one dataset): one search takes about 4 s at k = 3, n = 300 and
-    1 s at k = 8, n = 40 (benchmarks/bench_exact_grr.py, CPU time on a loaded 2-core machine; an
-    inversion 1.0-1.6 times one search), scaled as n^3 (k = 3) and n^4 (k > 3, four classes)."""
-    base = 4.0 * (n / 300) ** 3 if k == 3 else 1.0 * (n / 40) ** 4
+    and decides most points with one dataset): one search takes about 4 s at k = 3, n = 300, and
+    for k > 3 up to 0.6 s at n = 40, 2.8 s at n = 60 and 1.5 s at n = 80 (the augmented experiment
+    included; benchmarks/bench_exact_grr.py, CPU time on a loaded 2-core machine; an inversion
+    1.0-1.7 times one search), scaled as n^3."""
+    base = 4.0 * (n / 300) ** 3 if k == 3 else 0.6 * (n / 40) ** 3
     return base * (1 + 0.05 * max(evaluations - 1, 0))

@@ -137,6 +137,9 @@ class Method(protocol.Method):
     #: and plateaus where a fitted Gaussian profile steps badly: 35 evaluations instead of 13 for
     #: Laplace eps0 = 0.1, n = 1e6)
     one_pair_fn: Callable | None = None
+    #: (randomizer, n, result) -> the result with what its interval means where that depends on
+    #: the computation (a note), or None: the result as it is
+    finish_fn: Callable | None = None
 
     # ------------------------------------------------------------------ the protocol
     def why_not(self, subject: Shuffled) -> str | None:
@@ -234,9 +237,9 @@ class Method(protocol.Method):
             if bracket.at_theory_limit:
                 note = _join(note, f"the bound does not reach delta below $\\log p = {cap:.6g}$, "
                                    "which shuffling an $\\epsilon_0$-LDP randomizer never exceeds")
-        return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
-                      params={"n": n, "delta": delta, "seconds": time.perf_counter() - start,
-                              **self._attained(rz, n, hi if math.isfinite(hi) else lo, state)})
+        return self._finish(rz, n, Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
+                                          params={"n": n, "delta": delta, "seconds": time.perf_counter() - start,
+                                                  **self._attained(rz, n, hi if math.isfinite(hi) else lo, state)}))
 
     def delta(self, rz: Randomizer, n: int, epsilon: float, rtol: float = 1e-6) -> Result:
         """delta(epsilon) of n shuffled users of ``rz`` by this method, certified."""
@@ -250,9 +253,13 @@ class Method(protocol.Method):
         else:
             enc = _closed_form_delta(lambda d: self.closed_epsilon(rz, n, d), epsilon,
                                      lambda d: self.closed_epsilon(rz, n, d, digits=_CLOSED_MP_DIGITS))
-        return enc.result("delta", kind=self.kind, status=status, method=self.name, source=self.source, note=note,
-                          params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start,
-                                  **self._attained(rz, n, epsilon)})
+        return self._finish(rz, n, enc.result("delta", kind=self.kind, status=status, method=self.name,
+                                              source=self.source, note=note,
+                                              params={"n": n, "epsilon": epsilon, "seconds": time.perf_counter() - start,
+                                                      **self._attained(rz, n, epsilon)}))
+
+    def _finish(self, rz: Randomizer, n: int, res: Result) -> Result:
+        return res if self.finish_fn is None else self.finish_fn(rz, n, res)
 
     def _attained(self, rz: Randomizer, n: int, epsilon: float, state: dict | None = None) -> dict:
         """{"attained_by": ...} where the method says what attains its value, else {} (``state``:
@@ -388,15 +395,20 @@ def _binary_rr_search(rz, n) -> bool:
     return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.rr_parameters(rz) is not None
 
 
-#: users beyond which GRR on 3 options uses the certified search instead of the enumeration
+#: users from which GRR on 3 options uses the certified search instead of the enumeration
 GRR_SEARCH_FROM = 21
+#: the same for GRR on k > 3 options (the enumeration of GRR on 8 options is estimated at 1 s at
+#: n = 10 and grows about sevenfold per user)
+GRR_SEARCH_FROM_LARGE_K = 11
 
 
 def _grr_search(rz, n) -> bool:
-    """GRR on 3 options beyond the enumeration's cheap sizes: the certified search over every
-    dataset (:mod:`dptheory.shuffle.exact_grr`) instead."""
-    return (exact_grr.grr_size(rz) == 3 and GRR_SEARCH_FROM <= n
-            and exact_grr.supported(3, n))
+    """GRR beyond the enumeration's cheap sizes: the certified search over every dataset
+    (:mod:`dptheory.shuffle.exact_grr`) instead."""
+    k = exact_grr.grr_size(rz)
+    if k is None or not exact_grr.supported(k, n):
+        return False
+    return n >= (GRR_SEARCH_FROM if k == 3 else GRR_SEARCH_FROM_LARGE_K)
 
 
 def _needs_pmfs_small(rz, n):
@@ -413,7 +425,7 @@ def _exact_cost(rz, n, evaluations):
     if _binary_rr_search(rz, n):
         return exact_rr.estimate_seconds(n, evaluations)
     if _grr_search(rz, n):
-        return exact_grr.estimate_seconds(3, n, evaluations)
+        return exact_grr.estimate_seconds(exact_grr.grr_size(rz), n, evaluations)
     return exact.estimate_seconds(rz, n, evaluations)
 
 
@@ -699,6 +711,33 @@ def _exact_attained(rz, n, epsilon, state):
     return f"{rz.name} on its worst dataset: the victim holds input {a[0]} or {b[0]}; of the other {n - 1} users, {others}"
 
 
+#: relative width of an exact row's interval beyond which GRR's search says that its two ends
+#: did not meet (the requested tolerances are 1e-3 and finer)
+GRR_OPEN_WIDTH = 1e-2
+
+
+def _exact_finish(rz, n, res: Result) -> Result:
+    """GRR on k > 3 options by the search: its interval is a two-sided enclosure (lower end
+    attained by a dataset, upper end a bound over every dataset); where the two ends do not meet,
+    the note says so and why."""
+    k = exact_grr.grr_size(rz)
+    if k is None or k == 3 or not _grr_search(rz, n):
+        return res
+    lo, hi = res.lower, res.upper
+    if res.log_lower is not None and res.log_upper is not None:
+        # delta, compared in log space (its ends may be below the float range, or 0 exactly)
+        if res.log_upper == -math.inf or res.log_upper - res.log_lower <= math.log1p(GRR_OPEN_WIDTH):
+            return res
+    elif hi <= lo * (1 + GRR_OPEN_WIDTH) or "no amplification" in res.note:
+        return res
+    return dataclasses.replace(res, note=_join(
+        res.note, f"not pinned down: a two-sided enclosure of the exact value, upper end {hi:.6g} and lower end "
+                  f"{lo:.6g} apart by more than {GRR_OPEN_WIDTH:g} relative. The lower end is attained by the worst "
+                  "dataset found (the others' values outside the victim's two all one value); the upper end bounds "
+                  "every spread of those values (the augmented experiment, docs/tightness.md#generalized-randomized-"
+                  "response); the true worst case lies between them"))
+
+
 def _rr_source(rz):
     """The binary randomized response whose exact value bounds ``rz`` below: its own pmfs for
     binary randomized response, binary_rr(eps0) for the general eps0-LDP class."""
@@ -750,9 +789,8 @@ def _grr_lower_status(rz):
     k = exact_grr.grr_size(source)
     note = "attained by GRR on its worst dataset found"
     if k is not None and k > 3:
-        note += (" (the search covers the datasets whose others hold values 1, 2 and one more value; it is the exact "
-                 "worst case if that concentrated arrangement is the worst, as an exhaustive search finds at small n: "
-                 "not proven, docs/tightness.md#generalized-randomized-response)")
+        note += (" (the largest over the datasets whose others' values outside the victim's two are all one value; "
+                 "the search bounds every other spread above: docs/tightness.md#generalized-randomized-response)")
     return Status.PROVEN, note
 
 
@@ -854,11 +892,11 @@ METHODS = protocol.Registry("shuffle", [
     Method("efmrtt19", Kind.UPPER, ERLINGSSON.source, _needs_ldp, _formula_status(ERLINGSSON),
            closed_epsilon=_erlingsson, title="Erlingsson et al.", formula=ERLINGSSON.name),
     Method("exact", Kind.EXACT, "exact enumeration of the shuffled histogram over every dataset (one per symmetry "
-           "orbit); binary randomized response and GRR on 3 options: certified search over every dataset (dptheory, "
+           "orbit); binary randomized response and GRR: certified search over every dataset (dptheory, "
            "derived here: docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
            decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
-           attained_fn=_exact_attained, floor_log_delta=_exact_floor),
+           attained_fn=_exact_attained, finish_fn=_exact_finish, floor_log_delta=_exact_floor),
     Method("binary-rr-exact-lower", Kind.LOWER,
            "dptheory: the exact worst case of shuffled binary randomized response, an eps0-LDP randomizer "
            "(derived here: docs/tightness.md)",

@@ -3,8 +3,8 @@
 For binary randomized response the exact value is the certified search of
 :mod:`dptheory.shuffle.exact_rr` (every n); for generalized randomized response the enumeration
 of :mod:`dptheory.shuffle.exact` (small n) or the search of :mod:`dptheory.shuffle.exact_grr`
-(k = 3 up to n = 300; for k > 3 up to n = 40 the worst dataset with the others' values 3..k
-concentrated on one, a proven lower bound). Each row gives the exact enclosure, the dataset that
+(k = 3 up to n = 300, k > 3 up to n = 80: every dataset, the worst spread of the others' values
+outside the victim's two bounded by the augmented experiment). Each row gives the exact enclosure, the dataset that
 attains it, and for every proven upper bound the ratio of its upper end to the exact value's
 lower end: an upper end of the ratio (upper bound / exact), never below the truth.
 """
@@ -17,8 +17,8 @@ from ..results import Kind, Result, Status
 from . import methods as M, randomizers as R
 
 
-#: estimated seconds of the exact method (an enumeration, for GRR on k > 3 options) beyond which a
-#: row of GRR uses the search's worst concentrated dataset instead
+#: estimated seconds of the exact method beyond which a row of GRR uses the search's worst
+#: concentrated dataset (a proven lower bound) instead
 ENUMERATION_SECONDS = 120.0
 
 
@@ -57,9 +57,9 @@ def row(name: str, eps0: float, n: int, delta: float = 1e-6, methods=None, rtol:
     bound's ratio to it (``methods``: the upper bounds to run, default every registered one)."""
     rz = randomizer(name, eps0)
     subject = M.Shuffled(rz, n)
-    # GRR on k > 3 options beyond the enumeration: the worst dataset the search finds (a proven
-    # lower bound, exact if the concentrated arrangement is the worst; the ratios are then upper
-    # ends all the same, since the true value is at least this one)
+    # GRR where the exact method is too costly: the worst concentrated dataset the search finds (a
+    # proven lower bound; the ratios are then upper ends all the same, since the true value is at
+    # least this one)
     which = "exact"
     lower = M.METHODS["grr-exact-lower"]
     if lower.applies(subject) and (not M.METHODS["exact"].applies(subject)
@@ -72,8 +72,9 @@ def row(name: str, eps0: float, n: int, delta: float = 1e-6, methods=None, rtol:
         if isinstance(res, Result) and res.status is Status.PROVEN and res.kind is Kind.UPPER:
             uppers[res.method] = res.upper
             ratios[res.method] = res.upper / exact.lower if exact.lower > 0 else float("inf")
-    # a star marks a value that is a proven lower bound, exact only under the unproven reduction
-    label = name if which == "exact" else name + "*"
+    # a star marks an exact column that is not the exact value: a proven lower bound, or an
+    # enclosure whose two ends did not meet
+    label = name if which == "exact" and "not pinned down" not in exact.note else name + "*"
     return TightnessRow(label, float(eps0), int(n), float(delta), exact, exact.params.get("attained_by", ""),
                         uppers, ratios)
 

@@ -46,8 +46,9 @@ def test_grr3_every_dataset_moderate_n():
 
 
 def test_concentrated_arrangement_is_the_worst_small_n():
-    """GRR on k > 3 options: the largest delta over every dataset (enumeration) equals the largest
-    over the datasets whose others hold values 1, 2 and one more value (the search's reduction)."""
+    """GRR on k > 3 options: the largest delta over every dataset (enumeration) lies in the
+    search's interval (the worst concentrated dataset, the worst augmented experiment), which is
+    exact here: the worst dataset has the others' values outside the victim's two on one value."""
     _against_enumeration(4, 9, [0.5, 2.0], [0.05, 0.3, 0.7])
 
 
