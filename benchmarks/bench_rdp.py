@@ -13,6 +13,9 @@
 4. Curves of many orders (255, 511, 1023 orders from 2) at n = 1e6, eps0 = 1, chen-exact and
    stronger-clones: this tree (anchors enclosed by convexity, window tables shared across orders)
    against main before it (MANY_BASELINE), CPU seconds (best of 2), each in a subprocess of this run.
+5. Girgis et al.'s mixture variant at 255, 1023 and 8191 orders (2 ..), n = 1e6, eps0 = 1: this
+   tree (Theorem 3.7's sum over i on a window around its largest term) against the sum over every
+   i (MIXTURE_BASELINE), CPU seconds per order and the largest change of a value.
 
 Run: python benchmarks/bench_rdp.py [section number ...]
 """
@@ -217,8 +220,44 @@ def section_many_orders():
                   f" old {top_old:.6g}")
 
 
+_MIXTURE_ORDERS = """
+import sys, numpy as np
+sys.path.insert(0, sys.argv[2])
+from timing import best
+from dptheory.shuffle import rdp
+rdp.upper_1_mixture(1.0, 10**6, [2, 3, 100])  # imports, outside the timing
+orders = np.arange(2, 2 + int(sys.argv[1]))
+t, v = best(lambda: rdp.upper_1_mixture(1.0, 10**6, orders), 1)
+print(t, repr(v.tolist()))
+"""
+#: main before the windowed sum over i of Theorem 3.7
+MIXTURE_BASELINE = "78060fc"
+
+
+def section_mixture_orders():
+    print(f"5. girgis-upper-1-mixture over many orders, n = 1e6, eps0 = 1 (CPU s): this tree vs {MIXTURE_BASELINE}"
+          " (the sum over i of every B_3.7 term)")
+    base = str(baseline.tree(MIXTURE_BASELINE))
+
+    def run(cwd, count):
+        r = subprocess.run([sys.executable, "-W", "ignore", "-c", _MIXTURE_ORDERS, str(count),
+                            os.path.join(ROOT, "benchmarks")], cwd=cwd, env={**os.environ, "PYTHONPATH": cwd},
+                           capture_output=True, text=True, timeout=1800)
+        if r.returncode:
+            return math.nan, None
+        t, values = r.stdout.split(" ", 1)
+        return float(t), np.array(eval(values))
+
+    for count in (255, 1023, 8191):
+        (t_new, v_new), (t_old, v_old) = run(ROOT, count), run(base, count)
+        change = float(np.max(np.abs(v_new / v_old - 1))) if v_new is not None and v_old is not None else math.nan
+        print(f"   {count:4d} orders: new {t_new:6.2f} s ({1e3 * t_new / count:.2f} ms per order), {MIXTURE_BASELINE}"
+              f" {t_old:6.2f} s ({1e3 * t_old / count:.2f} ms per order), ratio {t_old / t_new:5.1f}x;"
+              f" largest relative change of a value {change:.1e}")
+
+
 SECTIONS = {"0": section_table, "1": section_curves, "2": section_mixture, "3": section_high_orders,
-            "4": section_many_orders}
+            "4": section_many_orders, "5": section_mixture_orders}
 
 
 def main():

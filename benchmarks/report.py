@@ -154,7 +154,7 @@ def _rounds_cases():
             return pld.self_compose(T).get_epsilon_for_delta(1e-6)
 
         return Case(3, f"composed shuffle rounds, eps0 = 1, T = {T}, n = {n:.0e}, epsilon(1e-6)", ours,
-                    "dp-accounting on our pmf", peer, repeats=2, peer_repeats=2)
+                    "dp-accounting on our pmf", peer, repeats=5, peer_repeats=5)
 
     return [make(n) for n in (10**3, 10**4, 10**5, 10**8, 10**12)] + [make(10**12, 10**5)]
 

@@ -16,13 +16,21 @@ def _sympy():
     return sympy
 
 
+def plain_latex(expr) -> str:
+    """sympy's LaTeX of an expression (what checks and error messages show), with a primed symbol
+    (``epsilon'``, Wang et al. 2024's global budget) printed as ``\\epsilon'``."""
+    sp = _sympy()
+    primed = {sym: sp.latex(sp.Symbol(sym.name[:-1])) + "'" for sym in getattr(expr, "free_symbols", ())
+              if sym.name.endswith("'")}
+    return sp.latex(expr, symbol_names=primed) if primed else sp.latex(expr)
+
+
 def assumption_kinds(sym) -> list[tuple[str, str]]:
     """The symbol's own assumptions as (LaTeX, kind) pairs, kind one of :data:`PREDICATES`.
 
     They cannot be sympy relationals: ``mu >= 0`` is already ``True`` for a nonnegative symbol.
     """
-    sp = _sympy()
-    name = sp.latex(sym)
+    name = plain_latex(sym)
     kinds = []
     if sym.is_integer:
         kinds.append((f"{name} \\in \\mathbb{{Z}}", "integer"))

@@ -375,7 +375,7 @@ class Formula:
         return _Signature(tuple(s.name for s in self.params), tuple(_kw(s) for s in self.params),
                           tuple(bool(s.is_integer) for s in self.params),
                           tuple(tuple(domain.assumption_checks(s)) for s in self.params),
-                          tuple(sp.latex(s) for s in self.params))
+                          tuple(domain.plain_latex(s) for s in self.params))
 
     def _bind(self, args: tuple, kwargs: Mapping[str, Any]) -> list:
         """The values of the parameters, in call order, from positional and keyword arguments."""
@@ -418,9 +418,9 @@ class Formula:
             try:
                 arr = np.asarray(float(val))
             except (TypeError, ValueError):
-                return f"{sp.latex(sym)} \\in \\mathbb{{R}}"
+                return f"{domain.plain_latex(sym)} \\in \\mathbb{{R}}"
             if np.isnan(arr):
-                return f"{sp.latex(sym)} \\in \\mathbb{{R}}"
+                return f"{domain.plain_latex(sym)} \\in \\mathbb{{R}}"
             for text, pred in domain.assumption_checks(sym):
                 if not pred(arr):
                     return text
@@ -429,7 +429,7 @@ class Formula:
         for cond in self.all_conditions():
             truth = cond.subs(subs)
             if truth is not sp.true and bool(truth) is not True:
-                return sp.latex(cond)
+                return domain.plain_latex(cond)
         return None
 
     def _failed_condition_mpmath(self, values: list):
@@ -512,7 +512,7 @@ class Formula:
         if entry is not None:
             return [(text, codegen.compile_source(self.name, source, names)) for text, source, names in entry["conditions"]]
         sp = _sympy()
-        return [(sp.latex(c), codegen.lambdify(self.params, c, special.numpy_modules())) for c in self.all_conditions()]
+        return [(domain.plain_latex(c), codegen.lambdify(self.params, c, special.numpy_modules())) for c in self.all_conditions()]
 
     @functools.cached_property
     def _mp_conditions(self) -> list[tuple[str, Callable]]:
@@ -531,13 +531,13 @@ class Formula:
         sp = _sympy()
         return {
             "builder": codegen.builder_fingerprint(self._build),
-            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(domain.assumption_kinds(s)), sp.latex(s))
+            "params": tuple((s.name, _kw(s), bool(s.is_integer), tuple(domain.assumption_kinds(s)), domain.plain_latex(s))
                             for s in self.params),
             "numpy": codegen.lambdified_source(self.params, self.expr, special.numpy_modules()),
             "mpmath": codegen.lambdified_source(self.params, self.expr, special.MPMATH_MODULES),
-            "conditions": tuple((sp.latex(c),) + codegen.lambdified_source(self.params, c, special.numpy_modules())
+            "conditions": tuple((domain.plain_latex(c),) + codegen.lambdified_source(self.params, c, special.numpy_modules())
                                 for c in self.all_conditions()),
-            "mp_conditions": tuple((sp.latex(c),) + codegen.lambdified_source(self.params, c, special.MPMATH_MODULES)
+            "mp_conditions": tuple((domain.plain_latex(c),) + codegen.lambdified_source(self.params, c, special.MPMATH_MODULES)
                                    for c in self.all_conditions()),
         }
 
@@ -686,6 +686,7 @@ def _kw(sym) -> str:
 _KEYWORDS = {
     "epsilon_0": "eps0",
     "epsilon": "eps",
+    "epsilon'": "eps_prime",
     "lambda": "lam",
     "pi_prior": "pi",
     "Delta": "sensitivity",
@@ -699,6 +700,17 @@ def register(formula: Formula) -> Formula:
         raise ValueError(f"formula {formula.name!r} registered twice")
     _REGISTRY[formula.name] = formula
     return formula
+
+
+def definer(build: Callable, **defaults) -> Callable[..., Formula]:
+    """The function that declares the formulas of one module: ``define(name, **labels)`` registers
+    ``Formula(name, build=build, **defaults, **labels)`` (a label given overrides the default), so
+    that a module names its builder, and the kind, status or left-hand side its formulas share,
+    once."""
+    def define(name: str, **labels) -> Formula:
+        return register(Formula(name=name, build=build, **{**defaults, **labels}))
+
+    return define
 
 
 def registered() -> dict[str, Formula]:

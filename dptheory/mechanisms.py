@@ -24,7 +24,7 @@ import numpy as np
 
 from . import profile, rdp as rdp_module, rounding, validate
 from .rounding import EPS
-from .formula import Formula, Parts, register
+from .formula import Parts, definer
 from .precision import mp_adaptive, mp_nearest
 from .results import Curve, Kind, Result, Status
 
@@ -56,32 +56,26 @@ def _closed_forms() -> dict[str, Parts]:
     }
 
 
-RR_TRADEOFF = register(Formula(
-    name="rr-tradeoff",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+#: the exact closed forms of this module (proven), from :func:`_closed_forms`
+_exact = definer(_closed_forms, kind=Kind.EXACT, status=Status.PROVEN)
+
+RR_TRADEOFF = _exact(
+    "rr-tradeoff",
     source="k-ary randomized response (Kairouz, Oh, Viswanath 2016); trade-off by Neyman-Pearson",
     lhs=r"T(\mathrm{RR}_k(x), \mathrm{RR}_k(x'))(\alpha)",
-))
+)
 
-RR_DELTA = register(Formula(
-    name="rr-delta",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+RR_DELTA = _exact(
+    "rr-delta",
     source="k-ary randomized response: $H_{e^\\epsilon}$ of its output pmfs",
     lhs=r"\delta(\epsilon)",
-))
+)
 
-RR_RENYI = register(Formula(
-    name="rr-renyi",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+RR_RENYI = _exact(
+    "rr-renyi",
     source="k-ary randomized response: Renyi divergence of its output pmfs",
     lhs=r"D_\lambda(\mathrm{RR}_k(x)\|\mathrm{RR}_k(x'))",
-))
+)
 
 
 

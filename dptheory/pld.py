@@ -99,6 +99,11 @@ POWER_SPLIT = 0.5
 #: and at most this power (its round-off bound grows with the power)
 POWER_MAX = 64
 
+#: before an FFT power, the squarings convolve directly (log space) up to this many products only:
+#: a direct convolution of 385 points with itself took 2-6 ms, the FFT 0.05 ms (1000 rounds at n = 1e8:
+#: the composition 3.6 -> 1.0 ms, epsilon(1e-6)'s upper end 3e-7 relative looser)
+POWER_DIRECT_MAX = 1 << 16
+
 #: default mass cut from each tail after an FFT convolution
 DEFAULT_TAIL_MASS = 1e-16
 
@@ -160,6 +165,24 @@ def split_fraction(loss, loss_err, loss_lo, interval):
 ATOM_REL_CAP = 1e-10
 
 
+def _grid_ends(q, e_q):
+    """floor(rounding.down(q, e_q, 4 u)) and ceil(rounding.up(q, e_q, 4 u)) as int64 arrays, the
+    same integers at a fraction of the cost: the plain float ends q -/+ (e_q + 4 u |q|) are
+    within a few ulps of the rounded ones, so they have the same floor and ceiling unless they lie
+    within 1e-9 (1 + |q| + e_q) of an integer (or are not finite); those few go through
+    :mod:`dptheory.rounding`."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        w = e_q + 4 * _U * np.abs(q)
+        lo, hi = q - w, q + w
+        k, top = np.floor(lo), np.ceil(hi)
+        tol = 1e-9 * (1 + np.abs(q) + e_q)
+        near = ~((lo - k > tol) & (k + 1 - lo > tol) & (top - hi > tol) & (hi - (top - 1) > tol))
+    if np.any(near):
+        k[near] = np.floor(rounding.down(q[near], e_q[near], 4 * _U))
+        top[near] = np.ceil(rounding.up(q[near], e_q[near], 4 * _U))
+    return k.astype(np.int64), top.astype(np.int64)
+
+
 def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, tilt, *, rel_cap=None):
     """Grid masses of atoms (log P-mass within ``log_p_err``, loss within ``loss_err``):
     split (pessimistic) or rounded down (optimistic), see :meth:`PLD.from_atoms`. Returns
@@ -182,13 +205,12 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     # loss / dx is within u of its float, err / dx within 2 u
     q = loss / dx
     e_q = err / dx * (1 + 4 * _U)
-    k = np.floor(rounding.down(q, e_q, 4 * _U)).astype(np.int64)
+    k, top = _grid_ends(q, e_q)
     k = np.where((loss == 0) & (err == 0), 0, k)
     # per-atom mass error: small ones relative, large ones absolute (tilted weight of the upper point)
     atom_rel = np.expm1(lp_err)
     small = atom_rel <= cap
     rel = float(np.max(atom_rel[small], initial=0.0)) + (8 + 4 * math.log2(len(lp) + 2)) * 4 * _U
-    top = np.ceil(rounding.up(q, e_q, 4 * _U)).astype(np.int64)
     top = np.where((loss == 0) & (err == 0), 0, top)
     with np.errstate(over="ignore"):
         big = ~small
@@ -203,7 +225,9 @@ def discretise_atoms(log_p, log_p_err, loss, loss_err, interval, pessimistic, ti
     # double cell [l_k, l_{k+2}] (still first-order exact); wider uncertainty: all to the top
     double = top == k + 2
     wide = top > k + 2
-    frac = np.where(double, split_fraction(loss, err, k * dx, 2 * dx), split_fraction(loss, err, k * dx, dx))
+    frac = split_fraction(loss, err, k * dx, dx)
+    if np.any(double):  # (elementwise: the few straddling atoms again, on the double cell)
+        frac[double] = split_fraction(loss[double], err[double], k[double] * dx, 2 * dx)
     frac = np.where(single, 0.0, np.where(wide, 1.0, frac))
     up_k = np.where(wide, top, np.where(double, k + 2, k + 1))
     with np.errstate(divide="ignore"):
@@ -327,23 +351,13 @@ class PLD:
     """
 
     __slots__ = ("interval", "offset", "log_mass", "log_inf_mass", "pessimistic", "rel_error", "abs_error",
-                 "inf_error", "tilt", "tail_mass", "note")
+                 "inf_error", "tilt", "tail_mass", "note", "_moments")
 
     def __init__(self, interval, offset, log_mass, log_inf_mass, *, pessimistic=True, rel_error=0.0,
                  abs_error=0.0, inf_error=0.0, tilt=0.0, tail_mass=DEFAULT_TAIL_MASS, note=""):
         self.interval = validate.positive("interval", interval)
         self.offset = int(offset)
-        lm = np.asarray(log_mass, dtype=float).ravel()
-        if np.any(np.isnan(lm)) or np.any(lm == np.inf):
-            raise validate.DomainError("log_mass must hold finite logs or -inf")
-        finite = np.flatnonzero(lm > _NEG_INF)
-        if finite.size:  # drop empty ends
-            self.offset += int(finite[0])
-            lm = lm[finite[0]:finite[-1] + 1]
-        else:
-            lm = np.zeros(0)
-        self.log_mass = lm
-        self.log_mass.setflags(write=False)
+        self._set_masses(log_mass)
         self.log_inf_mass = float(log_inf_mass)
         self.pessimistic = bool(pessimistic)
         self.rel_error = validate.real("rel_error", rel_error, low=0.0, high=0.5)
@@ -353,6 +367,22 @@ class PLD:
         self.tilt = validate.real("tilt", tilt, low=0.0, high=50.0)
         self.tail_mass = validate.real("tail_mass", tail_mass, low=0.0, high=1e-3)
         self.note = note
+
+    def _set_masses(self, log_mass) -> None:
+        """Hold ``log_mass`` (from grid index ``self.offset``) without its empty ends, read-only;
+        the log moments are computed on first use and kept (:meth:`log_moment`)."""
+        lm = np.asarray(log_mass, dtype=float).ravel()
+        if not np.all(lm < np.inf):  # one pass: a NaN or +inf fails it
+            raise validate.DomainError("log_mass must hold finite logs or -inf")
+        finite = np.flatnonzero(lm > _NEG_INF)
+        if finite.size:  # drop empty ends
+            self.offset += int(finite[0])
+            lm = lm[finite[0]:finite[-1] + 1]
+        else:
+            lm = np.zeros(0)
+        self.log_mass = lm
+        self.log_mass.setflags(write=False)
+        self._moments = {}
 
     def __repr__(self) -> str:
         kind = "pessimistic" if self.pessimistic else "optimistic"
@@ -443,14 +473,19 @@ class PLD:
         rel = float(rounding.up(rel))
         if not rel <= 0.5:  # a relative error past 1/2 is not held: the bound becomes vacuous
             rel, abs_ = 0.5, math.inf
-        return PLD(self.interval, offset, log_mass, log_inf, pessimistic=self.pessimistic,
-                   rel_error=rel, abs_error=_up0(abs_),
-                   inf_error=_up0(inf_err), tilt=self.tilt,
-                   tail_mass=self.tail_mass, note=self.note if note is None else note)
+        # this PLD's fields were validated when it was built, and the error terms computed here
+        # are non-negative (or inf): the new one is set up without validating them again
+        out = object.__new__(PLD)
+        out.interval, out.offset = self.interval, int(offset)
+        out._set_masses(log_mass)
+        out.log_inf_mass = float(log_inf)
+        out.pessimistic, out.rel_error, out.abs_error, out.inf_error = self.pessimistic, rel, _up0(abs_), _up0(inf_err)
+        out.tilt, out.tail_mass, out.note = self.tilt, self.tail_mass, self.note if note is None else note
+        return out
 
     def _log_moment(self) -> float:
         """log sum_i m_i exp(tilt * l_i) over the finite atoms (held masses)."""
-        return float(logsumexp(self.log_mass + self.tilt * self.losses)) if len(self) else _NEG_INF
+        return self.log_moment(self.tilt)
 
     def with_tilt(self, tilt: float, support: tuple[float, float]) -> "PLD":
         """The same PLD with its absolute error expressed in the norm of another tilt, valid when
@@ -472,8 +507,14 @@ class PLD:
                    tail_mass=tail_mass, note=self.note)
 
     def log_moment(self, tilt: float) -> float:
-        """log sum_i m_i e^{tilt l_i} over the finite atoms (held masses)."""
-        return float(logsumexp(self.log_mass + tilt * self.losses)) if len(self) else _NEG_INF
+        """log sum_i m_i e^{tilt l_i} over the finite atoms (held masses); computed once per tilt
+        (the masses are read-only)."""
+        tilt = float(tilt)
+        out = self._moments.get(tilt)
+        if out is None:
+            out = float(logsumexp(self.log_mass + tilt * self.losses)) if len(self) else _NEG_INF
+            self._moments[tilt] = out
+        return out
 
     # ------------------------------------------------------------------ composition
     def _check(self, other: "PLD") -> None:
@@ -498,6 +539,10 @@ class PLD:
         that the exact discretised laws have total mass 1 (an optimistic PLD's dropped mass sits
         at loss -inf).
         """
+        return self._compose(other, DIRECT_MAX_PRODUCTS)
+
+    def _compose(self, other: "PLD", direct_max: int) -> "PLD":
+        """:meth:`compose`, direct (log-space) convolution up to ``direct_max`` products."""
         self._check(other)
         a, b = self, other
         na, nb = len(a), len(b)
@@ -516,7 +561,7 @@ class PLD:
         if na == 0 or nb == 0:
             return self._like(a.offset + b.offset, [], log_inf, (1 + ra) * (1 + rb) - 1, abs_in, inf_err)
         ia, ib = np.flatnonzero(a.log_mass > _NEG_INF), np.flatnonzero(b.log_mass > _NEG_INF)
-        if len(ia) * len(ib) <= DIRECT_MAX_PRODUCTS:
+        if len(ia) * len(ib) <= direct_max:
             lc, rel_c = _direct_log_convolve(a.log_mass, b.log_mass, ia, ib)
             return self._like(a.offset + b.offset, lc, log_inf, (1 + ra) * (1 + rb) * (1 + rel_c) - 1, abs_in, inf_err)
         if na + nb - 1 > MAX_POINTS:
@@ -547,11 +592,17 @@ class PLD:
             j = max(0, round(math.log2(t) * POWER_SPLIT), math.ceil(math.log2(t / POWER_MAX)))
             q, rem = divmod(t, 1 << j)
             if q >= FFT_POWER_MIN_ROUNDS:
+                # a small support taken to the power because its composition grows past direct
+                # convolution: the power's result carries its absolute error, and the squarings
+                # before it take the FFT from POWER_DIRECT_MAX products on (their errors are of
+                # the power's order); a wide support squares as any composition does
+                finite = int(np.count_nonzero(self.log_mass > _NEG_INF))
+                direct = POWER_DIRECT_MAX if finite * finite <= DIRECT_MAX_PRODUCTS else DIRECT_MAX_PRODUCTS
                 power, low = self, None
                 for bit in range(j):
                     if rem >> bit & 1:
-                        low = power if low is None else low.compose(power)
-                    power = power.compose(power)
+                        low = power if low is None else low._compose(power, direct)
+                    power = power._compose(power, direct)
                 out = power._fft_power(q)
                 if out is not None:
                     return out if low is None else out.compose(low)
@@ -571,13 +622,19 @@ class PLD:
 
     def _power_applies(self, rounds: int) -> bool:
         """Whether :meth:`self_compose` takes the FFT power for ``rounds`` copies: enough rounds,
-        a support past direct convolution, a tilt of at most :data:`FFT_POWER_MAX_TILT` (the
-        larger tilts that certify tiny deltas keep the squarings, whose tail cuts keep their
-        error small) and a composed tilted moment within e^FFT_POWER_LOG_MOMENT."""
+        a support past direct convolution or a ``rounds``-fold support that grows past it (the
+        squarings would reach FFT convolutions: the result carries an absolute error either
+        way, and a few points composed a thousand times took a dozen convolutions), a tilt of
+        at most :data:`FFT_POWER_MAX_TILT` (the larger tilts that certify tiny deltas keep the
+        squarings, whose tail cuts keep their error small) and a composed tilted moment within
+        e^FFT_POWER_LOG_MOMENT."""
         if rounds < FFT_POWER_MIN_ROUNDS:
             return False
         finite = int(np.count_nonzero(self.log_mass > _NEG_INF))
-        return (finite * finite > DIRECT_MAX_PRODUCTS and self.tilt <= FFT_POWER_MAX_TILT
+        # the squarings' last convolution has about half the composed support on each side
+        composed = (len(self) - 1) * rounds + 1
+        wide = finite * finite > DIRECT_MAX_PRODUCTS or composed * composed > 4 * DIRECT_MAX_PRODUCTS
+        return (wide and self.tilt <= FFT_POWER_MAX_TILT
                 and rounds * self.log_moment(self.tilt) <= FFT_POWER_LOG_MOMENT)
 
     def _tail_window(self, rounds: int, target: float) -> tuple[float, float, float, float, float]:
@@ -593,15 +650,32 @@ class PLD:
         ls = self.losses
         lm = self.log_mass
 
-        def g(t):
-            return float(logsumexp(lm + t * ls))
-
         lo_sup, hi_sup = T * float(ls[0]), T * float(ls[-1])
         if not target > 0:  # nothing may be left out: the whole support
             return lo_sup, hi_sup, _NEG_INF, _NEG_INF, _NEG_INF
+        steps = (1 / 16, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
+        # and steps on the scale of the composed losses' spread (any t gives a valid bound; the
+        # fixed ones leave the whole support when the losses are 1e-4 apart, and the FFT's
+        # round-off bound grows with the window)
+        with np.errstate(under="ignore"):
+            w = np.exp(lm - float(np.max(lm)))
+        w_total = float(np.sum(w))
+        mean = float(np.sum(w * ls)) / w_total
+        sd = math.sqrt(T * max(float(np.sum(w * (ls - mean) ** 2)) / w_total, 0.0)) + self.interval
+        if 1 / sd > 2 * steps[-1]:
+            steps = steps + tuple(c / sd for c in (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0))
+        # every moment the bounds use, at once (rows of at most 2^20 entries at a time)
+        ts = sorted({lam, *steps, *(lam + t for t in steps), *(lam - t for t in steps)})
+        rows = max(1, (1 << 20) // max(len(ls), 1))
+        values = np.concatenate([logsumexp(lm[None, :] + np.asarray(ts[i:i + rows])[:, None] * ls[None, :], axis=1)
+                                 for i in range(0, len(ts), rows)])
+        moments = dict(zip(ts, values.tolist()))
+
+        def g(t):
+            return moments[t]
+
         log_tau = math.log(target)
         log_tilted = T * g(lam) + log_tau
-        steps = (1 / 16, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
         hi_inf = min((T * g(t) - log_tau) / t for t in steps)
         hi_til = min((T * g(lam + t) - log_tilted) / t for t in steps)
         lo_til = max((log_tilted - T * g(lam - t)) / t for t in steps)
@@ -838,17 +912,8 @@ class PLD:
         as a certified bracket (the one inverter). ``inf`` when the +inf atom alone exceeds delta."""
         d = validate.delta("delta", delta)
         top = max(self.max_finite_loss(), 0.0)
-        lo_top, hi_top = self.log_delta_enclosure(top)
         fields = dict(kind=self._kind(), status=Status.PROVEN,
                       method="pld-" + ("pessimistic" if self.pessimistic else "optimistic"), source=SOURCE)
-        if hi_top > rounding.log_down(d):
-            if lo_top > rounding.log_up(d):
-                return Result("epsilon", top, math.inf, note=self._note() + "; the mass at +inf loss exceeds delta",
-                              params=self._params(delta=d), **fields)
-            return Result("epsilon", 0.0, math.inf, note=self._note() + "; undecided at the largest loss",
-                          params=self._params(delta=d), **fields)
-        lower, upper = 0.0, top
-        guess = self._epsilon_guess(d)
         seen: dict[float, tuple[float, float]] = {}
 
         def enclosure(e):
@@ -857,6 +922,33 @@ class PLD:
                 seen[e] = self.log_delta_enclosure(e)
             return seen[e]
 
+        below, above = rounding.log_down(d), rounding.log_up(d)
+        guess, slope = self._epsilon_guess(d)
+        if guess is not None and 0 < guess < top and slope < 0:
+            # the enclosure's width is about constant near the answer, and log delta about linear:
+            # from the enclosure at the guess and the profile's slope there, the points where its
+            # upper end and its lower end cross log delta, moved outwards by a margin (2% of their
+            # distance from the guess): when both are certified, the bracket is the narrowest the
+            # enclosures allow, at three evaluations
+            l0, h0 = enclosure(guess)
+            if math.isfinite(h0) and math.isfinite(l0):
+                log_d = math.log(d)
+                e_hi, e_lo = guess + (h0 - log_d) / -slope, guess + (l0 - log_d) / -slope
+                pad = 0.02 * max(abs(e_hi - guess), abs(e_lo - guess)) + 1e-9 * guess
+                b, a = min(e_hi + pad, top), e_lo - pad
+                if 0 < a < b and enclosure(b)[1] <= below and enclosure(a)[0] > above:
+                    return Result("epsilon", a, b, note=self._note(),
+                                  params=self._params(delta=d, evaluations=len(seen)), **fields)
+        # else (near the float error floor, where the enclosure widens): a narrow bracket around
+        # the guess, then the search
+        lo_top, hi_top = enclosure(top)
+        if hi_top > below:
+            if lo_top > above:
+                return Result("epsilon", top, math.inf, note=self._note() + "; the mass at +inf loss exceeds delta",
+                              params=self._params(delta=d), **fields)
+            return Result("epsilon", 0.0, math.inf, note=self._note() + "; undecided at the largest loss",
+                          params=self._params(delta=d), **fields)
+        lower, upper = 0.0, top
         rtol = 1e-9
         if guess is not None and 0 < guess < top:
             # the enclosure's own width limits the bracket: ask for no more than it allows
@@ -869,7 +961,6 @@ class PLD:
             # certify a narrow bracket around the guess (each end by one enclosure), from the
             # narrowest the enclosures allow: the answer when it is certified at once, else the
             # search's starting bracket
-            below, above = rounding.log_down(d), rounding.log_up(d)
             hi_ok = lo_ok = None
             for w in sorted({max(rtol / 32, 1e-9), max(rtol / 4, 1e-9), max(rtol, 1e-8), 1e-4, 1e-2}):
                 a, b = guess * (1 - w), min(guess * (1 + w), top)
@@ -887,14 +978,17 @@ class PLD:
         return Result("epsilon", bracket.lower, bracket.upper, note=self._note(),
                       params=self._params(delta=d, evaluations=len(seen)), **fields)
 
-    def _epsilon_guess(self, delta: float) -> float | None:
-        """A float estimate of epsilon(delta) (not certified: it only places the search), from the
-        profile at every grid loss at once: on [l_{j-1}, l_j] delta(eps) = A_j - e^eps B_j + P(inf)
-        with A_j, B_j the sums of m_i and m_i e^{-l_i} over i >= j (scaled by the largest term to
-        stay in range)."""
+    def _epsilon_guess(self, delta: float) -> tuple[float | None, float]:
+        """A float estimate of epsilon(delta) and of the slope of log delta there (not certified:
+        they only place the search), from the profile at every grid loss at once: on
+        [l_{j-1}, l_j] delta(eps) = A_j - e^eps B_j + P(inf) with A_j, B_j the sums of m_i and
+        m_i e^{-l_i} over i >= j (scaled by the largest term to stay in range), so that
+        d log delta / d eps = -e^eps B_j / delta = -(A_j - (delta - P(inf))) / delta.
+        (None, nan) where there is no estimate."""
+        none = (None, math.nan)
         n = len(self)
         if n == 0:
-            return None
+            return none
         loss = self.losses
         shift = float(np.max(self.log_mass))
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
@@ -906,19 +1000,20 @@ class PLD:
             b = np.cumsum(mq[::-1])[::-1]
             target = (delta - self.inf_mass) / math.exp(shift)
             if not target > 0:
-                return None
+                return none
             # delta at l_{j-1} from the atoms at i >= j
             prof = a[1:] - np.exp(loss[:-1] + qshift - shift) * b[1:]
         below = np.flatnonzero(prof <= target)
         if len(below) == 0:
-            return None
+            return none
         j = int(below[0]) + 1           # delta(l_{j-1}) <= target: the answer is at most l_{j-1}
         if j <= 1:
-            return None
+            return none
         # on [l_{j-2}, l_{j-1}]: target = A_{j-1} - e^eps B_{j-1} (scaled)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             e = math.log(max(a[j - 1] - target, 1e-300)) - math.log(max(b[j - 1], 1e-300)) - qshift + shift
-        return e if math.isfinite(e) and e > 0 else None
+            slope = -float(a[j - 1] - target) * math.exp(shift) / delta
+        return (e, slope) if math.isfinite(e) and e > 0 else none
 
     # ------------------------------------------------------------------ trade-off
     def tradeoff(self, *, max_lines: int = 20000):

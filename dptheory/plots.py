@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
-import os
 import pathlib
 from typing import Any, Callable, Sequence
 
@@ -275,17 +274,7 @@ def convert(name: str, key: str, text: str):
 
 # ---------------------------------------------------------------------------------- drawing
 def _output(path, formats=FORMATS) -> pathlib.Path:
-    p = pathlib.Path(path)
-    if p.suffix.lower() not in formats:
-        raise DomainError(f"output = '{p}' is invalid: the file name must end in {' or '.join(formats)}")
-    if p.is_dir():
-        raise DomainError(f"output = '{p}' is invalid: it is a directory")
-    parent = p.parent if str(p.parent) else pathlib.Path(".")
-    if not parent.is_dir():
-        raise DomainError(f"output = '{p}' is not writable: directory '{parent}' does not exist")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise DomainError(f"output = '{p}' is not writable: permission denied")
-    return p
+    return validate.output_file(path, formats)
 
 
 #: the check of a figure's output path (suffix .png or .pdf, an existing writable directory), made

@@ -32,7 +32,7 @@ import mpmath
 import numpy as np
 
 from . import validate
-from .formula import Formula, Parts, register
+from .formula import Formula, Parts, definer
 from . import rounding
 from .rounding import EPS
 from .results import Curve, Kind, Result, Status
@@ -78,10 +78,13 @@ _SOURCES = {"balle": "Balle et al. (2020), Theorem 21; Girgis et al. (2021), Lem
             "mironov": "Mironov (2017), Proposition 3"}
 
 
+#: the proven upper bounds of this module, from :func:`_closed_forms`
+_upper = definer(_closed_forms, kind=Kind.UPPER, status=Status.PROVEN)
+
+
 def _conversion(name: str, conversion: str, lhs: str, description: str = "") -> Formula:
     """A proven RDP -> DP conversion formula (an upper bound), registered."""
-    return register(Formula(name=name, build=_closed_forms, kind=Kind.UPPER, status=Status.PROVEN,
-                            source=_SOURCES[conversion], lhs=lhs, description=description))
+    return _upper(name, source=_SOURCES[conversion], lhs=lhs, description=description)
 
 
 TO_DP = {
@@ -94,14 +97,11 @@ TO_DELTA = {
     "mironov": _conversion("rdp-to-delta-mironov", "mironov", r"\delta"),
 }
 
-GDP_RDP = register(Formula(
-    name="gdp-to-rdp",
-    build=_closed_forms,
-    kind=Kind.UPPER,
-    status=Status.PROVEN,
+GDP_RDP = _upper(
+    "gdp-to-rdp",
     source="Dong, Roth, Su (2022) with Mironov (2017), Proposition 7: a $\\mu$-GDP mechanism is $(\\lambda, \\lambda\\mu^2/2)$-RDP",
     lhs=r"\rho(\lambda)",
-))
+)
 
 
 def default_orders() -> np.ndarray:

@@ -54,12 +54,103 @@ def _widening(arr, abs_err, rel_err):
         return np.where((absolute == 0) & (scaled == 0), 0.0, np.nextafter(absolute + scaled, np.inf))
 
 
+_SUBNORMAL_BITS = np.int64(1)            # the bits of 5e-324
+_NEG_SUBNORMAL_BITS = np.int64(-2**63 + 1)  # the bits of -5e-324
+
+
+def _next(x, direction: float):
+    """np.nextafter(x, direction) of a float64 array, by integer steps of its bits where every
+    value is finite (a fraction of nextafter's cost): moving up adds 1 to the bits of a value
+    with the sign bit clear and subtracts 1 from one with it set (the integer view of a negative
+    float is -2^63 + its magnitude), both zeros go to the smallest subnormal; down mirrors it.
+    From the largest finite float the step reaches the bits of the infinity, as nextafter does."""
+    if not np.isfinite(x).all():
+        return np.nextafter(x, direction)
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    b = x.view(np.int64)
+    sign = b >> 63  # -1 where the sign bit is set, else 0
+    if direction > 0:
+        out = b + 1 + 2 * sign
+        zero = _SUBNORMAL_BITS
+    else:
+        out = b - 1 - 2 * sign
+        zero = _NEG_SUBNORMAL_BITS
+    zeros = x == 0
+    if zeros.any():
+        out[zeros] = zero
+    return out.view(np.float64)
+
+
+def _widening_finite(arr, abs_err, rel_err):
+    """:func:`_widening` of a finite array with a scalar rel_err, or None where that does not
+    apply: the same operations without the masks (a positive rel_err makes every scaled term at
+    least the smallest subnormal, so the mask of zero terms is empty; a zero one with a scalar
+    abs_err makes the widening a constant)."""
+    if type(rel_err) not in _SCALAR_TYPES:
+        return None
+    r = float(rel_err)
+    scalar_abs = type(abs_err) in _SCALAR_TYPES
+    if r > 0:
+        a = float(abs_err) if scalar_abs else np.asarray(abs_err, dtype=float)
+        return _next(a + _next(r * np.abs(arr), np.inf), np.inf)
+    if r == 0 and scalar_abs:
+        a = float(abs_err)
+        return np.full(arr.shape, 0.0 if a == 0 else math.nextafter(a, math.inf))
+    return None
+
+
+def _directed_finite(arr, abs_err, rel_err, ulps: int, direction: float):
+    """:func:`up` (direction +inf) or :func:`down` (-inf) of an array, without the masks for NaN
+    and infinities when it has none and the errors are scalars; None otherwise."""
+    if arr.ndim == 0 or not np.isfinite(arr).all():
+        return None
+    with np.errstate(invalid="ignore", over="ignore"):
+        w = _widening_finite(arr, abs_err, rel_err)
+        if w is None:
+            return None
+        out = _next(arr + w if direction > 0 else arr - w, direction)
+        for _ in range(ulps - 1):
+            out = _next(out, direction)
+        return out
+
+
+def _scalars(*values) -> bool:
+    """Whether every value is a Python (or numpy float64) scalar: the scalar path of :func:`up`
+    and :func:`down` (the same operations in the same order on Python floats, which are IEEE
+    doubles like numpy's; about ten times faster than 0-d arrays)."""
+    return all(type(v) in _SCALAR_TYPES for v in values)
+
+
+_SCALAR_TYPES = (float, int, np.float64)
+
+
+def _scalar_rounded(x, abs_err, rel_err, ulps: int, direction: float) -> float:
+    """:func:`up` (direction +inf) or :func:`down` (-inf) of scalars: :func:`_widening` and the
+    steps, operation by operation, with math.nextafter."""
+    x, a, r = float(x), float(abs_err), float(rel_err)
+    if x != x:
+        raise ArithmeticError("rounding a NaN: the computation that produced it is out of its domain")
+    if math.isinf(x):
+        return x
+    scaled = 0.0 if r == 0 else math.nextafter(r * abs(x), math.inf)
+    w = 0.0 if (a == 0 and scaled == 0) else math.nextafter(a + scaled, math.inf)
+    out = math.nextafter(x + w if direction > 0 else x - w, direction)
+    for _ in range(ulps - 1):
+        out = math.nextafter(out, direction)
+    return out
+
+
 def up(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
     """A float >= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised).
 
     The widening is itself rounded outwards; infinities stay where they are.
     """
+    if _scalars(x, abs_err, rel_err):
+        return _scalar_rounded(x, abs_err, rel_err, ulps, math.inf)
     arr = np.asarray(x, dtype=float)
+    fast = _directed_finite(arr, abs_err, rel_err, ulps, math.inf)
+    if fast is not None:
+        return fast
     _check_nan(arr)
     with np.errstate(invalid="ignore", over="ignore"):
         w = _widening(arr, abs_err, rel_err)
@@ -69,7 +160,12 @@ def up(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
 
 def down(x, abs_err=0.0, rel_err=0.0, *, ulps: int = ULPS):
     """A float <= every real within ``abs_err + rel_err |x|`` of ``x`` (vectorised)."""
+    if _scalars(x, abs_err, rel_err):
+        return _scalar_rounded(x, abs_err, rel_err, ulps, -math.inf)
     arr = np.asarray(x, dtype=float)
+    fast = _directed_finite(arr, abs_err, rel_err, ulps, -math.inf)
+    if fast is not None:
+        return fast
     _check_nan(arr)
     with np.errstate(invalid="ignore", over="ignore"):
         w = _widening(arr, abs_err, rel_err)

@@ -32,7 +32,6 @@ import io
 import itertools
 import json
 import math
-import os
 import pathlib
 import time
 from typing import Any, Callable, Sequence
@@ -314,18 +313,6 @@ class SweepRun:
     rows: int
 
 
-def _check_output(path) -> pathlib.Path:
-    p = pathlib.Path(path)
-    if p.exists() and p.is_dir():
-        raise DomainError(f"output = '{p}' is invalid: it is a directory, give a file name")
-    parent = p.parent if str(p.parent) else pathlib.Path(".")
-    if not parent.is_dir():
-        raise DomainError(f"output = '{p}' is not writable: directory '{parent}' does not exist")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise DomainError(f"output = '{p}' is not writable: permission denied")
-    return p
-
-
 def _read_existing(path: pathlib.Path, sweep: Sweep) -> dict[tuple, list[list[str]]]:
     """The complete points already in ``path``: key -> its rows (cells), in file order."""
     try:
@@ -398,7 +385,7 @@ def run(sweep: Sweep, path, *, workers: int | None = None, scheduler: str | None
     Raises DomainError before any work for an output that cannot be written or is not a partial
     run of this sweep, or for bad ``workers``/``scheduler``.
     """
-    p = _check_output(path)
+    p = validate.output_file(path)
     if workers is not None:
         workers = validate.integer("workers", workers, low=1)
     done = _read_existing(p, sweep)

@@ -33,7 +33,7 @@ import numpy as np
 from scipy import integrate, special
 
 from . import divergences, rounding, validate
-from .formula import Formula, Parts, register
+from .formula import Parts, definer
 from .hull import lower_hull
 from .inverse import SearchParameters, epsilon_bracket
 from .profile import gdp_delta, gdp_delta_result, gdp_log_delta
@@ -98,79 +98,58 @@ def _closed_forms() -> dict[str, Parts]:
     }
 
 
-GAUSSIAN_TRADEOFF = register(Formula(
-    name="gdp-tradeoff",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+#: the exact closed forms of this module (proven), from :func:`_closed_forms`
+_exact = definer(_closed_forms, kind=Kind.EXACT, status=Status.PROVEN)
+
+GAUSSIAN_TRADEOFF = _exact(
+    "gdp-tradeoff",
     source="Dong, Roth, Su (2022), Definition 2.4",
     lhs=r"G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha)-\mu)",
     description="trade-off function of $N(0,1)$ against $N(\\mu,1)$",
-))
+)
 
-GAUSSIAN_RENYI = register(Formula(
-    name="gdp-renyi",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+GAUSSIAN_RENYI = _exact(
+    "gdp-renyi",
     source="Dong, Roth, Su (2022); Mironov (2017), Proposition 7",
     lhs=r"D_\lambda(\mathcal N(0,1)\|\mathcal N(\mu,1))",
     description="Renyi divergence of $\\mu$-GDP (an upper bound on the RDP of any $\\mu$-GDP mechanism)",
-))
+)
 
-GAUSSIAN_FIXED_POINT = register(Formula(
-    name="gdp-fixed-point",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+GAUSSIAN_FIXED_POINT = _exact(
+    "gdp-fixed-point",
     source="Kaissis et al. (2024), Lemma 4 (fixed point of $G_\\mu$)",
     lhs=r"\alpha^*",
-))
+)
 
-GAUSSIAN_BAYES_ERROR = register(Formula(
-    name="gdp-bayes-error",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+GAUSSIAN_BAYES_ERROR = _exact(
+    "gdp-bayes-error",
     source="Kaissis et al. (2024), eq. (2) for $G_\\mu$",
     lhs=r"R_{\min}(\pi)",
-))
+)
 
-DP_TRADEOFF = register(Formula(
-    name="dp-tradeoff",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+DP_TRADEOFF = _exact(
+    "dp-tradeoff",
     source="Dong, Roth, Su (2022), Proposition 2.5",
     lhs=r"f_{\epsilon,\delta}(\alpha)",
-))
+)
 
-LAPLACE_TRADEOFF = register(Formula(
-    name="laplace-tradeoff",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+LAPLACE_TRADEOFF = _exact(
+    "laplace-tradeoff",
     source="Dong, Roth, Su (2022), Appendix A (Laplace trade-off)",
     lhs=r"T(\mathrm{Lap}(0,1), \mathrm{Lap}(\mu,1))(\alpha)",
-))
+)
 
-LAPLACE_DELTA = register(Formula(
-    name="laplace-delta",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+LAPLACE_DELTA = _exact(
+    "laplace-delta",
     source="derived here from the Laplace trade-off of Dong, Roth, Su (2022) (docs/errata.md#derived-laplace-profile)",
     lhs=r"\delta(\epsilon)",
-))
+)
 
-LAPLACE_RENYI = register(Formula(
-    name="laplace-renyi",
-    build=_closed_forms,
-    kind=Kind.EXACT,
-    status=Status.PROVEN,
+LAPLACE_RENYI = _exact(
+    "laplace-renyi",
     source="Mironov (2017), Table II (Laplace mechanism, $\\mu$ = sensitivity / scale)",
     lhs=r"D_\lambda(\mathrm{Lap}(0,1)\|\mathrm{Lap}(\mu,1))",
-))
+)
 
 
 def _alpha_array(value):

@@ -107,6 +107,26 @@ def delta(name: str, value: Any) -> float:
     return probability(name, value, open_low=True, open_high=True)
 
 
+def output_file(path, suffixes=None):
+    """The file an output is to be written to (a :class:`pathlib.Path`), checked before any work is
+    done: its ending one of ``suffixes`` (any where None), not a directory, in an existing directory
+    where it may be written."""
+    import os
+    import pathlib
+
+    p = pathlib.Path(path)
+    if suffixes is not None and p.suffix.lower() not in suffixes:
+        raise DomainError(f"output = '{p}' is invalid: the file name must end in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise DomainError(f"output = '{p}' is invalid: it is a directory, give a file name")
+    parent = p.parent if str(p.parent) else pathlib.Path(".")
+    if not parent.is_dir():
+        raise DomainError(f"output = '{p}' is not writable: directory '{parent}' does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise DomainError(f"output = '{p}' is not writable: permission denied")
+    return p
+
+
 def integer(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
     """An integer (an integral float such as ``1e6`` is accepted) within ``[low, high]``."""
     if isinstance(value, bool):

@@ -74,6 +74,18 @@ def test_vectorised_ends_equal_the_scalar_ones(xs, abs_err, rel_err):
         assert up[i] == rounding.up(x, abs_err, rel_err) and down[i] == rounding.down(x, abs_err, rel_err)
 
 
+@given(x=st.one_of(FINITE, st.sampled_from([math.inf, -math.inf, 5e-324, -0.0])),
+       abs_err=st.one_of(ERR, st.just(math.inf)), rel_err=st.one_of(REL, st.just(math.inf)),
+       ulps=st.integers(1, 3))
+def test_the_scalar_path_is_the_array_path(x, abs_err, rel_err, ulps):
+    """Python floats take a path of their own (math.nextafter, ten times faster than 0-d
+    arrays): it gives the array path's ends bit for bit, infinite errors and ulps included."""
+    for fn in (rounding.up, rounding.down):
+        got, ref = fn(x, abs_err, rel_err, ulps=ulps), fn(np.array([x]), abs_err, rel_err, ulps=ulps)[0]
+        assert type(got) is float and (got == ref or (math.isnan(got) and math.isnan(ref)))
+        assert math.copysign(1.0, got) == math.copysign(1.0, ref) or got != 0
+
+
 def test_infinities_stay_on_their_side():
     assert rounding.up(math.inf) == math.inf and rounding.down(-math.inf) == -math.inf
     assert rounding.up(-math.inf) == -math.inf and rounding.down(math.inf) == math.inf
@@ -228,3 +240,16 @@ def test_neighbours_at_the_edges_of_the_float_range():
     assert rounding.neighbours(0.0) == (-5e-324, 5e-324)
     with pytest.raises(ArithmeticError):
         rounding.neighbours(math.nan)
+
+
+def test_the_integer_step_is_nextafter():
+    """The array path steps finite floats by their bits (rounding._next): the same floats as
+    np.nextafter both ways, signed zeros, subnormals and the largest float included."""
+    rng = np.random.default_rng(3)
+    big = float(np.finfo(float).max)
+    x = np.concatenate([rng.normal(size=20000) * 10.0 ** rng.integers(-320, 308, 20000),
+                        [0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310, big, -big, 2.2250738585072014e-308]])
+    for direction in (math.inf, -math.inf):
+        with np.errstate(over="ignore"):
+            got, want = rounding._next(x, direction), np.nextafter(x, direction)
+        assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))

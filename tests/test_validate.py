@@ -104,3 +104,15 @@ def test_no_other_check_of_eps0_in_the_library():
              for k, line in enumerate(path.read_text().splitlines(), 1)
              if pattern.search(line) and "perfectly private" not in line]
     assert found == []
+
+
+def test_output_file_is_checked_before_any_work(tmp_path):
+    """One check of an output file (plots and sweeps): its ending, not a directory, an existing
+    writable directory; each failure names the output and the reason."""
+    assert validate.output_file(tmp_path / "a.png", (".png", ".pdf")) == tmp_path / "a.png"
+    assert validate.output_file(tmp_path / "rows.csv") == tmp_path / "rows.csv"
+    for path, suffixes, words in ((tmp_path / "a.svg", (".png", ".pdf"), "must end in .png or .pdf"),
+                                  (tmp_path, None, "is a directory"),
+                                  (tmp_path / "missing" / "a.csv", None, "does not exist")):
+        with pytest.raises(validate.DomainError, match=words):
+            validate.output_file(path, suffixes)

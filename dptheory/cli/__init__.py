@@ -56,13 +56,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         f"Without a subcommand, runs `dptheory {DEFAULT}` (its options may be given directly).",
     )
     parser.add_argument("--version", action="version", version=f"dptheory {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, text in SUBCOMMANDS.items():
-        if name == command:
-            importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+    add_subparsers(parser, "command", SUBCOMMANDS, command, f"{__name__}.{{}}")
+    return parser
+
+
+def add_subparsers(parser, dest: str, commands: dict[str, str], chosen: str | None, module: str) -> None:
+    """The subcommands ``commands`` (name -> one-line help) of ``parser``: the full parser of
+    ``chosen`` (from ``module.format(chosen)``, imported here), a one-line entry for each other
+    (so that listing them imports nothing)."""
+    sub = parser.add_subparsers(dest=dest, metavar="COMMAND")
+    for name, text in commands.items():
+        if name == chosen:
+            importlib.import_module(module.format(name)).add_parser(sub)
         else:
             sub.add_parser(name, help=text)
-    return parser
 
 
 def main(argv=None) -> int:

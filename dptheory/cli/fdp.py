@@ -9,7 +9,8 @@ them in :data:`SUBCOMMANDS` (name -> HELP) and imports only the one that runs, a
 from __future__ import annotations
 
 import argparse
-import importlib
+
+from . import add_subparsers
 
 HELP = "f-DP of mixtures: shuffling, user-given mixtures, DP-GD with random initialization"
 
@@ -33,12 +34,7 @@ def add_parser(sub) -> None:
 def build_parser(which: str) -> argparse.ArgumentParser:
     """The parser of ``dptheory fdp``, with the full parser of ``which`` (its module imported)."""
     parser = argparse.ArgumentParser(prog="dptheory fdp", description=HELP)
-    sub = parser.add_subparsers(dest="fdp_command", metavar="COMMAND")
-    for name, text in SUBCOMMANDS.items():
-        if name == which:
-            importlib.import_module(f"{__package__}.fdp_{name}").add_parser(sub)
-        else:
-            sub.add_parser(name, help=text)
+    add_subparsers(parser, "fdp_command", SUBCOMMANDS, which, f"{__package__}.fdp_{{}}")
     return parser
 
 

@@ -29,7 +29,7 @@ Theorem 3's Berry-Esseen gamma (85) and bound (14), and a precondition-free form
 
 from __future__ import annotations
 
-from ..formula import Formula, Parts, register
+from ..formula import Formula, Parts, definer
 from ..results import Kind, Status
 
 PAPER = "Kaissis et al. (2024)"
@@ -83,9 +83,11 @@ def _closed_forms() -> dict[str, Parts]:
     }
 
 
-def _f(name, lhs, source, description="", kind=Kind.EXACT, status=Status.PROVEN, erratum=None):
-    return register(Formula(name=name, build=_closed_forms, kind=kind, status=status, source=source, lhs=lhs,
-                            description=description, erratum=erratum))
+_declare = definer(_closed_forms, kind=Kind.EXACT, status=Status.PROVEN)
+
+
+def _f(name, lhs, source, description="", **labels) -> Formula:
+    return _declare(name, lhs=lhs, source=source, description=description, **labels)
 
 
 _MOMENT = "derived here (the moment of the privacy loss X, see dptheory.comparison.plrv)"

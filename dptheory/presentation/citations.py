@@ -32,6 +32,7 @@ CITATIONS: tuple[tuple[str, str], ...] = (
     (r"Kairouz, Oh, Viswanath(?!,? \(?2015)", "kairouz2016extremal"),
     (r"Duchi et al\.?,? \(?2013", "duchi2013local"),
     (r"Cheu and Zhilyaev", "cheu2022differentially"),
+    (r"Luo et al\.?,? \(?2022", "luo2022frequency"),
 )
 
 def bibliography_path() -> pathlib.Path:

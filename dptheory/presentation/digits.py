@@ -69,12 +69,9 @@ def fmt_end(x, digits: int, direction: str | None = None) -> str:
     zeros dropped, scientific notation outside [1e-4, 1e5), any magnitude (never 0 for a positive
     number)."""
     v = _mp(x)
-    if mpmath.isnan(v):
-        return "nan"
-    if mpmath.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if v == 0:
-        return "0"
+    special = special_text(v)
+    if special is not None:
+        return special
     negative = v < 0
     with mpmath.workprec(v.bc + 8):  # abs() rounds to the working precision: v's own bits here
         a = -v if negative else +v
@@ -92,6 +89,16 @@ def fmt_end(x, digits: int, direction: str | None = None) -> str:
         frac = text[1:].rstrip("0")
         body = text[0] + ("." + frac if frac else "") + f"e{lead:+03d}"
     return ("-" if negative else "") + body
+
+
+def special_text(v) -> str | None:
+    """How nan, inf, -inf and 0 (a float or an mpf) are shown, the same in every cell and
+    interval end; None for any other number."""
+    if v != v:
+        return "nan"
+    if v in (math.inf, -math.inf):
+        return "inf" if v > 0 else "-inf"
+    return "0" if v == 0 else None
 
 
 def _mp(x):

@@ -176,6 +176,8 @@ def _machinery():
         def _print_Symbol(self, expr, style="plain"):
             if expr.name == "pi_prior":
                 return r"\pi"
+            if expr.name.endswith("'"):  # a primed symbol: epsilon' (Wang et al. 2024's global budget)
+                return self._print_Symbol(sp.Symbol(expr.name[:-1]), style=style) + "'"
             return super()._print_Symbol(expr, style=style)
 
         def _print_Function(self, expr, exp=None):

@@ -20,6 +20,7 @@ import math
 from typing import Any, Sequence
 
 from .cells import Missing, Number
+from .digits import special_text
 
 #: significant digits shown on a terminal
 DIGITS = 6
@@ -41,12 +42,9 @@ def fmt(value: Any) -> str:
     if isinstance(value, Missing):
         return "n/a"
     if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        if value == 0:
-            return "0"
+        special = special_text(value)
+        if special is not None:
+            return special
         if _FIXED_RANGE[0] <= abs(value) < _FIXED_RANGE[1]:
             return f"{value:.{DIGITS}g}"
         return f"{value:.{DIGITS - 1}e}"

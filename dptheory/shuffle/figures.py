@@ -75,27 +75,28 @@ def cheu_zhilyaev_flip(eps_prime, n, delta) -> float | None:
     """The flip probability f at which Cheu and Zhilyaev (2022)'s analysis gives the global
     ``eps_prime`` for n users at ``delta``: the smaller root of f (1 - f) n = (33/5)
     ((e^eps' + 1)/(e^eps' - 1))^2 log(4/delta), the calibration of Wang et al. (2024), Section 7.2
-    (Figure 3) in the authors' published code; None where no f in (0, 1/2) satisfies it (n below
-    four times the right-hand side: the original analysis gives no such eps' at this n)."""
+    (Figure 3) in the authors' published code (the formula
+    :data:`dptheory.shuffle.randomizers.CHEU_ZHILYAEV_FLIP`); None where no f in (0, 1/2)
+    satisfies it (n at most four times the right-hand side: the original analysis gives no such
+    eps' at this n)."""
     e = validate.real("eps_prime", eps_prime, low=0.0, low_open=True)
     nn = validate.integer("n", n, low=2)
     d = validate.delta("delta", delta)
-    right = 33.0 / 5.0 / math.tanh(e / 2) ** 2 * math.log(4 / d)
-    disc = 1 - 4 * right / nn
-    if disc <= 0:
+    if not R.CHEU_ZHILYAEV_FLIP.holds(e, nn, d):
         return None
-    return (1 - math.sqrt(disc)) / 2
+    return float(R.CHEU_ZHILYAEV_FLIP.numpy(check=False)(e, nn, d))
 
 
 def balls_into_bins_messages(eps_prime, d, s, delta) -> int:
     """n = 32 log(2/delta) d / (eps'^2 s), rounded down: the number of messages at which Luo et al.
     (2022)'s analysis of balls-into-bins gives the global ``eps_prime`` (Wang et al. 2024, Figure 4's
-    caption)."""
+    caption; the formula :data:`dptheory.shuffle.randomizers.BALLS_INTO_BINS_MESSAGES`), at least
+    2 (the shuffle bounds need another message)."""
     e = validate.real("eps_prime", eps_prime, low=0.0, low_open=True)
     dd = validate.integer("d", d, low=1)
     ss = validate.integer("s", s, low=1, high=dd)
     de = validate.delta("delta", delta)
-    return max(2, int(32 * math.log(2 / de) * dd / (e * e * ss)))
+    return max(2, int(R.BALLS_INTO_BINS_MESSAGES.numpy(check=False)(e, dd, ss, de)))
 
 
 #: the methods of Figures 3 and 4 (the paper's "variation-ratio", "variation-ratio,analytic",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import fractions
 import math
 from typing import Callable
 
@@ -23,7 +24,7 @@ import mpmath
 import numpy as np
 
 from .. import rounding, validate
-from ..formula import Formula, Parts, register
+from ..formula import Parts, definer
 from ..results import Kind, Status
 
 _TABLE2 = "Wang et al. (2024), Table 2"
@@ -72,12 +73,12 @@ def _closed_forms() -> dict[str, Parts]:
     return {f"beta-{name}": parts for name, parts in beta.items()}
 
 
+_beta = definer(_closed_forms, kind=Kind.EXACT, status=Status.PROVEN, lhs=r"\beta")
+
+
 def _beta_formula(name, source):
     """The registered beta of Table 2, 3, 4 or 6: the exact total-variation parameter of ``name``."""
-    return register(Formula(
-        name=f"beta-{name}", build=_closed_forms, kind=Kind.EXACT, status=Status.PROVEN,
-        source=source, lhs=r"\beta", description=f"variation-ratio total-variation parameter of {name}",
-    ))
+    return _beta(f"beta-{name}", source=source, description=f"variation-ratio total-variation parameter of {name}")
 
 
 BETA = {
@@ -375,6 +376,50 @@ def balls_into_bins(d_value, s_value, blankets) -> Randomizer:
                       source="Wang et al. (2024), Table 4 (Luo et al. 2022)")
 
 
+def _calibrations() -> dict[str, Parts]:
+    """The protocols' own calibrations that Wang et al. (2024), Section 7.2, compare against
+    (built on first use)."""
+    import sympy as sp
+
+    from ..symbols import d, delta, n
+
+    eps_prime = sp.Symbol("epsilon'", positive=True)  # the global budget the original analysis gives
+    s_sym = sp.Symbol("s", positive=True, integer=True)  # special bins
+    coth2 = ((sp.exp(eps_prime) + 1) / (sp.exp(eps_prime) - 1)) ** 2
+    # L: the right-hand side of f (1 - f) n = (33/5) coth^2(eps'/2) log(4/delta), over n
+    load = sp.Symbol("L", positive=True)
+    return {
+        # the smaller root, written without the cancellation of (1 - sqrt(1 - 4 L)) / 2
+        "cheu-zhilyaev-flip": Parts(2 * load / (1 + sp.sqrt(1 - 4 * load)), (eps_prime, n, delta),
+                                    (delta < 1, 4 * load < 1),
+                                    ((load, sp.Rational(33, 5) * coth2 * sp.log(4 / delta) / n),)),
+        "balls-into-bins-messages": Parts(sp.floor(32 * sp.log(2 / delta) * d / (eps_prime**2 * s_sym)),
+                                          (eps_prime, d, s_sym, delta), (delta < 1, s_sym <= d)),
+    }
+
+
+#: the protocols' calibrations, from :func:`_calibrations`
+_calibration = definer(_calibrations, kind=Kind.EXACT, status=Status.PROVEN)
+
+CHEU_ZHILYAEV_FLIP = _calibration(
+    "cheu-zhilyaev-flip",
+    source="Cheu and Zhilyaev (2022), as calibrated for Wang et al. (2024), Section 7.2 (Figure 3), in the authors' code",
+    lhs="f",
+    description=("flip probability at which Cheu and Zhilyaev's analysis gives the global $\\epsilon'$ to n users: "
+                 "the smaller root of $f (1 - f) n = \\frac{33}{5} \\left(\\frac{e^{\\epsilon'} + 1}"
+                 "{e^{\\epsilon'} - 1}\\right)^2 \\log(4/\\delta)$ (none where n is at most four times the right-hand side)"),
+)
+
+BALLS_INTO_BINS_MESSAGES = _calibration(
+    "balls-into-bins-messages",
+    source="Luo et al. (2022), as used in Wang et al. (2024), Figure 4 (caption)",
+    erratum="rounded down (dptheory: the caption does not say how n is rounded)",
+    lhs="n",
+    description=("number of messages at which Luo et al.'s analysis of balls-into-bins with d bins, s of them "
+                 "special, gives the global $\\epsilon'$"),
+)
+
+
 def mixdump(f_value, d_value, blankets) -> Randomizer:
     dd = validate.integer("d", d_value, low=2)
     f = validate.real("f", f_value, low=0.0, low_open=True, high=(dd - 1) / dd, high_open=True)
@@ -412,13 +457,49 @@ def from_pmfs(matrix, name: str = "custom") -> Randomizer:
         support = rb > 0
         # rounded up: a (p, beta) pair below the true values would not be a valid variation bound
         ratio = max(ratio, rounding.up(float(np.max(ra[support] / rb[support]))))
-        beta = max(beta, rounding.up(0.5 * float(np.abs(ra - rb).sum()), rel_err=len(ra) * rounding.EPS))
+        # the total variation sum_{ra > rb} (ra - rb) summed exactly (fsum: correctly rounded)
+        more = ra > rb
+        tv = math.fsum(np.concatenate([ra[more], -rb[more]]).tolist())
+        beta = max(beta, math.nextafter(tv, math.inf))
     if ratio == 1.0:
         raise validate.DomainError("matrix has identical rows: p = 1, nothing to amplify")
     uniform = all(abs(0.5 * float(np.abs(m[a] - m[b]).sum()) - beta) <= 1e-12
                   for a, b in itertools.combinations(range(m.shape[0]), 2))
-    return Randomizer(name, ratio, min(beta, (ratio - 1) / (ratio + 1)), ratio, eps0=rounding.log_up(ratio), pmfs=m,
+    ratio, beta = _at_most_worst_case(ratio, beta)
+    return Randomizer(name, ratio, beta, ratio, eps0=rounding.log_up(ratio), pmfs=m,
                       uniform_beta=uniform, source="exact pmfs")
+
+
+def _covers(p: float, beta: float) -> bool:
+    """True where beta <= (p - 1)/(p + 1) both in exact arithmetic on the floats (the randomizer
+    is a valid variation pair) and in float64 (what :class:`Randomizer` checks and caps at)."""
+    fp = fractions.Fraction(p)
+    return beta <= (p - 1.0) / (p + 1.0) and fractions.Fraction(beta) <= (fp - 1) / (fp + 1)
+
+
+def _at_most_worst_case(ratio: float, beta: float) -> tuple[float, float]:
+    """(p, beta) with p >= ``ratio``, beta at least the true total variation and at most the real
+    (p - 1)/(p + 1), given ``ratio`` >= the true largest ratio and ``beta`` >= the true total
+    variation (each rounded up).
+
+    The true total variation is at most (p* - 1)/(p* + 1) at the true ratio p*, so it never
+    exceeds the real (ratio - 1)/(ratio + 1); but its rounded-up float can, and the float
+    quotient can fall an ulp below the true value (binary randomized response: the worst case
+    is attained). There beta is kept (at most the quotient rounded up) and p is raised until
+    (p - 1)/(p + 1) covers it, exactly and in float64 (an ulp or two of beta: relatively
+    (p^2 - 1)/(2p) times as many in p, 1e-11 at p = e^12).
+    """
+    if _covers(ratio, beta):
+        return ratio, beta
+    beta = min(beta, rounding.up((ratio - 1.0) / (ratio + 1.0), rel_err=2 * rounding.EPS))
+    target = beta
+    for _ in range(200):
+        # (1 + b)/(1 - b) rounded up: 1 - b is exact for b >= 1/2 (Sterbenz) and within EPS/2 else
+        p = max(ratio, rounding.up((1.0 + target) / (1.0 - target), rel_err=3 * rounding.EPS))
+        if _covers(p, beta):
+            return p, beta
+        target = rounding.up(target, ulps=1)
+    raise validate.DomainError(f"beta = {beta!r} cannot be covered by (p - 1)/(p + 1) at p >= {ratio!r}")
 
 
 #: the randomizers the command line knows, by name: (factory, required parameter names)

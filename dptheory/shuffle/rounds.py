@@ -74,11 +74,11 @@ DEFAULT_TILT = 4.0
 #: relative width of the buckets of the total count (their effect on delta is of this order / n)
 BUCKET_RTOL = 3e-4
 
-#: half-width of the window of a, in units of sqrt(m): Hoeffding's 2 e^{-2 w^2} < e^-745
-WINDOW = math.sqrt(373.0)
-
-#: the same from a total count of 20000 on: tails below 2 e^-120
-WINDOW_LARGE = math.sqrt(60.0)
+#: half-width of the window of a, in units of sqrt(m): Hoeffding's tails 2 e^{-2 w^2} = 2 e^-120
+#: (about 2.6e-52; at most m = 240 the window holds every value of a). Up to m = 20000 it was
+#: e^-745, which held 2.5 times the values at n = 1e4 (half of one round's construction) for
+#: masses that move delta only below 1e-49 after 1000 rounds
+WINDOW = math.sqrt(60.0)
 
 #: the window of a is processed in chunks of this many values (bounded memory at any n)
 CHUNK = 1 << 20
@@ -88,7 +88,7 @@ MAX_GRID = 1 << 22
 
 #: a window of a whose grid cell at loss 0 holds at least this many values of a is discretised
 #: cell by cell (:func:`_window_cells`: binomial range sums), others value by value
-CELL_MIN_ATOMS = 256
+CELL_MIN_ATOMS = 64
 
 #: values of a on each side of a cell boundary's float threshold left to the value-by-value path
 CELL_GUARD = 2
@@ -421,7 +421,7 @@ def round_pld(eps0, n, *, interval=None, pessimistic=True, tilt=None, bucket_rto
                 inf_err += math.exp(lw) * (1 + w_rel)
             continue
         m_int = int(m)
-        window = WINDOW if m <= 20000 else WINDOW_LARGE
+        window = WINDOW
         half = window * math.sqrt(m)
         a_lo = max(0, int(math.floor(m / 2 - half)))
         a_hi = min(m_int, int(math.ceil(m / 2 + half)))

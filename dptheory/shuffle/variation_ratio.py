@@ -33,7 +33,7 @@ import mpmath
 import numpy as np
 
 from .. import validate
-from ..formula import Formula, Parts, register
+from ..formula import Parts, definer
 from ..inverse import bisect_monotone
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
@@ -340,44 +340,35 @@ def _closed_forms() -> dict[str, Parts]:
 # numerical bound is refuted; at the worst case it is the stronger-clone bound, whose general proof
 # was withdrawn (Feldman, McMillan, Talwar 2023, erratum to Lemma 3.5; docs/errata.md). The closed
 # forms rest on it: no proof, no counterexample.
-THEOREM_4_2 = register(Formula(
-    name="variation-ratio-analytic",
-    build=_closed_forms,
-    kind=Kind.UPPER,
-    status=Status.UNPROVEN,
+#: the variation-ratio closed forms (upper bounds on epsilon), from :func:`_closed_forms`
+_epsilon = definer(_closed_forms, kind=Kind.UPPER, status=Status.UNPROVEN, lhs=r"\epsilon")
+
+THEOREM_4_2 = _epsilon(
+    "variation-ratio-analytic",
     source="Wang et al. (2024), Theorem 4.2",
     erratum=("the fractions of the printed epsilon are nested wrongly (the printed form does not decrease with n); "
              "the monotonicity threshold of condition 2 is replaced by the exact one, $\\Omega \\geq s_*^2$ "
              "(docs/errata.md#wang2024-theorem-4-2)"),
-    lhs=r"\epsilon",
     description="analytic variation-ratio bound (corrected)",
-))
+)
 
-THEOREM_4_2_PRINTED = register(Formula(
-    name="variation-ratio-analytic-printed",
-    build=_closed_forms,
-    kind=Kind.UPPER,
+THEOREM_4_2_PRINTED = _epsilon(
+    "variation-ratio-analytic-printed",
     status=Status.UNPROVEN,  # a misprint: no proof gives this expression
     source="Wang et al. (2024), Theorem 4.2 as printed",
-    lhs=r"\epsilon",
     description="Theorem 4.2 exactly as printed, kept to show the typo (its value never falls below log(1 + (p-1)/2))",
-))
+)
 
-THEOREM_4_3 = register(Formula(
-    name="variation-ratio-asymptotic",
-    build=_closed_forms,
-    kind=Kind.UPPER,
-    status=Status.UNPROVEN,
+THEOREM_4_3 = _epsilon(
+    "variation-ratio-asymptotic",
     source="Wang et al. (2024), Theorem 4.3",
-    lhs=r"\epsilon",
     description="asymptotic variation-ratio bound with explicit constants",
-))
+)
 
 TABLE_1 = {
-    name: register(Formula(name=f"table1-{name}", build=_closed_forms, kind=Kind.APPROXIMATION,
-                           status=Status.NOT_A_BOUND,
-                           source=f"Wang et al. (2024), Table 1 ({cite}); rate up to a constant",
-                           lhs=r"\epsilon", template=r"O\left({}\right)", description=f"asymptotic rate of {cite}"))
+    name: _epsilon(f"table1-{name}", kind=Kind.APPROXIMATION, status=Status.NOT_A_BOUND,
+                   source=f"Wang et al. (2024), Table 1 ({cite}); rate up to a constant",
+                   template=r"O\left({}\right)", description=f"asymptotic rate of {cite}")
     for name, cite in [
         ("efmrtt19", "Erlingsson et al. 2019"),
         ("blanket", "Balle et al. 2019"),

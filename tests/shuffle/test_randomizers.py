@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, example, given, settings, strategies as st
 
 from dptheory.shuffle import randomizers as R
 from tests.conftest import raises_naming
@@ -113,6 +113,7 @@ def _exact_parameters(rows):
 
 @given(weights=st.integers(2, 4).flatmap(lambda m: st.lists(
     st.lists(st.integers(1, 10**6), min_size=m, max_size=m), min_size=2, max_size=4)))
+@example(weights=[[50643, 781855], [781855, 50643]])  # beta was an ulp below the truth (capped)
 @settings(max_examples=150)
 def test_from_pmfs_parameters_are_the_true_ones_rounded_outwards(weights):
     """from_pmfs on a matrix of exact dyadic entries: p = q and beta against the exact rational
@@ -132,7 +133,12 @@ def test_from_pmfs_parameters_are_the_true_ones_rounded_outwards(weights):
     rz = R.from_pmfs(rows)
     assert Fraction(rz.p) >= ratio and Fraction(rz.q) >= ratio, (rz.p, float(ratio))
     assert Fraction(rz.beta) >= tv, (rz.beta, float(tv))
-    assert rz.p <= float(ratio) * (1 + 1e-14) and rz.beta <= float(tv) * (1 + 1e-14) + 1e-300
+    # a valid variation pair: beta <= (p - 1)/(p + 1) in exact arithmetic on the floats
+    assert Fraction(rz.beta) <= (Fraction(rz.p) - 1) / (Fraction(rz.p) + 1)
+    # tight: p is raised above the true ratio only as far as a float beta >= the truth needs
+    # (an ulp or two of beta, (p^2 - 1)/(2p) times that relatively in p)
+    slack = 1e-14 + 8 * 2.0**-53 * (float(ratio) ** 2 - 1) / (2 * float(ratio))
+    assert rz.p <= float(ratio) * (1 + slack) and rz.beta <= float(tv) * (1 + 1e-14) + 1e-300
     assert rz.eps0 >= math.log(rz.p) - 1e-15 and math.exp(rz.eps0) >= float(ratio) * (1 - 1e-15)
 
 
@@ -182,3 +188,46 @@ def test_bad_inputs():
         R.from_pmfs([[0.5, 0.5], [0.5, 0.6]])
     with raises_naming("f"):
         R.cheu_zhilyaev(0.6, 3)
+
+
+@pytest.mark.parametrize("eps_prime,n,delta", [(0.5, 10**5, 1e-6), (1.5, 10**4, 1e-7), (0.05, 10**8, 1e-12),
+                                                 (2.0, 2000, 0.01)])
+def test_cheu_zhilyaev_flip_solves_its_calibration_at_50_digits(eps_prime, n, delta):
+    """The formula is the smaller root of f (1 - f) n = (33/5) ((e^eps'+1)/(e^eps'-1))^2 log(4/delta),
+    solved here at 50 digits by the quadratic formula and checked in the equation itself."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        e, d = mpmath.mpf(eps_prime), mpmath.mpf(delta)
+        right = mpmath.mpf(33) / 5 * ((mpmath.exp(e) + 1) / (mpmath.exp(e) - 1)) ** 2 * mpmath.log(4 / d)
+        root = (1 - mpmath.sqrt(1 - 4 * right / n)) / 2
+        assert abs(root * (1 - root) * n - right) < mpmath.mpf(10) ** -40 * right
+        assert 0 < root < mpmath.mpf(1) / 2
+    assert R.CHEU_ZHILYAEV_FLIP(eps_prime, n, delta) == pytest.approx(float(root), rel=1e-13)
+    assert abs(R.CHEU_ZHILYAEV_FLIP.mpmath(50)(eps_prime, n, delta) - root) < mpmath.mpf(10) ** -45 * root
+
+
+def test_cheu_zhilyaev_flip_has_no_root_below_a_half_at_small_n():
+    """n <= 4 times the right-hand side: no f in (0, 1/2); the condition says so."""
+    import mpmath
+
+    right = 33 / 5 * (math.exp(0.05) + 1) ** 2 / (math.exp(0.05) - 1) ** 2 * math.log(4 / 1e-6)
+    assert not R.CHEU_ZHILYAEV_FLIP.holds(0.05, int(4 * right), 1e-6)
+    assert R.CHEU_ZHILYAEV_FLIP.holds(0.05, int(4 * right) + 1, 1e-6)
+    with pytest.raises(R.validate.ConditionError, match=r"\\epsilon. = 0.05.*fails"):
+        R.CHEU_ZHILYAEV_FLIP(0.05, 10**4, 1e-6)
+    assert mpmath.mpf(R.CHEU_ZHILYAEV_FLIP.mpmath(50)(0.05, int(4 * right) + 1, 1e-6)) < 0.5
+
+
+@pytest.mark.parametrize("eps_prime,d,s,delta", [(0.5, 100, 8, 1e-6), (0.02, 100, 8, 1e-6), (1.5, 64, 64, 1e-9)])
+def test_balls_into_bins_messages_at_50_digits(eps_prime, d, s, delta):
+    """floor(32 log(2/delta) d / (eps'^2 s)) of Figure 4's caption, at 50 digits."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        e = mpmath.mpf(eps_prime)
+        exact = int(mpmath.floor(32 * mpmath.log(2 / mpmath.mpf(delta)) * d / (e * e * s)))
+    assert R.BALLS_INTO_BINS_MESSAGES(eps_prime, d, s, delta) == exact
+    assert int(R.BALLS_INTO_BINS_MESSAGES.mpmath(50)(eps_prime, d, s, delta)) == exact
+    with pytest.raises(R.validate.ConditionError, match="s"):
+        R.BALLS_INTO_BINS_MESSAGES(eps_prime, d, d + 1, delta)

@@ -15,7 +15,7 @@ Corrected forms (docs/errata.md, Girgis et al. (2021) and Chen, Cao, Ge (2024)):
 
 from __future__ import annotations
 
-from ...formula import Formula, Parts, register
+from ...formula import Formula, Parts, definer
 from ...results import Kind, Status
 
 GIRGIS = "Girgis, Data, Diggavi, Suresh, Kairouz (CCS 2021)"
@@ -112,10 +112,13 @@ def __getattr__(name):
 _RDP_LHS = r"\epsilon(\lambda)"
 
 
+_declare = definer(_closed_forms)
+
+
 def _define(name: str, kind: Kind, status: Status, source: str, lhs: str = _RDP_LHS, **labels) -> Formula:
     """A formula of this module (its expression from :func:`_closed_forms`), registered; its
     kind and status are set here, in this one place."""
-    return register(Formula(name=name, build=_closed_forms, kind=kind, status=status, source=source, lhs=lhs, **labels))
+    return _declare(name, kind=kind, status=status, source=source, lhs=lhs, **labels)
 
 
 UPPER_1 = _define(

@@ -45,30 +45,135 @@ def _log_sinh2(x: float) -> float:
     return 2 * (x + math.log(-math.expm1(-2 * x)) - math.log(2.0)) if x > 0 else _log_sinh2(-x)
 
 
-@functools.lru_cache(maxsize=512)
-def _b37_coefficients(order: int) -> np.ndarray:
-    """log(binom(lam, i) i Gamma(i/2)) for i = 3..lam (cached: the mixture sum evaluates one order
-    at hundreds of buckets). ``math.lgamma`` (glibc, within a few ulps, as scipy's gammaln):
-    the log binomial loses a few ulps of lgamma(lam + 1), an absolute error of the log of the
-    excess that is a relative error below 1e-12 of the excess for orders up to 1e4."""
-    i = np.arange(3, order + 1, dtype=float)
-    lg = np.frompyfunc(math.lgamma, 1, 1)
-    return (math.lgamma(order + 1.0) - lg(i + 1).astype(float) - lg(order - i + 1).astype(float) + np.log(i)
-            + lg(i / 2).astype(float))
+#: orders up to which the B_3.7 sum is taken over every i (below it a window saves nothing)
+_B37_FULL_ORDERS = 256
+#: how far (in nats) below the largest term the window of the B_3.7 sum extends on each side
+_B37_WINDOW_NATS = 40.0
+#: the geometric bound on the terms left out must be below e^-this of the window's sum
+_B37_TAIL_NATS = 36.0
 
 
-def _log_b37_excess(e0: float, m, order: int) -> np.ndarray:
-    """log of B_3.7(m, lam) - 1 (Theorem 3.7): binom(lam,2) 4 sinh^2(eps0/2)/m
-    + sum_{i>=3} binom(lam,i) i Gamma(i/2) (2 sinh^2(eps0)/m)^{i/2}, vectorised in m."""
-    m = np.atleast_1d(np.asarray(m, dtype=float))
-    terms = [math.log(order * (order - 1) / 2) + math.log(4.0) + _log_sinh2(e0 / 2) - np.log(m)]
-    if order >= 3:
+def _log_b37_coefficients(order: int, i: np.ndarray) -> np.ndarray:
+    """log(binom(lam, i) i Gamma(i/2)) elementwise. scipy's ``gammaln`` (within a few ulps, as
+    glibc's lgamma): the log binomial loses a few ulps of lgamma(lam + 1), an absolute error of
+    the log of a term that is a relative error below 1e-11 of the term for orders up to 1e4."""
+    gammaln = _special_gammaln()
+    return gammaln(order + 1.0) - gammaln(i + 1.0) - gammaln(order - i + 1.0) + np.log(i) + gammaln(i / 2)
+
+
+@functools.lru_cache(maxsize=None)
+def _full_b37_coefficients(order: int) -> np.ndarray:
+    """:func:`_log_b37_coefficients` at i = 3..lam, for the orders summed in full (at most
+    :data:`_B37_FULL_ORDERS`; kept: the mixture sum evaluates one order at hundreds of buckets)."""
+    return _log_b37_coefficients(order, np.arange(3, order + 1, dtype=float))
+
+
+def _log_b37_terms(order: int, i: np.ndarray, log_x: np.ndarray) -> np.ndarray:
+    """log(binom(lam, i) i Gamma(i/2) x^{i/2}) elementwise (``i`` and ``log_x`` broadcast)."""
+    return _log_b37_coefficients(order, i) + (i / 2) * log_x
+
+
+def _special_gammaln():
+    from scipy.special import gammaln
+
+    return gammaln
+
+
+def _b37_sum(order: int, log_x: np.ndarray, log_cap: float = math.inf) -> tuple[np.ndarray, int]:
+    """(log sum_{i=3}^{lam} binom(lam, i) i Gamma(i/2) x^{i/2} per x, number of terms evaluated).
+
+    The terms are log-concave in i: the ratio of consecutive terms,
+    rho(i) = (lam - i)/i Gamma((i+1)/2)/Gamma(i/2) sqrt(x), decreases in i, since
+    d/di log rho = -1/(lam - i) - 1/i + (psi((i+1)/2) - psi(i/2))/2 < -1/(lam - i) (as
+    psi(y + 1/2) - psi(y) < psi(y + 1) - psi(y) = 1/y). From orders above
+    :data:`_B37_FULL_ORDERS` the sum is therefore taken over a window [a, b] holding the largest
+    term, the terms outside it bounded by geometric series: sum_{i>b} <= t_b r/(1 - r) with
+    r = t_{b+1}/t_b < 1, and sum_{i<a} <= t_a r'/(1 - r') with r' = t_{a-1}/t_a < 1. The bounds
+    are added (the value is an upper bound on the sum, within e^-36 of it: far below the 1e-9
+    relative error the callers allow, :data:`_F_RTOL`). The window starts around the peak of a
+    Gaussian fit and doubles until both bounds are that small, so its width follows the spread of
+    the terms (about sqrt(lam^2 x) terms), not lam. Where one term alone (the one at the peak of
+    the fit) is at least ``log_cap``, the value is ``log_cap`` (the callers take the smaller of the
+    sum and that cap) and no window is summed."""
+    log_x = np.atleast_1d(np.asarray(log_x, dtype=float))
+    if not np.all(np.isfinite(log_x)):  # x = 0 (eps0 = 0): every term is 0
+        out = np.full(log_x.size, -np.inf)
+        finite = np.isfinite(log_x)
+        out[finite], count = _b37_sum(order, log_x[finite], log_cap) if finite.any() else (out[finite], 0)
+        return out, count
+    if order <= _B37_FULL_ORDERS:
         i = np.arange(3, order + 1, dtype=float)
-        base = _b37_coefficients(int(order))
-        log_x = math.log(2.0) + _log_sinh2(e0)
-        terms.append((base[:, None] + (i / 2)[:, None] * (log_x - np.log(m))[None, :]))
-        return logsumexp(np.vstack([terms[0][None, :], terms[1]]), axis=0)
-    return terms[0]
+        terms = _full_b37_coefficients(order)[:, None] + (i / 2)[:, None] * log_x[None, :]
+        return logsumexp(terms, axis=0), i.size * log_x.size
+    # the peak of a continuous fit, (lam - i) sqrt(x / (2 i)) = 1, and the curvature of log t there
+    c = np.exp(log_x / 2) / math.sqrt(2.0)
+    with np.errstate(over="ignore", divide="ignore"):
+        u = 2 * order / (1 / c + np.sqrt(1 / c**2 + 4 * order))  # the positive root of u^2 + u/c - lam = 0
+    centre = np.clip(np.rint(u * u), 3, order)
+    curvature = 1 / np.maximum(order - centre, 1.0) + 1 / (2 * centre)
+    half = np.ceil(np.sqrt(2 * _B37_WINDOW_NATS / curvature)) + 2
+    out = np.empty(log_x.size)
+    capped = _log_b37_terms(order, centre, log_x) >= log_cap  # one term: a lower bound on the sum
+    out[capped] = log_cap
+    todo = np.flatnonzero(~capped)
+    count = log_x.size
+    while todo.size:
+        a = np.maximum(3.0, centre[todo] - half[todo])
+        b = np.minimum(float(order), centre[todo] + half[todo])
+        # each row's window [a, b] and one term on each side of it (for the ratios at its ends),
+        # laid end to end
+        lengths = (b - a).astype(np.int64) + 3
+        starts = np.cumsum(lengths) - lengths
+        i = np.repeat(a - 1 - starts, lengths) + np.arange(int(lengths.sum()), dtype=float)
+        i = np.clip(i, 3, order)
+        low = int(i.min())
+        coefficients = _log_b37_coefficients(order, np.arange(low, int(i.max()) + 1, dtype=float))
+        terms = coefficients[(i - low).astype(np.int64)] + (i / 2) * np.repeat(log_x[todo], lengths)
+        count += int(lengths.sum())
+        first, last = starts + 1, starts + lengths - 2
+        window = terms.copy()
+        window[starts] = window[starts + lengths - 1] = -np.inf
+        peak = np.maximum.reduceat(window, starts)
+        total = peak + np.log(np.add.reduceat(np.exp(window - np.repeat(peak, lengths)), starts))
+        t_a, t_b = terms[first], terms[last]
+        log_r_left = np.where(a > 3, terms[starts] - t_a, -np.inf)            # t_{a-1} / t_a
+        log_r_right = np.where(b < order, terms[last + 1] - t_b, -np.inf)    # t_{b+1} / t_b
+        tails = []
+        ok = np.ones(todo.size, dtype=bool)
+        for t_end, log_r in ((t_a, log_r_left), (t_b, log_r_right)):
+            closed = np.isneginf(log_r)
+            with np.errstate(divide="ignore"):
+                tail = np.where(closed, -np.inf, t_end + log_r - np.log(-np.expm1(np.minimum(log_r, -1e-300))))
+            ok &= closed | ((log_r < 0) & (tail <= total - _B37_TAIL_NATS))
+            tails.append(tail)
+        done = ok | ((a <= 3) & (b >= order))
+        out[todo[done]] = logsumexp(np.vstack([total, *tails])[:, done], axis=0)
+        # the rest: moved towards their largest term (outside the window where an end still
+        # rises), twice as wide
+        again = ~done
+        centre[todo] = np.where(log_r_left >= 0, a, np.where(log_r_right >= 0, b, centre[todo]))
+        half[todo[again]] *= 2
+        todo = todo[again]
+    return out, count
+
+
+def _log_b37_excess(e0: float, m, order: int, log_cap: float = math.inf) -> np.ndarray:
+    """log of min(B_3.7(m, lam) - 1, e^log_cap) (Theorem 3.7): binom(lam,2) 4 sinh^2(eps0/2)/m
+    + sum_{i>=3} binom(lam,i) i Gamma(i/2) (2 sinh^2(eps0)/m)^{i/2}, vectorised in m; the sum over
+    i is :func:`_b37_sum` (an upper bound within e^-36 relative; the error the callers allow is
+    :data:`_F_RTOL`)."""
+    return _log_b37_excess_counted(e0, m, order, log_cap)[0]
+
+
+def _log_b37_excess_counted(e0: float, m, order: int, log_cap: float = math.inf) -> tuple[np.ndarray, int]:
+    """(:func:`_log_b37_excess`, the number of terms of the sum over i evaluated): the count
+    tests/shuffle/rdp/test_girgis.py bounds per order."""
+    m = np.atleast_1d(np.asarray(m, dtype=float))
+    first = math.log(order * (order - 1) / 2) + math.log(4.0) + _log_sinh2(e0 / 2) - np.log(m)
+    if order < 3:
+        return np.minimum(first, log_cap), 0
+    rest, count = _b37_sum(int(order), math.log(2.0) + _log_sinh2(e0) - np.log(m), log_cap)
+    return np.minimum(np.logaddexp(first, rest), log_cap), count
 
 
 def upper_1(eps0_value, n_value, orders, *, nbar_mode: str = "floor") -> np.ndarray:
@@ -109,8 +214,7 @@ def upper_1_mixture(eps0_value, n_value, orders) -> np.ndarray:
 
         def bounds(ma, mb, order=order, cap=cap):
             lw, lw_err = weights(ma, mb)
-            f_first = np.minimum(_log_b37_excess(e0, ma + 1, order), cap)
-            f_last = np.minimum(_log_b37_excess(e0, mb + 1, order), cap)
+            f_first, f_last = np.split(_log_b37_excess(e0, np.concatenate([ma, mb]) + 1, order, cap), 2)
             # lgamma and the sum over i: a relative error well below _F_RTOL in the excess
             err = np.logaddexp(log_mul(lw_err, f_first), log_mul(lw, f_first + math.log(_F_RTOL)))
             return log_mul(lw, f_first), log_mul(lw, f_last), err

@@ -93,3 +93,41 @@ def test_corollary_3_2_condition_fast_check_matches_the_formula():
             for n in (math.floor(edge) - 1, math.floor(edge), math.ceil(edge), math.ceil(edge) + 1, 10**8):
                 exact = [rdp.COROLLARY_3_2.holds(e0, n, int(k)) for k in o]
                 assert _cor_3_2_holds(e0, n, o).tolist() == exact, (e0, n)
+
+
+def _mp_b37_excess(e0, m, order, digits=50):
+    """log(B_3.7(m, lam) - 1) of Theorem 3.7 summed over every i at ``digits`` digits."""
+    with mpmath.workdps(digits):
+        e0, m = mpmath.mpf(e0), mpmath.mpf(m)
+        x = 2 * mpmath.sinh(e0) ** 2 / m
+        total = mpmath.binomial(order, 2) * 4 * mpmath.sinh(e0 / 2) ** 2 / m + mpmath.fsum(
+            mpmath.binomial(order, i) * i * mpmath.gamma(mpmath.mpf(i) / 2) * x ** (mpmath.mpf(i) / 2)
+            for i in range(3, order + 1))
+        return mpmath.log(total)
+
+
+@pytest.mark.parametrize("e0,m,order", [(1.0, 3.7e5, 700), (1.0, 2e3, 700), (3.0, 1.0, 400), (0.1, 50.0, 600),
+                                         (1.0, 3.7e5, 200)])
+def test_b37_window_sum_against_the_full_sum_at_50_digits(e0, m, order):
+    """The sum over i of Theorem 3.7, taken over a window around its largest term with geometric
+    bounds on the rest, is an upper bound on the full sum at 50 digits within 1e-12 relative."""
+    from dptheory.shuffle.rdp.girgis import _log_b37_excess
+
+    exact = _mp_b37_excess(e0, m, order)
+    got = float(_log_b37_excess(e0, m, order)[0])
+    assert float(exact) - 1e-13 * abs(float(exact)) <= got <= float(exact) + 1e-12
+    # with a cap below one of its terms, the value is the cap (the callers take the smaller)
+    assert _log_b37_excess(e0, m, order, log_cap=float(exact) - 1.0)[0] == float(exact) - 1.0
+
+
+def test_b37_window_work_per_order_follows_the_spread_of_the_terms_not_the_order():
+    """The work of Theorem 3.7's sum at the clone counts of n = 1e6, eps0 = 1 (the bulk of
+    Bin(n - 1, e^-1)): terms evaluated per count, against the lam - 2 of the full sum. It grows
+    with the spread of the terms, about lam sqrt(x) (x = 2 sinh^2(eps0)/m, here sqrt(x) = 2.7e-3),
+    not with lam."""
+    from dptheory.shuffle.rdp.girgis import _log_b37_excess_counted
+
+    m = np.linspace(3.6e5, 3.75e5, 40)
+    per_count = {order: _log_b37_excess_counted(1.0, m, order)[1] / m.size for order in (257, 1024, 8192)}
+    assert per_count[257] <= 40 and per_count[1024] <= 120 and per_count[8192] <= 500, per_count
+    assert per_count[8192] <= 0.07 * (8192 - 2)
