@@ -111,16 +111,21 @@ def log_hockey_stick_binary_count(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=
         da1 = (err_p + gamma * err_q + np.where(flip, EPS * (1 + gamma), 0.0) + 4 * EPS * (thp + gamma * thq)
                + 2 * EPS * gamma * thq
                + 3 * u_rho * np.abs(a1_all))
-        # the largest pmf value of B (at its mode): bounds B(k-1) for every threshold
+        # the largest pmf value of B (at its mode): bounds B(k-1) for every threshold; computed
+        # only where an error bound uses it (not for the thresholds of gamma >= 1, the usual case)
         mode = np.clip(np.floor((j + 1) * rho), 0, j)
-        log_bmax = binom_logpmf(mode, j, rho, rbar)
+
+        def log_bmax(mask):
+            return binom_logpmf(mode[mask], j[mask], rho[mask], rbar[mask])
+
         r_inf = np.where(thq > 0, thp / np.where(thq > 0, thq, 1.0), np.inf)
         r_zero = (1 - thp) / (1 - thq)
         # gamma at the largest ratio to within the error of A1: the divergence is at most
         # max_k A1' B(k-1) <= 2 dA1 max B, plus the positive part of A0 (at most 0 for gamma >= 1)
         boundary = ~equal & (np.abs(a1_all) <= da1)
         a0_pos = np.maximum((1 - thp) - gamma * (1 - thq), 0.0)
-        err[boundary] = np.logaddexp(np.log(2 * da1[boundary]) + log_bmax[boundary], np.log(a0_pos[boundary]))
+        if np.any(boundary):
+            err[boundary] = np.logaddexp(np.log(2 * da1[boundary]) + log_bmax(boundary), np.log(a0_pos[boundary]))
     # B a point mass (rho = 0 or 1, or no clones): two atoms, H = A1+ + A0+ directly
     point = ~equal & ((rho == 0) | (rbar == 0) | (j == 0))
     if np.any(point):
@@ -136,8 +141,9 @@ def log_hockey_stick_binary_count(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=
     live = ~equal & ~boundary & ~point & (gamma < r_inf)
     everything = live & (gamma < r_zero)
     out[everything] = log_whole
-    with np.errstate(divide="ignore"):
-        err[everything] = np.log(da1[everything]) + log_bmax[everything]
+    if np.any(everything):
+        with np.errstate(divide="ignore"):
+            err[everything] = np.log(da1[everything]) + log_bmax(everything)
     mid = live & ~everything
     if np.any(mid):
         tp, tq, jj, rr, rb, fl = thp[mid], thq[mid], j[mid], rho[mid], rbar[mid], flip[mid]
@@ -196,7 +202,7 @@ def log_hockey_stick_binary_count(thp, thq, j, rho, log_gamma, err_p=0.0, err_q=
                 idx = np.clip(np.maximum(k_lo - 1, mode[mid]), 0, jj)
                 log_b = binom_logpmf(idx, jj, rr, rb)
             else:
-                log_b = log_bmax[mid]
+                log_b = log_bmax(mid)
             cond = np.log(dd) + log_b
             if u_rho > 0:
                 # rho moves by drho <= u min(rho, 1 - rho): atom a of B by the factor c_a,

@@ -124,6 +124,10 @@ class Method(protocol.Method):
     #: epsilon from one or a few cheap evaluations, or None where it has none: the test, before the
     #: inversion, that the method amplifies by less than :data:`NEGLIGIBLE_AMPLIFICATION`
     probe_log_delta: Callable | None = None
+    #: (randomizer, n, epsilon) -> a certified lower bound on log of the method's own delta at
+    #: epsilon in O(1) operations (a closed form), or None where it has none: the first check of
+    #: :func:`_no_amplification`, which then needs no evaluation of the bound
+    floor_log_delta: Callable | None = None
     #: (randomizer) -> the clone probability of the method's pair, for the starting guess of an
     #: inversion (None: the variation-ratio pair's)
     clone_prob_fn: Callable | None = None
@@ -186,25 +190,15 @@ class Method(protocol.Method):
                 raise NotApplicable(f"{self.name}: {exc}") from None
             lo, hi = rounding.down(value, rel_err=rounding.CLOSED_FORM_RTOL), rounding.up(value, rel_err=rounding.CLOSED_FORM_RTOL)
         else:
-            target = math.log(delta)
-            # beyond e^700 float64 overflows: a bound still above delta there gives [700, inf]
-            clone_prob = None if self.clone_prob_fn is None else self.clone_prob_fn(rz)
-            one_pair = self.one_pair_fn is not None and self.one_pair_fn(rz)
-            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta, clone_prob, fitted=one_pair), rtol=rtol,
-                                      max_epsilon=700.0, tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)),
-                                      shape="gaussian" if one_pair else "any")
-
-            def enclosure(e, tol):
-                enc = self.log_delta(rz, n, e, tol)
-                return enc.log_lower, enc.log_upper
-
+            # below the point where amplification is possible: settled before any search
             probe = _no_amplification(self, rz, n, delta, cap, rtol)
             if probe is not None:
-                lo, hi = probe
+                lo, hi, by_floor = probe
+                how = ("a closed-form lower bound on the bound's delta there" if by_floor else
+                       "checked first: the Gaussian approximation predicted no amplification")
                 note = _join(note, f"no amplification here: the bound stays above delta at epsilon = {lo:.6g}, "
                                    f"within {rtol:g} relative of $\\log p = {cap:.6g}$, which shuffling an "
-                                   "$\\epsilon_0$-LDP randomizer never exceeds (checked first: the Gaussian "
-                                   "approximation predicted no amplification)")
+                                   f"$\\epsilon_0$-LDP randomizer never exceeds ({how})")
                 return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
                               params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
             negligible = _negligible_amplification(self, rz, n, delta, cap)
@@ -216,6 +210,18 @@ class Method(protocol.Method):
                                    "bracket is not refined")
                 return Result("epsilon", lo, hi, self.kind, status, self.name, self.source, note,
                               params={"n": n, "delta": delta, "seconds": time.perf_counter() - start})
+
+            target = math.log(delta)
+            # beyond e^700 float64 overflows: a bound still above delta there gives [700, inf]
+            clone_prob = None if self.clone_prob_fn is None else self.clone_prob_fn(rz)
+            one_pair = self.one_pair_fn is not None and self.one_pair_fn(rz)
+            search = SearchParameters(upper=cap, initial_guess=_guess(rz, n, delta, clone_prob, fitted=one_pair), rtol=rtol,
+                                      max_epsilon=700.0, tol=min(1e-2, max(0.25 * rtol * abs(target), 1e-10)),
+                                      shape="gaussian" if one_pair else "any")
+
+            def enclosure(e, tol):
+                enc = self.log_delta(rz, n, e, tol)
+                return enc.log_lower, enc.log_upper
 
             def decide(e, tol, band):
                 enc = self.decide_log_delta(rz, n, e, tol, band, state)
@@ -289,18 +295,28 @@ def _guess(rz: Randomizer, n: int, delta: float, clone_prob: float | None = None
 
 
 def _no_amplification(method: "Method", rz: Randomizer, n: int, delta: float, cap: float | None,
-                      rtol: float) -> tuple[float, float] | None:
-    """(lower, upper) = (cap (1 - rtol), cap) when the Gaussian approximation (:func:`_guess`)
-    predicts no amplification and one evaluation of the bound just below the cap confirms it
-    (delta(cap (1 - rtol)) certainly above delta: the bound's epsilon is in that bracket, whose
-    relative width is rtol); None otherwise (the inversion proceeds). Costs one evaluation, only
-    where the prediction says so (eps0 = 8 at n = 1e3: 8 x fewer evaluations)."""
-    if cap is None or _guess(rz, n, delta) < cap or method.log_delta is None:
+                      rtol: float) -> tuple[float, float, bool] | None:
+    """(lower, upper, by the floor) = (cap (1 - rtol), cap, ...) when the bound's delta at
+    cap (1 - rtol) is certainly above delta (the bound's epsilon is in that bracket, whose
+    relative width is rtol); None otherwise (the inversion proceeds).
+
+    First the method's closed-form lower bound on its own delta (``floor_log_delta``, microseconds;
+    e.g. :meth:`dptheory.shuffle.pairs.CountPair.log_delta_floor`) where it has one, at every
+    (n, delta): where it decides, the bound is not evaluated (True is returned). Otherwise, where
+    the Gaussian approximation (:func:`_guess`) predicts no amplification, one evaluation of the
+    bound (eps0 = 8 at n = 1e3: 8 x fewer evaluations than the inversion)."""
+    if cap is None or method.log_delta is None:
         return None
     probe = rounding.down(cap * (1 - rtol), rel_err=rounding.EPS)
+    if method.floor_log_delta is not None:
+        low = method.floor_log_delta(rz, n, probe)
+        if low is not None and low > rounding.log_up(delta):
+            return probe, cap, True
+    if _guess(rz, n, delta) < cap:
+        return None
     enc = method.log_delta(rz, n, probe, 0.5)
     if enc.log_lower > rounding.log_up(delta):
-        return probe, cap
+        return probe, cap, False
     return None
 
 
@@ -540,6 +556,74 @@ def _lower_decide(rz, n, e, tol, band, state):
     return enc
 
 
+def _pair_floor(pair_of):
+    """``floor_log_delta`` of a method whose bound is one count pair's divergence (``pair_of(rz, n)``,
+    or None where the method has no such pair): the pair's closed-form lower bound
+    (:meth:`dptheory.shuffle.pairs.CountPair.log_delta_floor`)."""
+    def floor(rz, n, e):
+        pair = pair_of(rz, n)
+        return None if pair is None else pair.log_delta_floor(e)
+    return floor
+
+
+def _vr_pair(rz, n):
+    """The variation-ratio pair of ``rz`` (None where beta = 0: both laws are (0, 0))."""
+    return vr.pair(rz.p, rz.beta, rz.q, rz.others(n)) if rz.beta > 0 else None
+
+
+def _labelled_floor(rz, n, e):
+    """A closed-form lower bound on log of the labelled bound: the bound is the factor times the
+    pair's divergence at beta (its maximum over beta' <= beta for a randomizer that is not uniform
+    is at least that), the factor within ``2 input_rtol(p)`` of the real one (in logs)."""
+    if rz.beta <= 0:
+        return None
+    factor, pair = vr.labelled_pair(rz.p, rz.beta, rz.q, rz.others(n))
+    low = pair.log_delta_floor(e)
+    if low is None or factor <= 0:
+        return None
+    slack = 0.0 if factor == 1.0 or math.isinf(rz.p) else 2 * vr.input_rtol(rz.p)
+    return rounding.down(math.log(factor) - slack + low, abs_err=4 * rounding.EPS * (abs(low) + 1.0))
+
+
+def _lower_pairs_floor(source: Randomizer, n: int, e: float) -> float | None:
+    """The largest closed-form lower bound (:meth:`dptheory.shuffle.pairs.CountPair.log_delta_floor`)
+    over the pairs of Wang et al. (2024), Theorem 5.1 for the pmfs of ``source`` (the choices of
+    :func:`dptheory.shuffle.variation_ratio.lower_choices`). Each pair is a post-processing of the
+    real shuffled output of one dataset (the victim at x0 or x1, the others at x_star), so this
+    bounds from below the lower bound of Theorem 5.1 (its maximum over the choices) and the exact
+    worst case over every dataset. Only the victim pairs every output of which favours one of the
+    two count: the floor needs the victim's message always counted, and there the pair's
+    victim probability is 1 exactly (elsewhere it may be a float sum rounded to 1, whose missing
+    part, times e^epsilon, would matter near a large eps0)."""
+    if source.pmfs is None:
+        return None
+    best = None
+    pmfs = np.asarray(source.pmfs, dtype=float)
+    for x0, x1, xs, reverse in vr.lower_choices(pmfs):
+        if not np.all(pmfs[x0] != pmfs[x1]):
+            continue
+        pair = vr.lower_bound_pair(pmfs, x0, x1, xs, n - 1)
+        low = (pair.reversed() if reverse else pair).log_delta_floor(e)
+        if low is not None and (best is None or low > best):
+            best = low
+    return best
+
+
+def _lower_floor(rz, n, e):
+    return _lower_pairs_floor(rz if rz.pmfs is not None else binary_rr(rz.eps0), n, e)
+
+
+def _exact_floor(rz, n, e):
+    """A closed-form lower bound on the exact worst case (every dataset; :func:`_lower_pairs_floor`)."""
+    return _lower_pairs_floor(rz, n, e)
+
+
+def _rr_lower_floor(rz, n, e):
+    """A closed-form lower bound on binary randomized response's exact worst case (every dataset
+    c = 0 .. n - 1 is searched, the pairs of :func:`_lower_pairs_floor` among them)."""
+    return _lower_pairs_floor(_rr_source(rz), n, e)
+
+
 def _clones_log_delta(rz, n, e, tol):
     return clones.clone_pair(rz.eps0, n).log_delta(e, rtol=tol)
 
@@ -776,28 +860,31 @@ def _finite_p(rz, n):
 METHODS = protocol.Registry("shuffle", [
     Method("variation-ratio", Kind.UPPER, "Wang et al. (2024), Theorems 4.7, 4.8 (numerical, certified)",
            _counted(_always), vr.reduction_status, log_delta=_vr_log_delta, decide_log_delta=_vr_decide,
-           title="Variation-ratio reduction", one_pair_fn=_one_pair),
+           title="Variation-ratio reduction", one_pair_fn=_one_pair, floor_log_delta=_pair_floor(_vr_pair)),
     Method("variation-ratio-labelled", Kind.UPPER,
            "dptheory: labelled variation-ratio pair, derived here from Wang et al. (2024), Lemma 4.4 "
            "(docs/errata.md#derived-labelled-variation-ratio)",
            _counted(_always), _proven(r"the label of the victim's message is kept: sound for every $\beta' \leq \beta$"),
            log_delta=_labelled_log_delta, decide_log_delta=_labelled_decide, title="Labelled variation-ratio pair",
-           one_pair_fn=lambda rz: rz.uniform_beta, probe_log_delta=_labelled_probe),
+           one_pair_fn=lambda rz: rz.uniform_beta, probe_log_delta=_labelled_probe, floor_log_delta=_labelled_floor),
     Method("variation-ratio-lower", Kind.LOWER, "Wang et al. (2024), Theorem 5.1 (numerical, certified)",
            _counted(_lower_applies), _proven("a post-processing of the real shuffled output of one dataset"),
-           log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound"),
+           log_delta=_lower_log_delta, decide_log_delta=_lower_decide, title="Variation-ratio lower bound",
+           floor_log_delta=_lower_floor),
     Method("variation-ratio-analytic", Kind.UPPER, vr.THEOREM_4_2.source + " (corrected)", _finite_p, _closed_status,
            closed_epsilon=_analytic, title="Variation ratio, Theorem 4.2", formula=vr.THEOREM_4_2.name),
     Method("variation-ratio-asymptotic", Kind.UPPER, vr.THEOREM_4_3.source, _finite_p, _closed_status,
            closed_epsilon=_asymptotic, title="Variation ratio, Theorem 4.3", formula=vr.THEOREM_4_3.name),
     Method("clones", Kind.UPPER, clones.SOURCE_2021, _counted(_needs_ldp), _proven(), log_delta=_clones_log_delta, title="Clones",
            decide_log_delta=_pair_decide(lambda rz, n: clones.clone_pair(rz.eps0, n)), one_pair_fn=_one_pair,
-           clone_prob_fn=lambda rz: math.exp(-rz.eps0)),
+           clone_prob_fn=lambda rz: math.exp(-rz.eps0),
+           floor_log_delta=_pair_floor(lambda rz, n: clones.clone_pair(rz.eps0, n))),
     Method("clones-closed-form", Kind.UPPER, clones.CLOSED_FORM.source, _needs_ldp, _formula_status(clones.CLOSED_FORM),
            closed_epsilon=_clones_closed, title="Clones, closed form", formula=clones.CLOSED_FORM.name),
     Method("stronger-clones", Kind.UPPER, clones.SOURCE_2023, _counted(_needs_ldp), _stronger_status,
            log_delta=_stronger_log_delta, title="Stronger clones",
-           decide_log_delta=_pair_decide(lambda rz, n: clones.stronger_clone_pair(rz.eps0, n)), one_pair_fn=_one_pair),
+           decide_log_delta=_pair_decide(lambda rz, n: clones.stronger_clone_pair(rz.eps0, n)), one_pair_fn=_one_pair,
+           floor_log_delta=_pair_floor(lambda rz, n: clones.stronger_clone_pair(rz.eps0, n))),
     Method("blanket-hoeffding", Kind.UPPER, blanket.SOURCE + ", Hoeffding", _blanket_applies, _proven(),
            log_delta=_blanket_log_delta("hoeffding"), title="Privacy blanket, Hoeffding"),
     Method("blanket-bennett", Kind.UPPER, blanket.SOURCE + ", Bennett", _blanket_applies, _proven(),
@@ -809,12 +896,13 @@ METHODS = protocol.Registry("shuffle", [
            "derived here: docs/tightness.md)",
            _needs_pmfs_small, _proven("a certified enclosure of the exact value"), log_delta=_exact_log_delta,
            decide_log_delta=_exact_decide, cost_fn=_exact_cost, title="Exact (enumeration)",
-           attained_fn=_exact_attained, finish_fn=_exact_finish),
+           attained_fn=_exact_attained, finish_fn=_exact_finish, floor_log_delta=_exact_floor),
     Method("binary-rr-exact-lower", Kind.LOWER,
            "dptheory: the exact worst case of shuffled binary randomized response, an eps0-LDP randomizer "
            "(derived here: docs/tightness.md)",
            _rr_lower_applies, _proven("attained by binary randomized response on its worst dataset"),
-           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)"),
+           log_delta=_rr_lower_log_delta, decide_log_delta=_rr_lower_decide, cost_fn=_rr_lower_cost, attained_fn=_rr_attained, title="Binary RR, exact (lower bound)",
+           floor_log_delta=_rr_lower_floor),
     Method("grr-exact-lower", Kind.LOWER,
            "dptheory: the worst case of shuffled generalized randomized response over the datasets searched, an "
            "eps0-LDP randomizer (derived here: docs/tightness.md#generalized-randomized-response)",

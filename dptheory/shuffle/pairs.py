@@ -270,12 +270,17 @@ class CountPair:
         lw, lw_err, tp_hi, tq_hi, tp_lo, tq_lo, ep_hi, eq_hi, ep_lo, eq_lo = self._epsilon_free(ma, mb)
         rho = self.clone_bias
         rho_rtol = 0.0 if rho == 0.5 else self.input_rtol  # a fair clone is exact
-        # both ends in one vectorised call (its cost is mostly per call, not per bucket)
+        # both ends in one vectorised call (its cost is mostly per call, not per bucket); a bucket of
+        # one count has one end (the same thetas, errors and clones at both): computed once
+        wide = mb > ma
         both, both_err = log_hockey_stick_binary_count(
-            np.concatenate([tp_hi, tp_lo]), np.concatenate([tq_hi, tq_lo]), np.concatenate([ma - 1.0, mb - 1.0]), rho,
-            log_gamma, np.concatenate([ep_hi, ep_lo]), np.concatenate([eq_hi, eq_lo]), rho_rtol)
+            np.concatenate([tp_hi, tp_lo[wide]]), np.concatenate([tq_hi, tq_lo[wide]]),
+            np.concatenate([ma - 1.0, mb[wide] - 1.0]), rho,
+            log_gamma, np.concatenate([ep_hi, ep_lo[wide]]), np.concatenate([eq_hi, eq_lo[wide]]), rho_rtol)
         k = len(ma)
-        l_hi, l_lo, e_hi, e_lo = both[:k], both[k:], both_err[:k], both_err[k:]
+        l_hi, e_hi = both[:k], both_err[:k]
+        l_lo, e_lo = l_hi.copy(), e_hi.copy()
+        l_lo[wide], e_lo[wide] = both[k:], both_err[k:]
         # counts the float parameters make impossible (s = 0 or 1, v = 0 or 1: pi_m is 0/0 there)
         # have no defined conditional pair; any pair's divergence is in [0, 1], so they get that
         # (they carry weight only through the inputs' error)
@@ -344,7 +349,7 @@ class CountPair:
         if start is not None and start.get("pair") == key:
             ma, mb = start["buckets"]
         else:
-            edges = self._initial_edges(_central_buckets(self.others))
+            edges = self._initial_edges(self._central_count())
             ma, mb = edges[:-1].astype(float), (edges[1:] - 1).astype(float)
 
         def bounds(ma, mb):
@@ -360,6 +365,60 @@ class CountPair:
             if low is not None and low <= enc.log_upper:
                 return Enclosure(low, enc.log_upper)
         return enc
+
+    def log_delta_floor(self, epsilon) -> float | None:
+        """A certified lower bound on log H_{e^epsilon}(P||Q) in O(1) operations (a closed form;
+        derived here), or None where it gives nothing (its value is not certainly positive, or the
+        victim's message is not always present). docs/errata.md#derived-no-amplification-floor.
+
+        **Derivation.** ``H_gamma(P||Q) = sum_x (P(x) - gamma Q(x))_+`` is at least
+        ``sum_{x in S} (P(x) - gamma Q(x))`` for any set S of outcomes (every term left out is
+        non-negative, every term kept is at most its positive part). Take for S the outcomes where
+        every message is of type 0, (a, b) = (m, 0) for m >= 1. With the victim always present
+        (``victim_prob`` = 1) the outcome (m, 0) is "the victim's message is of type 0 and so are
+        the m - 1 clones": ``P(m, 0) = theta_p Bin(m - 1; N, s) rho^(m-1)``, Q(m, 0) the same with
+        theta_q (rho = ``clone_bias``), and the binomial theorem sums them over m:
+
+            H_gamma(P||Q) >= (theta_p - gamma theta_q) (1 - s (1 - rho))^N.
+
+        The same with the two types exchanged (theta -> 1 - theta, rho -> 1 - rho); the larger
+        is kept. For the clone pair of Feldman, McMillan, Talwar (2021, Theorem 3.1: s = e^-eps0,
+        rho = 1/2, theta_p = e^eps0/(e^eps0 + 1) = e^eps0 theta_q) it reads
+        ``(e^eps0 - e^epsilon)/(e^eps0 + 1) (1 - e^-eps0/2)^(n-1)``, and for the stronger clones
+        of Feldman, McMillan, Talwar (2023, Theorem 3.2: s = 2/(e^eps0 + 1))
+        ``(e^eps0 - e^epsilon)/(e^eps0 + 1) (e^eps0/(e^eps0 + 1))^(n-1)``. Just below eps0 it is
+        close to the whole value while the expected number of clones is small against
+        e^eps0/(eps0 - epsilon): an outcome with one message of type 1 among m has the likelihood
+        ratio (e^eps0 (m - 1) + 1)/(m - 1 + e^eps0), far below e^epsilon there.
+
+        **Rounding.** The float parameters stand for the pair's within ``theta_rtol`` (thetas) and
+        ``input_rtol`` (s, and rho unless it is 1/2): theta_p - gamma theta_q is taken down by
+        (theta_rtol + 8 EPS)(theta_p + gamma theta_q) (those errors, gamma's ulp and three
+        roundings; with the types exchanged 4 EPS (1 + gamma) more for 1 - theta), N log1p(-x),
+        x = s (1 - rho), by N x u_x/(1 - x (1 + u_x)) + 4 EPS |N log1p(-x)|
+        (u_x the relative error of x, its derivative N/(1 - x)), and the sum of the logs by 4 EPS
+        of its terms' magnitudes.
+        """
+        eps = validate.real("epsilon", epsilon)
+        if self.victim_prob != 1.0 or eps > _EPSILON_FLOAT_MAX:
+            return None
+        gamma = math.exp(eps)
+        tp, tq, rho, n = self.theta_p, self.theta_q, self.clone_bias, self.others
+        u_s = 0.0 if self.clone_prob in (0.0, 1.0) else self.input_rtol
+        u_rho = 0.0 if rho == 0.5 else self.input_rtol
+        best = None
+        for a, x, complement in ((tp - gamma * tq, self.clone_prob * (1.0 - rho), 0.0),
+                                 ((1.0 - tp) - gamma * (1.0 - tq), self.clone_prob * rho, 4 * EPS * (1.0 + gamma))):
+            a_low = a - (self.theta_rtol + 8 * EPS) * (tp + gamma * tq) - complement
+            u_x = u_s + u_rho + 4 * EPS
+            if not a_low > 0 or not x * (1 + u_x) < 1:
+                continue
+            log_r = n * math.log1p(-x)
+            log_r_err = n * x * u_x / (1 - x * (1 + u_x)) + 4 * EPS * abs(log_r)
+            log_a = math.log(a_low)
+            value = log_a + log_r - log_r_err - 4 * EPS * (abs(log_a) + abs(log_r)) - 1e-300
+            best = value if best is None else max(best, value)
+        return best
 
     def _log_lower_one_atom(self, eps: float, counts) -> float | None:
         """A certified lower bound on log H_{e^eps}(P||Q) in log space, for a value far below the
@@ -454,10 +513,26 @@ class CountPair:
                 return None
             return mp_down(mpmath.log(low))
 
+    def _spread(self) -> tuple[float, float]:
+        """(mean, sd + 1) of the total count K = C + V, what :func:`bucket_edges` spreads the
+        first buckets by."""
+        n, s, v = self.others, self.clone_prob, self.victim_prob
+        return n * s + v, math.sqrt(n * s * (1 - s) + v * (1 - v)) + 1.0
+
     def _initial_edges(self, central: int = 32) -> np.ndarray:
         """Bucket edges over m = 1 .. N+1 (the total count K = C + V)."""
-        n, s, v = self.others, self.clone_prob, self.victim_prob
-        return bucket_edges(1, n + 1, n * s + v, math.sqrt(n * s * (1 - s) + v * (1 - v)) + 1.0, central)
+        return bucket_edges(1, self.others + 1, *self._spread(), central)
+
+    def _central_count(self) -> int:
+        """The number of buckets across the bulk that :meth:`log_delta` starts from: every count
+        of the bulk on its own where it holds at most :data:`SINGLE_COUNTS_MAX` counts (a bucket
+        of one count has no gap: one vectorised call per evaluation, where 128 buckets took three
+        refinement rounds at N = 1e3), else :func:`_central_buckets`."""
+        mean, sd = self._spread()
+        lo, hi = max(1, int(mean - 12 * sd)), min(self.others + 1, int(mean + 12 * sd) + 1)
+        if hi - lo <= SINGLE_COUNTS_MAX:
+            return max(hi - lo, 1)
+        return _central_buckets(self.others)
 
     def delta(self, epsilon, *, rtol: float = 1e-6) -> tuple[float, float]:
         """Certified (lower, upper) of H_{e^epsilon}(P||Q) as floats: the lower end rounded down,
@@ -500,6 +575,13 @@ def _central_buckets(others: int) -> int:
     vectorised call, whatever its number of buckets), fewer at large N, where the float64 tails
     near the mean cost 10-300 microseconds a count (benchmarks/bench_shuffle_inversion.py)."""
     return 128 if others < 10**5 else 64 if others < 10**7 else 32
+
+
+#: the most counts across the bulk (12 sd either side of the mean) that :meth:`CountPair.log_delta`
+#: starts from one by one: a call of the bucket bounds costs 0.5 ms at 10 buckets and 1 ms at 400
+#: (mostly per call), a refinement round is a call (eps0 = 1, N = 1e3: 5 calls of 30-190 buckets
+#: per inversion with 128 buckets, 3 of 400 single counts)
+SINGLE_COUNTS_MAX = 512
 
 
 #: the key under which a pair's bucket cache keeps whole sets of buckets (their rows as one array),

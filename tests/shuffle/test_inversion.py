@@ -101,3 +101,38 @@ def test_epsilon_zero_without_the_tail_agrees_with_the_tail_at_1e_minus_300(n):
     just_above = pr.log_delta(1e-300, rtol=1e-9)
     assert max(at_zero.log_lower, just_above.log_lower) <= min(at_zero.log_upper, just_above.log_upper)
     assert at_zero.relative_width() < 1e-5
+
+
+@pytest.mark.parametrize("eps0, n", [(1.0, 10**3), (8.0, 10**6)])
+def test_a_small_bulk_costs_one_vectorised_call_per_evaluation(monkeypatch, eps0, n):
+    """Where the bulk of the clone count (12 sd either side of its mean) holds at most
+    pairs.SINGLE_COUNTS_MAX counts, the buckets start as single counts, which have no gap: each
+    evaluation of the pair is one vectorised call of the bucket bounds (with 128 buckets, eps0 =
+    1, n = 1e3 took 5 calls for 3 evaluations, eps0 = 8, n = 1e6 5 for 3), and the inversion takes
+    3 evaluations. The bracket's ends at 50 digits: the slow test below, and the brute-force test
+    at n = 40, 120 above."""
+    calls = _counting(monkeypatch)
+    bound_calls = []
+    original = pairs.CountPair._bucket_bounds
+
+    def counted(self, ma, mb, log_gamma):
+        bound_calls.append(len(ma))
+        return original(self, ma, mb, log_gamma)
+
+    monkeypatch.setattr(pairs.CountPair, "_bucket_bounds", counted)
+    pairs._BUCKET_CACHES.clear()
+    res = shuffle.epsilon(R.general_ldp(eps0), n, 1e-8, method="clones", rtol=1e-3)
+    assert len(calls) <= 3 and len(bound_calls) == len(calls), (calls, bound_calls)
+    assert res.upper - res.lower <= 1e-3 * res.upper
+
+
+@pytest.mark.slow
+def test_the_single_count_bracket_ends_are_on_their_sides_at_50_digits():
+    """eps0 = 1, n = 1e3, delta = 1e-8 (single-count buckets): the bracket's ends recomputed by the
+    pair's mpmath sum at 50 digits from the exact parameters (every count, no buckets)."""
+    res = shuffle.epsilon(R.general_ldp(1.0), 1000, 1e-8, method="clones", rtol=1e-3)
+    pr = clones.clone_pair(1.0, 1000)
+    with mpmath.workdps(50):
+        below, _ = pr.mp_delta(res.lower, 50)
+        above, om = pr.mp_delta(res.upper, 50)
+        assert below > 1e-8 >= above + om, (res.lower, res.upper, below, above)

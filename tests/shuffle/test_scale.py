@@ -362,8 +362,10 @@ def test_no_amplification_is_known_after_one_evaluation(monkeypatch, name, eps0,
         count[0] += 1
         return original(*args)
 
+    # the evaluation's path: without the closed-form floor, which decides these with none
+    # (tests/shuffle/test_delta_floor.py)
     quick_method = methods.Method(**{**{f.name: getattr(m, f.name) for f in methods.dataclasses.fields(m)},
-                                     "log_delta": counting})
+                                     "log_delta": counting, "floor_log_delta": None})
     quick = quick_method.epsilon(rz, n, 1e-8)
     assert count[0] == 1 and "no amplification here" in quick.note
     monkeypatch.setattr(methods, "_no_amplification", lambda *args: None)
