@@ -50,7 +50,7 @@ import mpmath
 import numpy as np
 
 from .. import rounding, validate
-from ..precision import binom_cdf, binom_sf, binom_tail_rtol, mp_adaptive
+from ..precision import binom_cdf, binom_logpmf, binom_sf, binom_tail_rtol, mp_adaptive
 from ..inverse import SearchParameters, epsilon_bracket
 from ..results import Enclosure, NotApplicable
 
@@ -493,7 +493,54 @@ class BinaryRR:
     def log_delta(self, epsilon: float) -> Enclosure:
         """Certified enclosure of log delta(epsilon), the worst case over every dataset."""
         lo, hi, _, _, _ = self.search(epsilon)
-        return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
+        return Enclosure(self._log_lower(lo, epsilon), rounding.log_up(hi))
+
+    def _log_lower(self, lo: float, epsilon: float) -> float:
+        """log of the search's lower end, or where that underflowed to 0 (delta far below the float
+        range), the one-outcome bound of :meth:`log_lower_one_outcome`."""
+        if lo > 0.0:
+            return rounding.log_down(lo)
+        one = self.log_lower_one_outcome(epsilon)
+        return -math.inf if one is None else one
+
+    def log_lower_one_outcome(self, epsilon: float) -> float | None:
+        """A certified lower bound on log delta(epsilon) for a delta far below the float range.
+
+        Derived here: every term of the threshold form is non-negative, so the worst case is at
+        least one term ``a B(k) - b B(k-1)`` of one dataset, here c = 0 (every other user holds
+        0: B = Bin(m, q)), at the count k below the threshold where the float search finds it
+        largest. Its value is computed in mpmath (log binomial terms at 40 digits) with a and b
+        widened by their errors (:meth:`_coefficients`) and B's atoms by the float pieces' error
+        bound, then rounded down. None where no term is positive (a <= 0)."""
+        a, b, da, db = self._coefficients(epsilon)
+        a_lo, b_hi = a - da, b + db
+        m, q, p = self.m, self.q, self.p
+        if not a_lo > 0:
+            return None
+        # positive terms: r_k = B(k-1)/B(k) = k p / ((m - k + 1) q) < a/b, i.e. k < threshold
+        threshold = a_lo * q * (m + 1) / (p * b_hi + a_lo * q)
+        top = math.ceil(threshold) - 1
+        if top < 1:
+            return None
+        offsets = np.unique(np.round(np.concatenate([[0.0, 1.0, 2.0, 3.0], np.geomspace(4.0, max(top, 4.0), 48)])))
+        k = np.unique(np.clip(top - offsets, 1.0, top))
+        grow = 1.0 + self._atom_rel
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bracket = a_lo / grow - b_hi * grow * k * p / ((m - k + 1) * q)
+            value = binom_logpmf(k, m, q, p) + np.log(np.where(bracket > 0, bracket, np.nan))
+        value = np.where(np.isfinite(value), value, -np.inf)
+        if not np.isfinite(value.max()):
+            return None
+        kk = int(k[int(np.argmax(value))])
+        with mpmath.workdps(40):
+            mq, mp_, mk = mpmath.mpf(q), mpmath.mpf(p), mpmath.mpf(kk)
+            log_b = (mpmath.loggamma(m + 1) - mpmath.loggamma(mk + 1) - mpmath.loggamma(m - mk + 1)
+                     + mk * mpmath.log(mq) + (m - mk) * mpmath.log(mp_))
+            br = mpmath.mpf(a_lo) / grow - mpmath.mpf(b_hi) * grow * mk * mp_ / ((m - mk + 1) * mq)
+            if br <= 0:
+                return None
+            out = float(log_b + mpmath.log(br))
+        return float(rounding.down(out, abs_err=1e-12 * (1.0 + abs(out))))
 
     def decide_log_delta(self, epsilon: float, band: tuple[float, float], state: dict) -> Enclosure:
         """An enclosure of log delta(epsilon) certain of its side of ``band`` (logs of delta), for
@@ -513,7 +560,7 @@ class BinaryRR:
         state["top"] = tuple(sorted(self.last_singles, key=lambda k: -self.last_singles[k][0])[:TOP_FIRST])
         if lo > above and epsilon >= state.get("above", (-1.0, 0))[0]:
             state["above"] = (epsilon, c)
-        return Enclosure(rounding.log_down(lo), rounding.log_up(hi))
+        return Enclosure(self._log_lower(lo, epsilon), rounding.log_up(hi))
 
     def epsilon_bracket(self, delta: float, rtol: float = 1e-6):
         """Certified bracket of the worst-case epsilon(delta) (:func:`search_epsilon_bracket`)."""

@@ -160,3 +160,34 @@ def test_epsilon_names_a_dataset_attaining_its_lower_end():
     c = 0 if "all hold 0" in text else n - 1 if "all hold 1" in text else int(found.group(1))
     v = exact_rr.delta_dataset_mp(rz, n, c, res.lower, digits=40)
     assert v >= d * (1 - 1e-12)
+
+
+def test_one_outcome_lower_end_is_below_the_dataset_it_comes_from():
+    """The one-outcome bound (one term of dataset c = 0) against that dataset's whole divergence at
+    30 digits (delta_dataset_mp), where the float search still ranks datasets (n = 5000,
+    eps = 0.6: delta about e^-606) and it is below the search's certified upper end."""
+    rz = R.binary_rr(1.0)
+    eng = exact_rr.engine(rz, 5000)
+    one = eng.log_lower_one_outcome(0.6)
+    dataset = float(mpmath.log(exact_rr.delta_dataset_mp(rz, 5000, 0, 0.6, digits=30)))
+    assert one is not None and one <= dataset <= eng.log_delta(0.6).log_upper
+    assert dataset - one < math.log(8.0)  # one term of a sum whose terms fall geometrically
+
+
+def test_exact_lower_end_is_positive_where_delta_underflows():
+    """n = 2e4, eps = 0.3: delta is about e^-702, below the search's floor (1e-300), where its
+    lower end is 0; the enclosure's lower end is the one-outcome bound (was -inf: the command
+    printed 0 for a positive delta)."""
+    eng = exact_rr.engine(R.binary_rr(1.0), 20000)
+    enc = eng.log_delta(0.3)
+    assert -720.0 < enc.log_lower <= enc.log_upper
+    assert enc.log_lower < math.log(1e-300)
+
+
+@pytest.mark.slow
+def test_one_outcome_lower_end_far_below_the_float_range_against_50_digits():
+    """n = 2e4, eps = 0.3: the bound below the c = 0 dataset's divergence at 50 digits."""
+    rz = R.binary_rr(1.0)
+    one = exact_rr.engine(rz, 20000).log_lower_one_outcome(0.3)
+    dataset = float(mpmath.log(exact_rr.delta_dataset_mp(rz, 20000, 0, 0.3, digits=50)))
+    assert one is not None and one <= dataset and dataset - one < math.log(8.0)
