@@ -568,6 +568,11 @@ def golden_minimum(f: Callable[[float], float], lo: float, hi: float, *, xatol: 
     tightness depends on finding the minimum), on unimodal ``f``. Every value is a real
     evaluation of ``f``, so the returned pair is one the caller can use as it is.
     """
+    lo = validate.real("lo", lo)
+    hi = validate.real("hi", hi)
+    if not lo < hi:
+        raise validate.DomainError(f"[lo, hi] = [{lo!r}, {hi!r}] is invalid: need lo < hi")
+    validate.real("xatol", xatol, low=0.0, low_open=True)
     ratio = (math.sqrt(5.0) - 1.0) / 2.0
     a, b = lo, hi
     c, d = b - ratio * (b - a), a + ratio * (b - a)

@@ -263,3 +263,10 @@ def test_golden_minimum_counts_its_evaluations():
     calls = []
     inverse.golden_minimum(lambda x: calls.append(x) or (x - 0.5) ** 2, 0.0, 1.0, xatol=1e-10)
     assert len(calls) <= 2 + math.ceil(math.log(1e10) / math.log((1 + math.sqrt(5)) / 2)) + 1
+
+
+@pytest.mark.parametrize("lo, hi, xatol", [(1.0, 1.0, 1e-9), (2.0, 1.0, 1e-9), (0.0, math.inf, 1e-9),
+                                           (0.0, 1.0, 0.0), (math.nan, 1.0, 1e-9)])
+def test_golden_minimum_rejects_an_empty_interval_or_tolerance(lo, hi, xatol):
+    with pytest.raises(DomainError):
+        inverse.golden_minimum(lambda x: x * x, lo, hi, xatol=xatol)
