@@ -21,10 +21,10 @@ import functools
 import math
 from typing import Any, Callable, Mapping, NamedTuple
 
-import mpmath
 import numpy as np
 
 from . import codegen, domain, special
+from .lazy_import import mpmath
 from .results import Kind, Status
 from .validate import ConditionError, DomainError
 

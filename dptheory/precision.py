@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-import mpmath
 import numpy as np
 
 from . import rounding
+from .lazy_import import mpmath
 
 LOG_2PI = math.log(2.0 * math.pi)
 

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
+
+from .lazy_import import mpmath
 
 #: units in the last place added outside every error bound (the final operation's rounding)
 ULPS = 2

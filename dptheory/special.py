@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 
+from .lazy_import import mpmath
 from .rounding import EPS
 
 

@@ -12,8 +12,9 @@ import math
 import numbers
 from typing import Any
 
-import mpmath
 import numpy as np
+
+from .lazy_import import mpmath
 
 
 class DomainError(ValueError):

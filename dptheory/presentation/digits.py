@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-import mpmath
+from ..lazy_import import mpmath
 
 #: the fewest significant digits an enclosure is shown with
 MIN_DIGITS = 8

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import math
 
-import mpmath
-
 from .. import validate
 from ..formula import Formula, Parts, register
+from ..lazy_import import mpmath
 from ..results import Kind, Status
 from .pairs import CountPair
 

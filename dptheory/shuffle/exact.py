@@ -35,11 +35,11 @@ import itertools
 import math
 from collections import Counter
 
-import mpmath
 import numpy as np
 
 from .. import rounding, validate
 from ..inverse import SearchParameters, epsilon_bracket
+from ..lazy_import import mpmath
 from ..precision import mp_adaptive
 from ..results import Enclosure, Kind, Result, Status
 from .randomizers import Randomizer

@@ -46,10 +46,10 @@ import functools
 import heapq
 import math
 
-import mpmath
 import numpy as np
 
 from .. import rounding, validate
+from ..lazy_import import mpmath
 from ..precision import binom_cdf, binom_logpmf, binom_sf, binom_tail_rtol, mp_adaptive
 from ..inverse import SearchParameters, epsilon_bracket
 from ..results import Enclosure, NotApplicable
@@ -94,18 +94,25 @@ MP_MAX_CANDIDATES = 64
 # ----------------------------------------------------------------------------- the randomizer
 
 
-def rr_parameters(randomizer) -> tuple[float, float, float] | None:
-    """(q, p, relative error of the float q and p against the definition) of a binary
-    randomized-response randomizer (a 2 x 2 pmf matrix [[p, q], [q, p]] with 1 > p > q), else
-    None (also where p rounds to 1 in float64: eps0 above about 37)."""
+def is_binary_rr(randomizer) -> bool:
+    """Whether ``randomizer`` is binary randomized response: a 2 x 2 pmf matrix [[p, q], [q, p]]
+    with 1 > p > q > 0 in float64 (not where p rounds to 1: eps0 above about 37). The test of
+    :func:`rr_parameters`, without the mpmath measure of the pmfs' rounding."""
     m = getattr(randomizer, "pmfs", None)
     if m is None:
-        return None
+        return False
     m = np.asarray(m, dtype=float)
-    if m.shape != (2, 2) or m[0, 0] != m[1, 1] or m[0, 1] != m[1, 0] or not 1 > m[0, 0] > m[0, 1] > 0:
+    return bool(m.shape == (2, 2) and m[0, 0] == m[1, 1] and m[0, 1] == m[1, 0] and 1 > m[0, 0] > m[0, 1] > 0)
+
+
+def rr_parameters(randomizer) -> tuple[float, float, float] | None:
+    """(q, p, relative error of the float q and p against the definition) of a binary
+    randomized-response randomizer (:func:`is_binary_rr`), else None."""
+    if not is_binary_rr(randomizer):
         return None
     from .exact import pmf_error  # the exact engine's measure of the pmfs' rounding
 
+    m = np.asarray(randomizer.pmfs, dtype=float)
     rel = pmf_error(randomizer) if getattr(randomizer, "pmfs_exact", None) is not None else 0.0
     return float(m[0, 1]), float(m[0, 0]), rel
 

@@ -17,13 +17,13 @@ import math
 import time
 from typing import Callable, ClassVar
 
-import mpmath
 import numpy as np
 
 from .. import protocol, results as results_module, validate
 from ..formula import Formula, Parts, register
 from .. import rounding
 from ..inverse import SearchParameters, delta_bracket, epsilon_bracket, gaussian_model_epsilon
+from ..lazy_import import mpmath
 from ..results import Enclosure, Inapplicable, Kind, NotApplicable, Result, Status
 from ..validate import ConditionError
 from . import blanket, clones, exact, exact_grr, exact_rr, variation_ratio as vr
@@ -392,7 +392,7 @@ def _needs_ldp(rz, n):
 def _binary_rr_search(rz, n) -> bool:
     """Binary randomized response beyond the enumeration's sizes: the certified search over its
     datasets (:mod:`dptheory.shuffle.exact_rr`) instead."""
-    return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.rr_parameters(rz) is not None
+    return exact_rr.ENUMERATION_MAX_N < n <= exact_rr.MAX_N and exact_rr.is_binary_rr(rz)
 
 
 #: users from which GRR on 3 options uses the certified search instead of the enumeration
@@ -745,12 +745,12 @@ def _rr_source(rz):
 
 
 def _rr_lower_applies(rz, n):
-    if n < 2 or not (rz.name == "general" and rz.eps0 is not None or exact_rr.rr_parameters(rz) is not None):
+    if n < 2 or not (rz.name == "general" and rz.eps0 is not None or exact_rr.is_binary_rr(rz)):
         return ("applies to the general eps0-LDP class (binary randomized response is one of its members) "
                 "and to binary randomized response itself")
     if n > exact_rr.MAX_N:
         return f"the certified search over binary randomized response's datasets stops at n = {exact_rr.MAX_N:.0e}"
-    if exact_rr.rr_parameters(_rr_source(rz)) is None:
+    if not exact_rr.is_binary_rr(_rr_source(rz)):
         return f"binary randomized response at eps0 = {rz.eps0} keeps its bit with a probability that rounds to 1"
     return None
 

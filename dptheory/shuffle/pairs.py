@@ -37,10 +37,10 @@ import collections
 import dataclasses
 import math
 
-import mpmath
 import numpy as np
 
 from .. import validate
+from ..lazy_import import mpmath
 from ..results import Enclosure
 from ..rounding import EPS, mp_down, mp_up
 from ..precision import binom_logpmf, logsumexp, mp_binom_cdf, mp_binom_pmf, mp_binom_sf

@@ -20,11 +20,11 @@ import fractions
 import math
 from typing import Callable
 
-import mpmath
 import numpy as np
 
 from .. import rounding, validate
 from ..formula import Parts, definer
+from ..lazy_import import mpmath
 from ..results import Kind, Status
 
 _TABLE2 = "Wang et al. (2024), Table 2"

@@ -29,12 +29,12 @@ import dataclasses
 import functools
 import math
 
-import mpmath
 import numpy as np
 
 from .. import validate
 from ..formula import Parts, definer
 from ..inverse import bisect_monotone
+from ..lazy_import import mpmath
 from ..precision import binom_logpmf, binom_sf, mp_binom_pmf, mp_binom_sf
 from ..results import Kind, Status
 from ..rounding import EPS

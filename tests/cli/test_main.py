@@ -228,3 +228,17 @@ def test_shuffle_command_imports_neither_sympy_nor_scipy_optimize():
         "print(*sys.modules)")
     assert "dptheory.shuffle.blanket" in loaded and "scipy.special" in loaded
     assert not loaded & {"sympy", "scipy.optimize"}, sorted(loaded & {"sympy", "scipy.optimize"})
+
+
+def test_default_shuffle_command_does_not_import_mpmath():
+    """The bare `dptheory shuffle` (every method, at its default parameters) computes in float64
+    only: mpmath (about 0.1 s to import) is imported by dptheory.lazy_import on first use, and no
+    method reaches an mpmath path there (the applicability of binary-rr-exact-lower tests the
+    float pmfs only, dptheory.shuffle.exact_rr.is_binary_rr)."""
+    loaded = _modules_after(
+        "import sys, contextlib, io\nfrom dptheory.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n    main(['shuffle'])\n"
+        "assert 'binary-rr-exact-lower' in out.getvalue() and 'stronger-clones' in out.getvalue()\n"
+        "print(*sys.modules)")
+    assert "dptheory.shuffle.exact_rr" in loaded and "dptheory.shuffle.variation_ratio" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("mpmath", "sympy")}, sorted(m for m in loaded if "mpmath" in m)

@@ -191,3 +191,19 @@ def test_one_outcome_lower_end_far_below_the_float_range_against_50_digits():
     one = exact_rr.engine(rz, 20000).log_lower_one_outcome(0.3)
     dataset = float(mpmath.log(exact_rr.delta_dataset_mp(rz, 20000, 0, 0.3, digits=50)))
     assert one is not None and one <= dataset and dataset - one < math.log(8.0)
+
+
+@pytest.mark.parametrize("rz, expected", [
+    (R.binary_rr(1.0), True), (R.binary_rr(0.01), True), (R.grr(1.0, 2), True),
+    (R.binary_rr(40.0), False),  # p rounds to 1 in float64
+    (R.grr(1.0, 3), False), (R.unary_encoding(1.0, 2), False), (R.general_ldp(1.0), False),
+])
+def test_is_binary_rr_is_the_test_of_rr_parameters(rz, expected):
+    """The applicability of the binary randomized-response methods reads the float pmfs only;
+    rr_parameters, which also measures the pmfs' rounding with mpmath, is None exactly where
+    is_binary_rr is False."""
+    assert exact_rr.is_binary_rr(rz) is expected
+    assert (exact_rr.rr_parameters(rz) is not None) is expected
+    if expected:
+        q, p, rel = exact_rr.rr_parameters(rz)
+        assert (q, p) == (rz.pmfs[0][1], rz.pmfs[0][0]) and 0 <= rel < 1e-15
