@@ -28,6 +28,7 @@ import sys
 import time
 
 import baseline
+import timing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -40,6 +41,7 @@ COMMANDS = {
     "dptheory mechanism rr --eps0 1 --k 4": ["-m", "dptheory", "mechanism", "rr", "--eps0", "1", "--k", "4"],
     "dptheory formula": ["-m", "dptheory", "formula"],
     "dptheory shuffle --methods clones-closed-form": ["-m", "dptheory", "shuffle", "--methods", "clones-closed-form"],
+    "dptheory shuffle (every method)": ["-m", "dptheory", "shuffle"],
     "dptheory rdp --methods girgis-upper-1": ["-m", "dptheory", "rdp", "--methods", "girgis-upper-1"],
     "dptheory rdp --eps0 1 --n 1e8 --orders 2..64": ["-m", "dptheory", "rdp", "--eps0", "1", "--n", "1e8",
                                                      "--orders", "2..64"],
@@ -51,6 +53,7 @@ COMMANDS = {
 BASELINE = "61d756a"
 FLOORS = {
     "python (bare interpreter)": ["-c", "pass"],
+    "import numpy": ["-c", "import numpy"],
     "import numpy, mpmath": ["-c", "import numpy, mpmath"],
     "import scipy.special": ["-c", "import scipy.special"],
     "import sympy": ["-c", "import sympy"],
@@ -60,7 +63,7 @@ FLOORS = {
 def timed(args: list[str], cwd: pathlib.Path, repeat: int) -> tuple[float, float]:
     """Median wall-clock and median CPU (user + system) seconds of ``python args`` run in ``cwd``
     (output discarded)."""
-    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    env = timing.command_env(cwd)
     walls, cpus = [], []
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import pathlib
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -61,6 +63,8 @@ class Case:
     target: float | None = None
     repeats: int = 3
     peer_repeats: int = 3
+    #: the clock of ``ours`` (CPU seconds of this process; of the children for a whole command)
+    clock: Callable = time.process_time
     #: the peer's time is multiplied by this (a quadratic peer timed at a small size and scaled)
     peer_scale: float = 1.0
 
@@ -159,6 +163,23 @@ def _rounds_cases():
     return [make(n) for n in (10**3, 10**4, 10**5, 10**8, 10**12)] + [make(10**12, 10**5)]
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+def whole_command(*argv: str) -> Callable:
+    """A call running ``dptheory argv`` in a fresh interpreter as an installed copy runs
+    (:func:`timing.command_env`)."""
+    env = timing.command_env(HERE.parent)
+
+    def call():
+        subprocess.run([sys.executable, "-m", "dptheory", *argv], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
+    return call
+
+
 def _shuffle_cases():
     def fresh():
         from dptheory.shuffle import pairs
@@ -181,6 +202,10 @@ def _shuffle_cases():
     for n in (10**8, 10**12):
         out.append(Case(1, f"variation-ratio, general eps0 = 1, n = {n:.0e}, epsilon(1e-8), rtol 1e-3", vr(n),
                         "target", target=0.010))
+
+    out.append(Case(1, "`dptheory shuffle` with its defaults (every method, n = 1e6), the whole command in a "
+                       "fresh interpreter", whole_command("shuffle"), "target", target=0.3, repeats=5,
+                    clock=children_cpu))
 
     def clones(eps0, n):
         def ours():
@@ -291,7 +316,7 @@ def _fmt(seconds: float) -> str:
 
 
 def run(case: Case) -> tuple[str, ...]:
-    t_ours, _ = timing.best(case.ours, case.repeats)
+    t_ours, _ = timing.best(case.ours, case.repeats, clock=case.clock)
     if case.peer is None:
         t_peer = case.target
     else:

@@ -2,8 +2,8 @@
 
 The library's routine is used wherever it is as accurate as a hand-written one over the range the
 toolkit needs (n up to 1e15, p from 1e-12 to 1 - 1e-12, thresholds 40 standard deviations into
-either tail, tails far below 1e-308): ``scipy.special.logsumexp``, ``numpy.logaddexp``,
-``scipy.special.betainc``/``betaincc`` for float64 tails, ``mpmath.binomial`` for the mpmath pmf.
+either tail, tails far below 1e-308): ``numpy.logaddexp`` and ``mpmath.binomial`` for the
+mpmath pmf.
 A routine is written here only where tests/test_precision.py shows the library's losing accuracy
 in that range; each says which test, where and by how much:
 
@@ -12,9 +12,13 @@ in that range; each says which test, where and by how much:
   (C. Loader, *Fast and accurate computation of binomial probabilities*, 2000):
   ``scipy.stats.binom.logpmf`` (a difference of ``gammaln``) loses every digit at n = 1e15, and
   ``scipy.stats.binom.pmf`` (Boost) underflows below 1e-308;
-* the log tails :func:`binom_logsf`, :func:`binom_logcdf` and :func:`binom_log_mills`: scipy has
-  no log-space binomial tail, ``betainc`` underflows to 0 below 1e-308, so the far tail is the
-  log-pmf times the tail ratio of a continued fraction (:func:`_cf_tail_ratio`);
+* the tails :func:`binom_logsf`, :func:`binom_logcdf`, :func:`binom_sf`, :func:`binom_cdf` and
+  :func:`binom_log_mills`: scipy has no log-space binomial tail and ``betainc`` underflows to 0
+  below 1e-308, so the far tail is the log-pmf times the tail ratio of a continued fraction
+  (:func:`_cf_tail_ratio`), and the tail near the mean a Gauss-Legendre quadrature of the
+  incomplete beta integral (:func:`_quadrature_log_tail`). ``betainc`` was used near the mean until
+  it was measured to be half the import time of ``dptheory shuffle`` (scipy.special, 0.25 s);
+  the quadrature is within 0.005 of :func:`binom_tail_rtol` where it is used;
 * :func:`mp_binom_sf`, :func:`mp_binom_cdf` (``mpmath.betainc`` does not converge at n = 1e6) and
   :func:`mp_adaptive` (``mpmath.autoprec`` is fooled by the cancellation it is used for).
 """
@@ -46,16 +50,16 @@ def binom_tail_rtol(n):
     a few ulps of a log near -800 (a tail 40 standard deviations out). The bound is at least 5
     times the largest error observed against mpmath at 50 digits on the grid of
     tests/test_precision.py (n from 1 to 1e15, p from 1e-12 to 1 - 1e-12, thresholds from -40 to
-    40 standard deviations): the largest ratio error/bound there is 0.18, at n = 1e4, 40
-    standard deviations out (9e-13 in a log of -827, 8 ulps).
+    40 standard deviations): the largest ratio error/bound there is 0.18, the log-pmf's at
+    n = 1e4, 40 standard deviations out (9e-13 in a log of -827, 8 ulps); the tails, by
+    quadrature, reach 0.05. Off that grid the log-pmf reached 0.47 (n = 3e4, p = 1/2, 40 standard
+    deviations out), inside the bound but not 5 times inside.
     A 10-fold margin would need 1e-11 + 8e-14 sqrt(n), which widens the certified sums of
     shuffle/variation_ratio.py beyond what tests/shuffle/test_variation_ratio.py asserts at n = 2.
     """
     n = np.asarray(n, dtype=float)
     return 1e-12 + 4e-14 * np.sqrt(np.maximum(n, 1.0))
 
-#: Below this value a float64 tail from betainc is recomputed in log space.
-_TAIL_FLOOR = 1e-280
 
 
 # ---------------------------------------------------------------------------
@@ -334,6 +338,8 @@ def bd0(x, m):
     """x log(x/m) + m - x, computed without cancellation when x is close to m (x, m > 0).
 
     Loader's deviance term (2000), series in v = (x - m)/(x + m) for |v| < 0.1; no library has it.
+    The series, (x - m) v + 2 x sum_j v^(2j+1) / (2j + 1), is summed by Horner's rule with as many
+    terms as the largest |v| needs for its last one to fall below 2^-54 of the first.
     """
     x = np.asarray(x, dtype=float)
     m = np.asarray(m, dtype=float)
@@ -341,23 +347,28 @@ def bd0(x, m):
     out = np.empty(x.shape, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         close = np.abs(x - m) < 0.1 * (x + m)
-        far = ~close
-        out[far] = x[far] * np.log(x[far] / m[far]) + m[far] - x[far]
+        if not close.all():
+            far = ~close
+            xf, mf = x[far], m[far]
+            with np.errstate(over="ignore", under="ignore"):
+                log_ratio = np.log(xf / mf)
+            spill = np.isinf(log_ratio) & (xf > 0)  # x / m beyond the float range (subnormal m)
+            log_ratio[spill] = np.log(xf[spill]) - np.log(mf[spill])
+            out[far] = xf * log_ratio + mf - xf
         if np.any(close):
-            xc, mc = x[close], m[close]
+            xc, mc = (x, m) if close.all() else (x[close], m[close])
             v = (xc - mc) / (xc + mc)
-            s = (xc - mc) * v
-            ej = 2.0 * xc * v
             vv = v * v
-            # the terms have one sign and shrink (|v| < 0.1): once a term leaves a sum unchanged,
-            # every later one does too, so the loop stops when no sum changes
-            for j in range(1, 1000):
-                ej = ej * vv
-                s1 = s + ej / (2 * j + 1)
-                if np.all(s1 == s):
-                    break
-                s = s1
-            out[close] = s
+            largest = float(vv.max())
+            terms = 1 if largest == 0.0 else max(1, math.ceil(-54.0 * math.log(2.0) / math.log(largest)))
+            acc = np.full(vv.shape, 1.0 / (2 * terms + 1))
+            for j in range(terms - 1, 0, -1):
+                acc = acc * vv + 1.0 / (2 * j + 1)
+            series = (xc - mc) * v + 2.0 * xc * v * vv * acc
+            if close.all():
+                out = series
+            else:
+                out[close] = series
     return out if out.ndim else float(out)
 
 
@@ -446,112 +457,237 @@ def _cf_tail_ratio(a, b, x, y, max_iter=20000, tol=1e-15):
     return a / f, converged
 
 
-def binom_sf(k, n, p):
-    """P[Bin(n, p) >= k] in float64 (0 when it underflows; see :func:`binom_logsf`).
+#: Gauss-Legendre nodes of :func:`_quadrature_log_tail`. On a Gaussian spanning a drop of 50 on
+#: both sides (the widest span :func:`_quadrature_span` returns) 48 nodes err by 3e-16, 40 nodes by
+#: 2e-12 (and 1.4e-11 measured at n = 3e4, 12 standard deviations out); 48 nodes also integrate the
+#: integrand, of degree n - 2 in t, exactly up to n = 97.
+_GL_NODES = 48
+_gl_cache: dict = {}
 
-    ``scipy.special.betainc(k, n - k + 1, p)`` (Boost's ibeta). Not ``scipy.special.bdtrc``:
-    ``test_bdtr_bdtrc_lose_accuracy_at_large_n`` shows it off by 5e8 times
-    :func:`binom_tail_rtol` at n = 1e8 and NaN from n = 1e10.
+
+def gauss_legendre(m: int):
+    """Nodes and weights of the m-point Gauss-Legendre rule on [-1, 1]: Newton's method on the
+    Legendre recurrence from Tricomi's first guesses (tests/test_precision.py compares them with
+    mpmath's at 30 digits). Cached."""
+    if m in _gl_cache:
+        return _gl_cache[m]
+    i = np.arange(1, m + 1)
+    x = np.cos(np.pi * (i - 0.25) / (m + 0.5))
+    for _ in range(5):  # the guesses are within 1e-4: Newton doubles the digits each time
+        p0, p1 = np.ones_like(x), x.copy()
+        for j in range(2, m + 1):
+            p0, p1 = p1, ((2 * j - 1) * x * p1 - (j - 1) * p0) / j
+        x = x - p1 / (m * (x * p1 - p0) / (x * x - 1.0))
+    p0, p1 = np.ones_like(x), x.copy()
+    for j in range(2, m + 1):
+        p0, p1 = p1, ((2 * j - 1) * x * p1 - (j - 1) * p0) / j
+    dp = m * (x * p1 - p0) / (x * x - 1.0)
+    weights = 2.0 / ((1.0 - x * x) * dp * dp)
+    _gl_cache[m] = (x, weights)
+    return x, weights
+
+
+#: The quadrature of :func:`_quadrature_log_tail` covers the t where the integrand is within
+#: e^-40 of its largest value; the rest, by log-concavity, is below 1e-17 of the tail ...
+_QUAD_DROP = 40.0
+#: ... and no more than this factor beyond it: a span whose drop is far beyond it leaves the mass
+#: on a few nodes (drops of 78 and 126 left 2e-10 relative on 40 nodes at n = 1e3, p = 1/2, 20
+#: standard deviations below the mean).
+_QUAD_BAND = 1.25
+
+
+def _log_drop(s, direction, top, top_bar, a, b):
+    """phi(top) - phi(top + direction s) for phi(t) = a log t + b log(1 - t), with 1 - top given
+    as ``top_bar`` (held where top is within rounding of 1)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -a * np.log1p(direction * s / top) - b * np.log1p(-direction * s / top_bar)
+
+
+def _quadrature_span(step, limit, drop_at):
+    """A step s in (0, limit] from the top of a log-concave integrand where its drop
+    ``drop_at(s)`` is between :data:`_QUAD_DROP` and :data:`_QUAD_BAND` times it, or s = limit where
+    the drop there is at most that (arrays): doubling from ``step`` until the drop is reached, then
+    bisection; where the band is narrower than the float spacing, its wider end. A span whose drop is far beyond :data:`_QUAD_DROP` would leave the integrand's
+    mass on a few of the nodes."""
+    below = np.zeros_like(step)
+    above = np.full_like(step, np.inf)
+    step = np.minimum(step, limit)
+    for _ in range(200):
+        drop = drop_at(step)
+        short = (drop < _QUAD_DROP) & (step < limit)
+        long = drop > _QUAD_BAND * _QUAD_DROP
+        # a band narrower than the float spacing (the drop of t^a, small a, near t = 0): the
+        # wider end, whose extra drop is that of a low-degree polynomial factor
+        middle = 0.5 * (below + above)
+        stuck = (short | long) & np.isfinite(above) & (
+            (above - below <= 1e-13 * above) | (middle <= below) | (middle >= above))
+        step = np.where(stuck, above, step)
+        short &= ~stuck
+        long &= ~stuck
+        if not (short.any() or long.any()):
+            return step
+        below = np.where(short, step, below)
+        above = np.where(long, step, above)
+        guess = np.where(np.isinf(above), 2.0 * step, 0.5 * (below + above))
+        step = np.where(short | long, np.minimum(guess, limit), step)
+    raise ArithmeticError("binomial tail quadrature: no span found")  # pragma: no cover
+
+
+def _quadrature_log_tail(k, n, p, q):
+    """log P[Bin(n, p) >= k] for 2 <= k <= n - 1 and 0 < p < 1 (arrays), by quadrature of
+    P[Bin(n, p) >= k] = integral_0^p n P[Bin(n - 1, t) = k - 1] dt
+    (the incomplete beta integral I_p(k, n - k + 1) with its density written as a binomial pmf).
+
+    The integrand is log-concave with its top at t* = (k - 1)/(n - 1). It is integrated in the
+    coordinate in which the top is at most 1/2 (t, or v = 1 - t over [q, 1] with the exponents
+    swapped), so that no node's 1 - t is a difference near 1, and nodes next to the boundary p are
+    counted from it with 1 - p as held. The span covers the t where the integrand is within
+    :data:`_QUAD_DROP` of its largest value (:func:`_quadrature_span`), so the rest is below 1e-17
+    of the integral; 48 Gauss-Legendre nodes on it (:data:`_GL_NODES`). The integrand is Loader's saddle-point form of
+    the pmf (:func:`stirlerr`, :func:`bd0`) at every node; no library call. Each side of the
+    span is measured from the top or the mode with its 1 - t, so that a region [q, 1] whose q
+    rounds to 1 (p = 5e-131) keeps its width.
     """
-    k = np.ceil(np.asarray(k, dtype=float))
-    n = np.asarray(n, dtype=float)
-    p = np.asarray(p, dtype=float)
-    k, n, p = np.broadcast_arrays(k, n, p)
-    out = np.where(k <= 0, 1.0, 0.0)
-    mid = (k > 0) & (k <= n)
-    if np.any(mid):
-        out = out.copy()
-        out[mid] = _special().betainc(k[mid], n[mid] - k[mid] + 1.0, p[mid])
-    return out if out.ndim else float(out)
+    a, b, nn = k - 1.0, n - k, n - 1.0
+    flip = a > b  # integrate over v = 1 - t in [q, 1]: exponents (b, a), boundary q
+    alpha, beta = np.where(flip, b, a), np.where(flip, a, b)
+    x, x_bar = np.where(flip, q, p), np.where(flip, p, q)
+    mode, mode_bar = alpha / nn, beta / nn
+    out_dir = np.where(flip, 1.0, -1.0)  # from the top away from the boundary x
+    inside = np.where(flip, x < mode, x > mode)  # the region [0, x] or [x, 1] holds the mode
+    top, top_bar = np.where(inside, mode, x), np.where(inside, mode_bar, x_bar)
+    # slope and curvature of phi at the top, in units of the distance h to the nearer of 0 and 1
+    h = np.minimum(top, top_bar)
+    slope = np.abs(alpha * (h / top) - beta * (h / top_bar))
+    curvature = alpha * (h / top) ** 2 + beta * (h / top_bar) ** 2
+    outward = _quadrature_span(
+        h * 2.0 * _QUAD_DROP / (slope + np.sqrt(slope * slope + 2.0 * curvature * _QUAD_DROP)),
+        np.where(flip, top_bar, top),
+        lambda s: _log_drop(s, out_dir, top, top_bar, alpha, beta))
+    # from the mode toward x, where the region holds the mode (mode <= 1/2: no rounding near 1)
+    to_x = np.where(inside, np.abs(x - mode), 0.0)
+    toward = _quadrature_span(
+        mode * np.sqrt(2.0 * _QUAD_DROP / (alpha + beta * (mode / mode_bar) ** 2)), to_x,
+        lambda s: _log_drop(s, -out_dir, mode, mode_bar, alpha, beta))
+    # nodes counted from the end next to x (x itself where the span reaches it)
+    at_x = ~inside | (toward >= to_x)
+    reach = np.where(at_x, to_x, toward)
+    anchor = np.where(at_x, x, mode - out_dir * toward)
+    anchor_bar = np.where(at_x, x_bar, mode_bar + out_dir * toward)
+    length = outward + reach
+    direction = out_dir[:, None]
+    nodes, weights = gauss_legendre(_GL_NODES)
+    s = length[:, None] * (0.5 + 0.5 * nodes[None, :])
+    t = anchor[:, None] + direction * s
+    t_bar = anchor_bar[:, None] - direction * s
+    shape = t.shape
+    log_f = -(bd0(np.broadcast_to(alpha[:, None], shape), nn[:, None] * t)
+              + bd0(np.broadcast_to(beta[:, None], shape), nn[:, None] * t_bar))
+    peak = log_f.max(axis=1)
+    total = np.sum(weights[None, :] * np.exp(log_f - peak[:, None]), axis=1)
+    const = (stirlerr(nn) - stirlerr(a) - stirlerr(b)
+             + 0.5 * (np.log(nn) - np.log(a) - np.log(b) - LOG_2PI))
+    return np.log(n) + const + peak + np.log(total * 0.5 * length)
 
 
-def _lower_tail(k, n, p):
-    """P[Bin(n, p) <= k] for 0 <= k < n (arrays): ``betaincc(k + 1, n - k, p)``, or where p >= 1/2
-    the same value as ``betainc(n - k, k + 1, 1 - p)`` (1 - p is exact there, Sterbenz), which
-    Boost computes 5 to 15 times faster near the mean (benchmarks/bench_precision.py)."""
-    special = _special()
-    out = np.empty(k.shape)
-    half = p >= 0.5
-    if np.any(half):
-        out[half] = special.betainc(n[half] - k[half], k[half] + 1.0, 1.0 - p[half])
-    if not np.all(half):
-        out[~half] = special.betaincc(k[~half] + 1.0, n[~half] - k[~half], p[~half])
+def _log_upper_tail(k, n, p, q):
+    """log P[Bin(n, p) >= k] for 1 <= k <= n and 0 < p <= 1 (arrays; ``q`` = 1 - p as held, so
+    that a lower tail, the upper tail of n - X ~ Bin(n, 1 - p), keeps p's digits).
+
+    k = 1 and k = n in closed form (log(1 - q^n), n log p), every other threshold by quadrature
+    (:func:`_quadrature_log_tail`), in log space also far below the float range, except where p
+    or 1 - p is below :data:`_TINY_P` (the continued fraction, :func:`_cf_log_tail`).
+    """
+    out = np.zeros(k.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_q = np.where(q > 0.5, np.log1p(-p), np.log(q))
+        log_p = np.where(p > 0.5, np.log1p(-q), np.log(p))
+    todo = q > 0  # p = 1: the tail is 1
+    first = todo & (k == 1)
+    out[first] = log1mexp(n[first] * log_q[first])
+    last = todo & (k == n) & (k > 1)
+    out[last] = n[last] * log_p[last]
+    middle = todo & (k > 1) & (k < n)
+    # p or q near the bottom of the float range (subnormal: a span of nodes there is a few
+    # representable numbers): the continued fraction, which converges at once for such a p
+    tiny_p = middle & (p < _TINY_P)
+    if np.any(tiny_p):
+        out[tiny_p] = _cf_log_tail(k[tiny_p], n[tiny_p], p[tiny_p], q[tiny_p])
+    tiny_q = middle & ~tiny_p & (q < _TINY_P)
+    if np.any(tiny_q):
+        nt = n[tiny_q]
+        out[tiny_q] = log1mexp(_cf_log_tail(nt - k[tiny_q] + 1.0, nt, q[tiny_q], p[tiny_q]))
+    middle &= ~(tiny_p | tiny_q)
+    if np.any(middle):
+        out[middle] = _quadrature_log_tail(k[middle], n[middle], p[middle], q[middle])
     return out
 
 
-def binom_cdf(k, n, p):
-    """P[Bin(n, p) <= k] in float64: ``scipy.special.betaincc(k + 1, n - k, p)`` (:func:`_lower_tail`; not ``bdtr``,
-    for the reason given in :func:`binom_sf`)."""
-    k = np.floor(np.asarray(k, dtype=float))
-    n = np.asarray(n, dtype=float)
-    p = np.asarray(p, dtype=float)
-    k, n, p = np.broadcast_arrays(k, n, p)
-    out = np.where(k >= n, 1.0, 0.0)
-    mid = (k >= 0) & (k < n)
-    if np.any(mid):
-        out = out.copy()
-        out[mid] = _lower_tail(k[mid], n[mid], p[mid])
-    return out if out.ndim else float(out)
+#: Below this p (or 1 - p) the tails take the continued fraction (:func:`_log_upper_tail`).
+_TINY_P = 1e-280
 
 
-def _log_upper_tail(k, n, p, q, direct):
-    """log P[Bin(n, p) >= k] from ``direct`` = the float64 tail, recomputed as log-pmf times the
-    continued-fraction tail ratio where ``direct`` is below :data:`_TAIL_FLOOR`.
+def _cf_log_tail(k, n, p, q):
+    """log P[Bin(n, p) >= k] as the log-pmf plus the log of the continued fraction's tail ratio
+    (:func:`_cf_tail_ratio`), for k above (n + 3) p - 1."""
+    ratio, converged = _cf_tail_ratio(k, n - k + 1.0, p, q)
+    if not np.all(converged):  # pragma: no cover - a tiny p settles in a few steps
+        raise ArithmeticError("binomial tail: continued fraction did not converge")
+    return binom_logpmf(k, n, p, q) + np.log(q) + np.log(ratio)
 
-    ``q`` = 1 - p is passed separately so that a caller holding q exactly (the lower tail of
-    Bin(n, p) is the upper tail of Bin(n, 1 - p)) does not lose p's digits in 1 - (1 - p).
-    Returns (log tail, converged).
+
+def binom_sf(k, n, p):
+    """P[Bin(n, p) >= k] in float64 (0 where it underflows; see :func:`binom_logsf`): the exp of
+    :func:`binom_logsf`. Not ``scipy.special.bdtrc``:
+    ``test_bdtr_bdtrc_lose_accuracy_at_large_n`` shows it off by 5e8 times
+    :func:`binom_tail_rtol` at n = 1e8 and NaN from n = 1e10.
     """
-    with np.errstate(divide="ignore"):
-        vals = np.log(direct)
-    ok = np.ones(k.shape, dtype=bool)
-    far = direct < _TAIL_FLOOR
-    if np.any(far):
-        kf, nf, pf, qf = k[far], n[far], p[far], q[far]
-        ratio, conv = _cf_tail_ratio(kf, nf - kf + 1.0, pf, qf)
-        vals[far] = binom_logpmf(kf, nf, pf, qf) + np.log(qf) + np.log(ratio)
-        ok[far] = conv
-    return vals, ok
+    logs = binom_logsf(k, n, p)
+    with np.errstate(under="ignore"):
+        out = np.exp(logs)
+    return out if np.ndim(out) else float(out)
+
+
+def binom_cdf(k, n, p):
+    """P[Bin(n, p) <= k] in float64: the exp of :func:`binom_logcdf` (not ``bdtr``, for the
+    reason given in :func:`binom_sf`)."""
+    logs = binom_logcdf(k, n, p)
+    with np.errstate(under="ignore"):
+        out = np.exp(logs)
+    return out if np.ndim(out) else float(out)
 
 
 def binom_logsf(k, n, p):
     """log P[Bin(n, p) >= k], accurate also where the tail is far below 1e-308.
 
-    ``log(betainc)`` where that is above 1e-280, else log-pmf plus the log of the tail ratio
-    (:func:`_cf_tail_ratio`): scipy has no log-space binomial tail, and ``betainc`` (like
+    Computed here without a library call (:func:`_log_upper_tail`): quadrature of the incomplete
+    beta integral within 6 standard deviations of the mean, the continued fraction of the tail
+    ratio beyond. scipy has no log-space binomial tail, and ``betainc`` (like
     ``scipy.stats.binom.logsf``) is 0 below the float range, -inf in log
     (``test_library_tails_underflow_where_the_log_tail_is_needed``). The relative error of the
     tail (the absolute error of its log) is within :func:`binom_tail_rtol` (n).
-
-    Returns (value, converged): ``converged`` is False only where the continued fraction of the
-    far tail did not settle.
     """
     return _log_tail(k, n, p, upper=True)
 
 
 def _log_tail(k, n, p, *, upper: bool):
     """:func:`binom_logsf` (``upper``) or :func:`binom_logcdf`: the trivial ends, and inside them
-    the float64 tail with its far part in log space (:func:`_log_upper_tail`); a lower tail is
-    the upper tail of n - X ~ Bin(n, 1 - p) at n - k, with p and 1 - p both passed as held."""
+    :func:`_log_upper_tail`; a lower tail is the upper tail of n - X ~ Bin(n, 1 - p) at n - k,
+    with p and 1 - p both passed as held."""
     k = (np.ceil if upper else np.floor)(np.asarray(k, dtype=float))
     k, n, p = np.broadcast_arrays(k, np.asarray(n, dtype=float), np.asarray(p, dtype=float))
     if upper:
         out, mid = np.where(k <= 0, 0.0, -np.inf), (k > 0) & (k <= n) & (p > 0)
     else:
         out, mid = np.where(k >= n, 0.0, -np.inf), (k >= 0) & (k < n) & (p < 1)
-    ok = np.ones(k.shape, dtype=bool)
     if np.any(mid):
         km, nm, pm = k[mid], n[mid], p[mid]
-        if upper:
-            vals, conv = _log_upper_tail(km, nm, pm, 1.0 - pm, _special().betainc(km, nm - km + 1.0, pm))
-        else:
-            vals, conv = _log_upper_tail(nm - km, nm, 1.0 - pm, pm, _lower_tail(km, nm, pm))
         out = out.copy()
-        out[mid] = vals
-        ok[mid] = conv
-    if out.ndim == 0:
-        return float(out), bool(ok)
-    return out, ok
+        if upper:
+            out[mid] = _log_upper_tail(km, nm, pm, 1.0 - pm)
+        else:
+            out[mid] = _log_upper_tail(nm - km, nm, 1.0 - pm, pm)
+    return out if out.ndim else float(out)
 
 
 def binom_log_mills(k, n, p):
@@ -580,7 +716,7 @@ def binom_log_mills(k, n, p):
     near = ~far & (k <= n)
     if np.any(near):
         kn, nn, pn = k[near], n[near], p[near]
-        logs, _ = binom_logsf(kn, nn, pn)
+        logs = binom_logsf(kn, nn, pn)
         out[near] = logs - binom_logpmf(kn, nn, pn)
     return out, binom_tail_rtol(n)
 
@@ -588,9 +724,8 @@ def binom_log_mills(k, n, p):
 def binom_logcdf(k, n, p):
     """log P[Bin(n, p) <= k], accurate also where the tail is far below 1e-308.
 
-    The upper tail of n - X ~ Bin(n, 1 - p) at n - k, with 1 - p and p both held exactly:
-    ``log(betaincc(k + 1, n - k, p))`` (:func:`_lower_tail`), and below 1e-280 the continued fraction as in
-    :func:`binom_logsf`. Returns (value, converged).
+    The upper tail of n - X ~ Bin(n, 1 - p) at n - k, with 1 - p and p both held exactly
+    (:func:`_log_upper_tail`, as in :func:`binom_logsf`).
     """
     return _log_tail(k, n, p, upper=False)
 

@@ -228,7 +228,7 @@ def _log_mills(k, j, p, q, reflect):
     rel = np.broadcast_to(np.asarray(rel, dtype=float), out.shape).copy()
     if np.any(reflect):
         kr, jr, qr, pr = k[reflect], j[reflect], q[reflect], p[reflect]
-        tail, _ = binom_logcdf(jr - kr, jr, qr)
+        tail = binom_logcdf(jr - kr, jr, qr)
         out[reflect] = tail - binom_logpmf(jr - kr, jr, qr, pr)
         rel[reflect] = 2 * binom_tail_rtol(jr)
     return out, rel
@@ -250,15 +250,15 @@ def log_binom_range(lo, hi, n, s):
     median = n * s
     upper = valid & ~single & (lo > median)
     if np.any(upper):
-        a, _ = binom_logsf(lo[upper], n, s)
-        b, _ = binom_logsf(hi[upper] + 1, n, s)
+        a = binom_logsf(lo[upper], n, s)
+        b = binom_logsf(hi[upper] + 1, n, s)
         with np.errstate(invalid="ignore"):
             out[upper] = np.where(b < a, a + log1mexp(np.minimum(b - a, 0.0)), _NEG_INF)
         err[upper] = a + math.log(2 * tau)
     lower = valid & ~single & ~upper & (hi < median)
     if np.any(lower):
-        a, _ = binom_logcdf(hi[lower], n, s)
-        b, _ = binom_logcdf(lo[lower] - 1, n, s)
+        a = binom_logcdf(hi[lower], n, s)
+        b = binom_logcdf(lo[lower] - 1, n, s)
         with np.errstate(invalid="ignore"):
             out[lower] = np.where(b < a, a + log1mexp(np.minimum(b - a, 0.0)), _NEG_INF)
         err[lower] = a + math.log(2 * tau)

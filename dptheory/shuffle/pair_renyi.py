@@ -147,8 +147,8 @@ def _log_renyi_conditional(thp: float, thq: float, j: int, rho: float, order: fl
             terms = np.full(a.shape, -np.inf)
             terms[ok] = lq[ok] + _log_phi(np.where(np.isfinite(lp[ok]), lp[ok] - lq[ok], -745.0), lam)
         total = float(logsumexp(terms))
-        below, _ = binom_logsf(j - lo + 1.0, j, 1 - rho) if lo > 0 else (-math.inf, True)  # B <= lo - 1
-        above, _ = binom_logsf(float(hi), j, rho) if hi <= j else (-math.inf, True)       # B >= hi
+        below = binom_logsf(j - lo + 1.0, j, 1 - rho) if lo > 0 else -math.inf  # B <= lo - 1
+        above = binom_logsf(float(hi), j, rho) if hi <= j else -math.inf       # B >= hi
         bound = lambda mass: mass + max(0.0, (lam - 1) * log_rmax) + math.log1p(lam)
         omit = float(np.logaddexp(bound(below) if lo > 0 else -math.inf, bound(above) if hi <= j else -math.inf))
         if omit - total <= target or (lo == 0 and hi == j + 1):
@@ -182,7 +182,7 @@ def _log_upper_tail_bound(hi, j, tp, tq, rho, lam, sd):
         x_end = np.where(last, np.inf, end * (1 - r) / np.maximum(jj - end + 1, 1.0) / r)
         with np.errstate(invalid="ignore", divide="ignore"):
             log_r = np.where(last, log_rmax, np.log(a * x_end + 1 - a) - np.log(b * x_end + 1 - b))
-        mass, _ = binom_logsf(np.maximum(start - 1.0, 0.0), jj, r)
+        mass = binom_logsf(np.maximum(start - 1.0, 0.0), jj, r)
         block = mass + np.logaddexp((lam - 1) * np.maximum(log_r, 0.0), np.log(lam))
         total = np.where(start <= jj + 1.0, np.logaddexp(total, block), total)
         start = end
@@ -303,7 +303,7 @@ def _log_renyi_conditionals(tps, tqs, js, rho, order, rtol):
         # omitted counts: Q phi(u) <= P (P/Q)^(lam-1) + lam Q; the ratio increases with a, so below
         # the window it is at most its value at lo, above it at most max P/Q
         u_lo = u[starts]
-        below, _ = binom_logsf(j - lo + 1.0, j, 1 - a_r)   # P[B <= lo - 1] bounds both masses
+        below = binom_logsf(j - lo + 1.0, j, 1 - a_r)   # P[B <= lo - 1] bounds both masses
         below = np.where(lo > 0, below, -np.inf)
         pen_below = np.logaddexp(np.maximum(0.0, (lam - 1) * u_lo), np.log(lam))
         omit = np.logaddexp(below + pen_below, _log_upper_tail_bound(hi, j, a_tp, a_tq, a_r, lam, sd_all[idx]))
@@ -412,10 +412,10 @@ def _log_edge_weights(edges, j: int, rho: float):
     log_cdf = np.full(edges.shape, -np.inf)  # log P[B <= e - 1], edges at or below it
     inner = above & (edges <= j)
     if np.any(inner):
-        log_sf[inner], _ = binom_logsf(edges[inner], j, rho)
+        log_sf[inner] = binom_logsf(edges[inner], j, rho)
     low = ~above & (edges >= 1)
     if np.any(low):
-        log_cdf[low], _ = binom_logcdf(edges[low] - 1, j, rho)
+        log_cdf[low] = binom_logcdf(edges[low] - 1, j, rho)
     a_sf, b_sf = log_sf[:-1], log_sf[1:]
     a_cdf, b_cdf = log_cdf[1:], log_cdf[:-1]
     out = np.full(edges.size - 1, -np.inf)

@@ -347,13 +347,13 @@ def _count_buckets(others: int, s: float, bucket_rtol: float):
     mb = (ends + 1).astype(float)
     extra_a, extra_b, extra_w, extra_e = [], [], [], []
     if c_lo > 0:
-        t, _ = binom_logcdf(c_lo - 1, others, s)
+        t = binom_logcdf(c_lo - 1, others, s)
         extra_a.append(1.0)
         extra_b.append(float(c_lo))
         extra_w.append(float(t))
         extra_e.append(float(t) + math.log(float(binom_tail_rtol(others))))
     if c_hi < others:
-        t, _ = binom_logsf(c_hi + 1, others, s)
+        t = binom_logsf(c_hi + 1, others, s)
         extra_a.append(float(c_hi + 2))
         extra_b.append(float(others + 1))
         extra_w.append(float(t))
