@@ -507,15 +507,17 @@ def _quadrature_span(step, limit, drop_at):
     """A step s in (0, limit] from the top of a log-concave integrand where its drop
     ``drop_at(s)`` is between :data:`_QUAD_DROP` and :data:`_QUAD_BAND` times it, or s = limit where
     the drop there is at most that (arrays): doubling from ``step`` until the drop is reached, then
-    bisection; where the band is narrower than the float spacing, its wider end. A span whose drop is far beyond :data:`_QUAD_DROP` would leave the integrand's
-    mass on a few of the nodes."""
+    bisection; where the band is narrower than the float spacing, its wider end. A span whose
+    drop is far beyond :data:`_QUAD_DROP` would leave the integrand's mass on a few nodes."""
+    step = np.minimum(step, limit)
+    drop = drop_at(step)
+    short = (drop < _QUAD_DROP) & (step < limit)
+    long = drop > _QUAD_BAND * _QUAD_DROP
+    if not (short.any() or long.any()):  # the usual case: the first guess is in the band
+        return step
     below = np.zeros_like(step)
     above = np.full_like(step, np.inf)
-    step = np.minimum(step, limit)
     for _ in range(200):
-        drop = drop_at(step)
-        short = (drop < _QUAD_DROP) & (step < limit)
-        long = drop > _QUAD_BAND * _QUAD_DROP
         # a band narrower than the float spacing (the drop of t^a, small a, near t = 0): the
         # wider end, whose extra drop is that of a low-degree polynomial factor
         middle = 0.5 * (below + above)
@@ -530,6 +532,9 @@ def _quadrature_span(step, limit, drop_at):
         above = np.where(long, step, above)
         guess = np.where(np.isinf(above), 2.0 * step, 0.5 * (below + above))
         step = np.where(short | long, np.minimum(guess, limit), step)
+        drop = drop_at(step)
+        short = (drop < _QUAD_DROP) & (step < limit)
+        long = drop > _QUAD_BAND * _QUAD_DROP
     raise ArithmeticError("binomial tail quadrature: no span found")  # pragma: no cover
 
 
@@ -568,7 +573,7 @@ def _quadrature_log_tail(k, n, p, q):
     to_x = np.where(inside, np.abs(x - mode), 0.0)
     toward = _quadrature_span(
         mode * np.sqrt(2.0 * _QUAD_DROP / (alpha + beta * (mode / mode_bar) ** 2)), to_x,
-        lambda s: _log_drop(s, -out_dir, mode, mode_bar, alpha, beta))
+        lambda s: _log_drop(s, -out_dir, mode, mode_bar, alpha, beta)) if inside.any() else to_x
     # nodes counted from the end next to x (x itself where the span reaches it)
     at_x = ~inside | (toward >= to_x)
     reach = np.where(at_x, to_x, toward)
@@ -581,11 +586,15 @@ def _quadrature_log_tail(k, n, p, q):
     t = anchor[:, None] + direction * s
     t_bar = anchor_bar[:, None] - direction * s
     shape = t.shape
-    log_f = -(bd0(np.broadcast_to(alpha[:, None], shape), nn[:, None] * t)
-              + bd0(np.broadcast_to(beta[:, None], shape), nn[:, None] * t_bar))
+    # both deviances in one call, and the three Stirling errors in one
+    dev = bd0(np.concatenate([np.broadcast_to(alpha[:, None], shape), np.broadcast_to(beta[:, None], shape)]),
+              np.concatenate([nn[:, None] * t, nn[:, None] * t_bar]))
+    log_f = -(dev[: shape[0]] + dev[shape[0]:])
     peak = log_f.max(axis=1)
-    total = np.sum(weights[None, :] * np.exp(log_f - peak[:, None]), axis=1)
-    const = (stirlerr(nn) - stirlerr(a) - stirlerr(b)
+    total = (np.exp(log_f - peak[:, None]) @ weights)
+    size = len(a)
+    st = stirlerr(np.concatenate([nn, a, b]))
+    const = (st[:size] - st[size:2 * size] - st[2 * size:]
              + 0.5 * (np.log(nn) - np.log(a) - np.log(b) - LOG_2PI))
     return np.log(n) + const + peak + np.log(total * 0.5 * length)
 
