@@ -462,6 +462,10 @@ def _cf_tail_ratio(a, b, x, y, max_iter=20000, tol=1e-15):
 #: 2e-12 (and 1.4e-11 measured at n = 3e4, 12 standard deviations out); 48 nodes also integrate the
 #: integrand, of degree n - 2 in t, exactly up to n = 97.
 _GL_NODES = 48
+#: ... and on a span with the integrand's top at one end (the tail away from the mode), where 24
+#: nodes integrate an exponential or a half Gaussian dropping by 50 to 4e-15, and the integrand
+#: exactly up to n = 49.
+_GL_NODES_ONE_SIDED = 24
 _gl_cache: dict = {}
 
 
@@ -498,23 +502,38 @@ _QUAD_BAND = 1.25
 
 def _log_drop(s, direction, top, top_bar, a, b):
     """phi(top) - phi(top + direction s) for phi(t) = a log t + b log(1 - t), with 1 - top given
-    as ``top_bar`` (held where top is within rounding of 1)."""
+    as ``top_bar`` (held where top is within rounding of 1), and its derivative in s."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return -a * np.log1p(direction * s / top) - b * np.log1p(-direction * s / top_bar)
+        drop = -a * np.log1p(direction * s / top) - b * np.log1p(-direction * s / top_bar)
+        slope = -a * direction / (top + direction * s) + b * direction / (top_bar - direction * s)
+    return drop, slope
 
 
 def _quadrature_span(step, limit, drop_at):
     """A step s in (0, limit] from the top of a log-concave integrand where its drop
-    ``drop_at(s)`` is between :data:`_QUAD_DROP` and :data:`_QUAD_BAND` times it, or s = limit where
-    the drop there is at most that (arrays): doubling from ``step`` until the drop is reached, then
-    bisection; where the band is narrower than the float spacing, its wider end. A span whose
-    drop is far beyond :data:`_QUAD_DROP` would leave the integrand's mass on a few nodes."""
+    ``drop_at(s)`` (a pair: the drop and its derivative) is between :data:`_QUAD_DROP` and
+    :data:`_QUAD_BAND` times it, or s = limit where the drop there is at most that (arrays).
+
+    Newton's method toward the middle of the band (the drop is convex in s), kept inside the
+    bracket found so far (else Newton's method in log(limit - s), for a drop that grows like the
+    log of the gap to the limit, else bisection, doubling while no upper end is known); where the band
+    is narrower than the float spacing, the bracket's wider end. A span whose drop is far beyond
+    :data:`_QUAD_DROP` would leave the integrand's mass on a few nodes."""
+    target = 0.5 * (1.0 + _QUAD_BAND) * _QUAD_DROP
     step = np.minimum(step, limit)
-    drop = drop_at(step)
+    drop, slope = drop_at(step)
     short = (drop < _QUAD_DROP) & (step < limit)
     long = drop > _QUAD_BAND * _QUAD_DROP
-    if not (short.any() or long.any()):  # the usual case: the first guess is in the band
+    if not (short.any() or long.any()):  # the usual case at large n: the first guess is in the band
         return step
+    if short.any():
+        # the band out of float reach (t^a with a small: the drop reaches it within an ulp of
+        # the limit): the limit
+        edge, _ = drop_at(limit * (1.0 - 1e-13))
+        out_of_reach = short & (edge < _QUAD_DROP)
+        step = np.where(out_of_reach, limit, step)
+        short &= ~out_of_reach
+        long &= ~out_of_reach
     below = np.zeros_like(step)
     above = np.full_like(step, np.inf)
     for _ in range(200):
@@ -530,9 +549,17 @@ def _quadrature_span(step, limit, drop_at):
             return step
         below = np.where(short, step, below)
         above = np.where(long, step, above)
-        guess = np.where(np.isinf(above), 2.0 * step, 0.5 * (below + above))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            newton = step + (target - drop) / slope
+            # Newton in log(limit - s), where the drop grows like a log of the gap to the limit
+            gap = limit - step
+            newton_gap = limit - gap * np.exp(-(target - drop) / (slope * gap))
+        fallback = np.where(np.isinf(above), 2.0 * step, 0.5 * (below + above))
+        fallback = np.where(np.isfinite(newton_gap) & (newton_gap > below) & (newton_gap < above),
+                            newton_gap, fallback)
+        guess = np.where(np.isfinite(newton) & (newton > below) & (newton < above), newton, fallback)
         step = np.where(short | long, np.minimum(guess, limit), step)
-        drop = drop_at(step)
+        drop, slope = drop_at(step)
         short = (drop < _QUAD_DROP) & (step < limit)
         long = drop > _QUAD_BAND * _QUAD_DROP
     raise ArithmeticError("binomial tail quadrature: no span found")  # pragma: no cover
@@ -548,7 +575,8 @@ def _quadrature_log_tail(k, n, p, q):
     swapped), so that no node's 1 - t is a difference near 1, and nodes next to the boundary p are
     counted from it with 1 - p as held. The span covers the t where the integrand is within
     :data:`_QUAD_DROP` of its largest value (:func:`_quadrature_span`), so the rest is below 1e-17
-    of the integral; 48 Gauss-Legendre nodes on it (:data:`_GL_NODES`). The integrand is Loader's saddle-point form of
+    of the integral; 48 Gauss-Legendre nodes on it (:data:`_GL_NODES`), 24 where the top is at an
+    end of the span (:data:`_GL_NODES_ONE_SIDED`). The integrand is Loader's saddle-point form of
     the pmf (:func:`stirlerr`, :func:`bd0`) at every node; no library call. Each side of the
     span is measured from the top or the mode with its 1 - t, so that a region [q, 1] whose q
     rounds to 1 (p = 5e-131) keeps its width.
@@ -580,18 +608,30 @@ def _quadrature_log_tail(k, n, p, q):
     anchor = np.where(at_x, x, mode - out_dir * toward)
     anchor_bar = np.where(at_x, x_bar, mode_bar + out_dir * toward)
     length = outward + reach
-    direction = out_dir[:, None]
-    nodes, weights = gauss_legendre(_GL_NODES)
-    s = length[:, None] * (0.5 + 0.5 * nodes[None, :])
-    t = anchor[:, None] + direction * s
-    t_bar = anchor_bar[:, None] - direction * s
-    shape = t.shape
-    # both deviances in one call, and the three Stirling errors in one
-    dev = bd0(np.concatenate([np.broadcast_to(alpha[:, None], shape), np.broadcast_to(beta[:, None], shape)]),
-              np.concatenate([nn[:, None] * t, nn[:, None] * t_bar]))
-    log_f = -(dev[: shape[0]] + dev[shape[0]:])
-    peak = log_f.max(axis=1)
-    total = (np.exp(log_f - peak[:, None]) @ weights)
+    # two-sided spans (the mode inside) take _GL_NODES nodes, one-sided ones _GL_NODES_ONE_SIDED
+    pieces = []
+    for group, m in ((inside, _GL_NODES), (~inside, _GL_NODES_ONE_SIDED)):
+        if group.any():
+            nodes, weights = gauss_legendre(m)
+            s = length[group, None] * (0.5 + 0.5 * nodes[None, :])
+            direction = out_dir[group, None]
+            pieces.append((group, weights, anchor[group, None] + direction * s,
+                           anchor_bar[group, None] - direction * s))
+    # the deviances of every node in one call
+    counts = [(piece[2].size, piece[2].shape) for piece in pieces]
+    dev = bd0(np.concatenate([np.broadcast_to(alpha[g, None], t.shape).ravel() for g, _, t, _ in pieces]
+                             + [np.broadcast_to(beta[g, None], t.shape).ravel() for g, _, t, _ in pieces]),
+              np.concatenate([(nn[g, None] * t).ravel() for g, _, t, _ in pieces]
+                             + [(nn[g, None] * tb).ravel() for g, _, _, tb in pieces]))
+    half = sum(c for c, _ in counts)
+    peak = np.empty(len(a))
+    total = np.empty(len(a))
+    start = 0
+    for (group, weights, _, _), (count, shape) in zip(pieces, counts):
+        log_f = -(dev[start:start + count] + dev[half + start:half + start + count]).reshape(shape)
+        start += count
+        peak[group] = log_f.max(axis=1)
+        total[group] = np.exp(log_f - peak[group, None]) @ weights
     size = len(a)
     st = stirlerr(np.concatenate([nn, a, b]))
     const = (st[:size] - st[size:2 * size] - st[2 * size:]
